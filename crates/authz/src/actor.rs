@@ -1,0 +1,152 @@
+//! The requester: who is asking, and which organizations they hold roles in.
+
+/// Database id of a user or an organization.
+pub type Id = i64;
+
+/// The authenticated user performing a request.
+///
+/// The caller fills the organization lists from storage; they may be in any
+/// order and may repeat ids, so every query here is a plain membership test.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Actor {
+    /// The actor's user id.
+    pub user_id: Id,
+    /// Superusers may do everything (except delete themselves).
+    pub is_superuser: bool,
+    /// System auditors may read everything but change nothing beyond their own profile.
+    pub is_system_auditor: bool,
+    /// Organizations the actor administers (any order, duplicates allowed).
+    pub admin_of: Vec<Id>,
+    /// Organizations the actor is a direct member of (any order, duplicates allowed).
+    pub member_of: Vec<Id>,
+}
+
+impl Actor {
+    /// Whether the actor holds the admin role of `org`.
+    pub fn administers(&self, org: Id) -> bool {
+        self.admin_of.contains(&org)
+    }
+
+    /// Whether the actor is a member or an admin of `org`.
+    ///
+    /// In AWX an organization's admin role implies its member role, so an
+    /// admin belongs to the organization even without a member row.
+    pub fn belongs_to(&self, org: Id) -> bool {
+        self.administers(org) || self.member_of.contains(&org)
+    }
+
+    /// Whether the actor administers at least one organization.
+    pub fn is_org_admin_anywhere(&self) -> bool {
+        !self.admin_of.is_empty()
+    }
+
+    /// Whether the actor may read every object: superuser or system auditor.
+    pub fn reads_everything(&self) -> bool {
+        self.is_superuser || self.is_system_auditor
+    }
+
+    /// Every organization the actor belongs to, sorted and deduplicated, so
+    /// visibility filters compare equal regardless of the caller's order.
+    pub(crate) fn organizations(&self) -> Vec<Id> {
+        let mut orgs: Vec<Id> = self
+            .admin_of
+            .iter()
+            .chain(&self.member_of)
+            .copied()
+            .collect();
+        orgs.sort_unstable();
+        orgs.dedup();
+        orgs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn actor(admin_of: &[Id], member_of: &[Id]) -> Actor {
+        Actor {
+            user_id: 1,
+            admin_of: admin_of.to_vec(),
+            member_of: member_of.to_vec(),
+            ..Actor::default()
+        }
+    }
+
+    #[test]
+    fn administers() {
+        #[rustfmt::skip]
+        let rows = [
+            ("admin of the org", actor(&[3, 7], &[]), 7, true),
+            ("member only", actor(&[], &[7]), 7, false),
+            ("admin of another org", actor(&[3], &[]), 7, false),
+            ("no roles", actor(&[], &[]), 7, false),
+        ];
+        for (name, actor, org, expected) in rows {
+            assert_eq!(actor.administers(org), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn belongs_to() {
+        #[rustfmt::skip]
+        let rows = [
+            ("member", actor(&[], &[5, 7]), 7, true),
+            ("admin without member row", actor(&[7], &[]), 7, true),
+            ("member of another org", actor(&[], &[3]), 7, false),
+            ("admin of another org", actor(&[3], &[]), 7, false),
+            ("no roles", actor(&[], &[]), 7, false),
+        ];
+        for (name, actor, org, expected) in rows {
+            assert_eq!(actor.belongs_to(org), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn is_org_admin_anywhere() {
+        #[rustfmt::skip]
+        let rows = [
+            ("admin of one org", actor(&[3], &[]), true),
+            ("member only", actor(&[], &[3]), false),
+            ("no roles", actor(&[], &[]), false),
+        ];
+        for (name, actor, expected) in rows {
+            assert_eq!(actor.is_org_admin_anywhere(), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn reads_everything() {
+        let superuser = Actor {
+            is_superuser: true,
+            ..Actor::default()
+        };
+        let auditor = Actor {
+            is_system_auditor: true,
+            ..Actor::default()
+        };
+        #[rustfmt::skip]
+        let rows = [
+            ("superuser", superuser, true),
+            ("system auditor", auditor, true),
+            ("org admin", actor(&[3], &[]), false),
+            ("plain user", actor(&[], &[3]), false),
+        ];
+        for (name, actor, expected) in rows {
+            assert_eq!(actor.reads_everything(), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn organizations_are_sorted_and_unique() {
+        #[rustfmt::skip]
+        let rows = [
+            ("admin and member lists merge", actor(&[9, 2], &[5, 2, 9]), vec![2, 5, 9]),
+            ("repeats within one list", actor(&[4, 4], &[]), vec![4]),
+            ("no roles", actor(&[], &[]), vec![]),
+        ];
+        for (name, actor, expected) in rows {
+            assert_eq!(actor.organizations(), expected, "{name}");
+        }
+    }
+}

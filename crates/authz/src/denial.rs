@@ -1,0 +1,58 @@
+//! Why an action is refused.
+
+use std::fmt;
+
+/// Why an action is refused.
+///
+/// `Display` is the user-facing message; the API renders it as
+/// `{"detail": message}` with status 403.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Denied {
+    /// The actor has no role granting the action. Its text is Django REST
+    /// framework's, which AWX clients may match on.
+    NotPermitted,
+    /// The actor may edit or create the user, but not set or clear
+    /// `is_superuser` / `is_system_auditor`.
+    OnlySuperuserGrantsPrivileges,
+    /// Users may not delete their own account, so a controller cannot lose
+    /// its last superuser by accident.
+    CannotDeleteSelf,
+}
+
+impl fmt::Display for Denied {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Denied::NotPermitted => "You do not have permission to perform this action.",
+            Denied::OnlySuperuserGrantsPrivileges => {
+                "Only superusers may grant or revoke superuser or system auditor status."
+            }
+            Denied::CannotDeleteSelf => "You cannot delete your own account.",
+        })
+    }
+}
+
+impl std::error::Error for Denied {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages() {
+        #[rustfmt::skip]
+        let rows = [
+            (Denied::NotPermitted, "You do not have permission to perform this action."),
+            (Denied::OnlySuperuserGrantsPrivileges, "Only superusers may grant or revoke superuser or system auditor status."),
+            (Denied::CannotDeleteSelf, "You cannot delete your own account."),
+        ];
+        for (denied, expected) in rows {
+            assert_eq!(denied.to_string(), expected, "{denied:?}");
+        }
+    }
+
+    #[test]
+    fn is_a_std_error() {
+        let error: Box<dyn std::error::Error> = Box::new(Denied::NotPermitted);
+        assert!(error.source().is_none());
+    }
+}

@@ -1,0 +1,185 @@
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+
+use crate::{StorageError, StorageResult};
+
+/// A connection to either backend. Queries written once against the shared schema run on both.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    /// PostgreSQL, selected by a `postgres://` or `postgresql://` URL.
+    Postgres(diesel::PgConnection),
+    /// Embedded SQLite, the default.
+    Sqlite(diesel::SqliteConnection),
+}
+
+impl std::fmt::Debug for DbConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DbConnection::Postgres(_) => "DbConnection::Postgres",
+            DbConnection::Sqlite(_) => "DbConnection::Sqlite",
+        })
+    }
+}
+
+/// The diesel backend type generated for [`DbConnection`].
+pub type Backend = <DbConnection as Connection>::Backend;
+
+/// Which database a deployment uses.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    /// A PostgreSQL connection URL.
+    Postgres(String),
+    /// The path of an SQLite database file.
+    Sqlite(PathBuf),
+}
+
+impl std::fmt::Debug for Database {
+    // The URL may carry a password: show only the backend and, for SQLite, the file.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Postgres(_) => f.write_str("Database::Postgres"),
+            Database::Sqlite(path) => write!(f, "Database::Sqlite({})", path.display()),
+        }
+    }
+}
+
+impl Database {
+    /// Reads `ACS_DATABASE_URL`'s value: `postgres://…` selects PostgreSQL, `sqlite://path`
+    /// or a plain path selects SQLite; `None` means the embedded default in `data_dir`.
+    pub fn from_url(url: Option<&str>, data_dir: &Path) -> Self {
+        match url.map(str::trim).filter(|url| !url.is_empty()) {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Database::Postgres(url.to_owned())
+            }
+            Some(url) => {
+                Database::Sqlite(PathBuf::from(url.strip_prefix("sqlite://").unwrap_or(url)))
+            }
+            None => Database::Sqlite(data_dir.join("acs.sqlite3")),
+        }
+    }
+
+    /// True for the embedded SQLite backend.
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self, Database::Sqlite(_))
+    }
+
+    /// Opens one connection (for management commands and migrations).
+    pub fn connect(&self) -> StorageResult<DbConnection> {
+        match self {
+            Database::Postgres(url) => diesel::PgConnection::establish(url)
+                .map(DbConnection::Postgres)
+                .map_err(|error| StorageError::Unavailable(error.to_string())),
+            Database::Sqlite(path) => {
+                let path = path.to_str().ok_or_else(|| {
+                    StorageError::Unavailable("the SQLite path is not valid UTF-8".into())
+                })?;
+                let mut conn = diesel::SqliteConnection::establish(path)
+                    .map_err(|error| StorageError::Unavailable(error.to_string()))?;
+                // WAL lets readers run beside the writer; NORMAL sync is durable in WAL mode
+                // except for the last commits on power loss; LIKE is case-sensitive as on
+                // PostgreSQL so filters behave the same on both backends.
+                conn.batch_execute(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; \
+                     PRAGMA case_sensitive_like = ON;",
+                )?;
+                Ok(DbConnection::Sqlite(conn))
+            }
+        }
+    }
+
+    /// Builds the connection pool. Checkout fails after `timeout` with
+    /// [`StorageError::Unavailable`], so requests fail fast while the database is down.
+    pub fn pool(&self, max_size: u32, timeout: Duration) -> StorageResult<Pool> {
+        let inner = r2d2::Pool::builder()
+            .max_size(max_size)
+            .min_idle(Some(1))
+            .connection_timeout(timeout)
+            // A PostgreSQL server may restart under us: test a connection before handing it
+            // out. SQLite connections cannot go stale.
+            .test_on_check_out(!self.is_sqlite())
+            .build(Manager(self.clone()))?;
+        Ok(Pool {
+            inner,
+            sqlite_writer: self.is_sqlite().then(|| Arc::new(Mutex::new(()))),
+        })
+    }
+}
+
+/// Opens connections for the pool.
+pub struct Manager(Database);
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = DbConnection;
+    type Error = StorageError;
+
+    fn connect(&self) -> Result<DbConnection, StorageError> {
+        self.0.connect()
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), StorageError> {
+        conn.batch_execute("SELECT 1").map_err(StorageError::from)
+    }
+
+    fn has_broken(&self, conn: &mut DbConnection) -> bool {
+        use diesel::connection::TransactionManager;
+        match conn {
+            DbConnection::Postgres(inner) => {
+                diesel::connection::AnsiTransactionManager::is_broken_transaction_manager(inner)
+            }
+            DbConnection::Sqlite(inner) => {
+                diesel::connection::AnsiTransactionManager::is_broken_transaction_manager(inner)
+            }
+        }
+    }
+}
+
+/// A pooled connection.
+pub type PooledConnection = r2d2::PooledConnection<Manager>;
+
+/// The connection pool of one server process.
+#[derive(Clone)]
+pub struct Pool {
+    inner: r2d2::Pool<Manager>,
+    /// SQLite admits one writer at a time and a deferred transaction that read first cannot wait
+    /// for the lock; serialising this process's write transactions avoids both problems.
+    sqlite_writer: Option<Arc<Mutex<()>>>,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("state", &self.inner.state())
+            .finish()
+    }
+}
+
+impl Pool {
+    /// Checks out a connection for reads (or a single-statement write).
+    pub fn get(&self) -> StorageResult<PooledConnection> {
+        Ok(self.inner.get()?)
+    }
+
+    /// Runs `work` in one write transaction: all of it commits, or none of it.
+    pub fn write<T, E>(&self, work: impl FnOnce(&mut DbConnection) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StorageError> + From<diesel::result::Error>,
+    {
+        let mut conn = self.get()?;
+        let _writer = self.sqlite_writer.as_ref().map(|lock| {
+            lock.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        });
+        DbConnection::transaction(&mut conn, work)
+    }
+}
+
+impl std::fmt::Debug for Manager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Manager").field(&self.0).finish()
+    }
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Ensures everything the test suite needs outside cargo is present.
+# Idempotent and silent when there is nothing to do; prints one line per
+# thing it sets up. One function per dependency, called in order at the end.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+AWXKIT_VERSION="24.6.1"
+export DEBIAN_FRONTEND=noninteractive
+
+say() { echo "setup-test-env: $*"; }
+die() { echo "setup-test-env: ERROR: $*" >&2; exit 1; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+apt_updated=0
+apt_install() {
+  if [ "$apt_updated" -eq 0 ]; then
+    $SUDO apt-get update -qq >/dev/null
+    apt_updated=1
+  fi
+  $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# --- libpq (diesel's postgres backend links it) ---------------------------
+ensure_libpq() {
+  [ -f /usr/include/postgresql/libpq-fe.h ] && return 0
+  say "installing libpq-dev"
+  apt_install libpq-dev
+}
+
+# --- PostgreSQL on 127.0.0.1:5432 -------------------------------------------
+pg_version() {
+  find /etc/postgresql -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | sort -V | head -1
+}
+
+pg_up() {
+  command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432
+}
+
+ensure_postgres() {
+  # A caller-supplied remote server is the caller's business.
+  case "${ACS_TEST_POSTGRES_URL:-}" in
+    "" | *127.0.0.1* | *localhost*) ;;
+    *) return 0 ;;
+  esac
+  pg_up && return 0
+
+  local installed=0
+  if [ -z "$(pg_version)" ]; then
+    say "installing postgresql"
+    apt_install postgresql
+    installed=1
+  fi
+  local ver
+  ver="$(pg_version)"
+  if [ "$installed" -eq 1 ]; then
+    # Fresh Debian clusters use password auth over TCP; the tests connect
+    # as postgres@127.0.0.1 without a password, as on the reference machines.
+    say "configuring trust auth for 127.0.0.1 in PostgreSQL $ver"
+    local hba="/etc/postgresql/$ver/main/pg_hba.conf"
+    $SUDO sed -i '1i host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust' "$hba"
+  fi
+  say "starting PostgreSQL $ver/main"
+  # Exits non-zero if already running (e.g. started by the package's postinst).
+  $SUDO pg_ctlcluster --skip-systemctl-redirect "$ver" main start || true
+  if [ "$installed" -eq 1 ]; then
+    $SUDO pg_ctlcluster --skip-systemctl-redirect "$ver" main reload || true
+  fi
+
+  for _ in $(seq 30); do
+    pg_up && return 0
+    sleep 1
+  done
+  die "PostgreSQL does not answer on 127.0.0.1:5432 after 30 s (see /var/log/postgresql/)"
+}
+
+# --- awxkit CLI in <repo>/.venv ----------------------------------------------
+ensure_awxkit() {
+  if [ -x "$VENV/bin/awx" ] && "$VENV/bin/awx" --help >/dev/null 2>&1; then
+    return 0
+  fi
+  say "creating $VENV with awxkit==$AWXKIT_VERSION"
+  if ! python3 -m venv --clear "$VENV" >/dev/null 2>&1; then
+    apt_install python3-venv
+    python3 -m venv --clear "$VENV"
+  fi
+  # awxkit's CLI imports pkg_resources, which setuptools >= 81 dropped.
+  "$VENV/bin/pip" install -q --disable-pip-version-check \
+    "awxkit==$AWXKIT_VERSION" "setuptools<81"
+  "$VENV/bin/awx" --help >/dev/null || die "$VENV/bin/awx --help failed"
+}
+
+ensure_libpq
+ensure_postgres
+ensure_awxkit

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The project's test command (what CI runs):
+#   scripts/test-all.sh [--quick] [-- <extra cargo test args>]
+# --quick skips cargo fmt and clippy, for local iteration.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT="$PWD"
+
+quick=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1; shift ;;
+    --) shift; break ;;
+    *) echo "usage: scripts/test-all.sh [--quick] [-- <cargo test args>]" >&2; exit 2 ;;
+  esac
+done
+
+# rustup's cargo may not be on PATH in a non-login shell.
+if ! command -v cargo >/dev/null && [ -f "$HOME/.cargo/env" ]; then
+  # shellcheck source=/dev/null
+  . "$HOME/.cargo/env"
+fi
+
+step() { echo "== $* =="; }
+
+step "setup test environment"
+bash scripts/setup-test-env.sh
+
+export ACS_TEST_POSTGRES_URL="${ACS_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+export ACS_AWX_BIN="$ROOT/.venv/bin/awx"
+
+if [ "$quick" -eq 0 ]; then
+  step "cargo fmt --all --check"
+  cargo fmt --all --check
+
+  step "cargo clippy --workspace --all-targets -- -D warnings"
+  cargo clippy --workspace --all-targets -- -D warnings
+fi
+
+step "cargo test --workspace --no-fail-fast"
+cargo test --workspace --no-fail-fast "$@"
