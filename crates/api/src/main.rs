@@ -1,1 +1,44 @@
-fn main() {}
+//! `acs-server`: with no arguments, serves on `ACS_BIND` (default 127.0.0.1:8013) from the
+//! embedded SQLite database in `ACS_DATA_DIR` (default ./data).
+
+use std::net::TcpListener;
+use std::process::ExitCode;
+
+use acs_api::config::Config;
+use tracing_subscriber::EnvFilter;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    if std::env::args().len() > 1 {
+        eprintln!("usage: acs-server (configured by ACS_* environment variables; see README.md)");
+        return ExitCode::from(2);
+    }
+    match serve() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            tracing::error!("{message}");
+            eprintln!("acs-server: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve() -> Result<(), String> {
+    let config = Config::from_env().map_err(|e| e.to_string())?;
+    let bind = config.bind.clone();
+    tracing::info!(database = ?config.database, data_dir = %config.data_dir.display(), "starting");
+    let state = acs_api::server::prepare(config).map_err(|e| e.to_string())?;
+    let listener = TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+    tracing::info!(%bind, "listening");
+    // actix stops gracefully on SIGTERM and SIGINT: in-flight requests finish first.
+    actix_rt::System::new()
+        .block_on(async move { acs_api::server::http_server(state, listener)?.await })
+        .map_err(|e| e.to_string())?;
+    tracing::info!("stopped");
+    Ok(())
+}

@@ -170,11 +170,23 @@ impl Pool {
         E: From<StorageError> + From<diesel::result::Error>,
     {
         let mut conn = self.get()?;
+        self.transaction(&mut conn, work)
+    }
+
+    /// Runs `work` in one write transaction on a connection the caller already holds.
+    pub fn transaction<T, E>(
+        &self,
+        conn: &mut DbConnection,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<diesel::result::Error>,
+    {
         let _writer = self.sqlite_writer.as_ref().map(|lock| {
             lock.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
         });
-        DbConnection::transaction(&mut conn, work)
+        conn.transaction(work)
     }
 }
 

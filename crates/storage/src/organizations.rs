@@ -1,1 +1,260 @@
-//! organizations
+//! Organizations and their admin and member roles.
+
+use acs_authz::{OrganizationRole, OrganizationVisibility};
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::schema::{organization_roles, organizations};
+use crate::{Backend, DbConnection, StorageResult, Timestamp};
+
+/// Stored value of [`OrganizationRole::Admin`].
+pub const ADMIN_ROLE: &str = "admin";
+/// Stored value of [`OrganizationRole::Member`].
+pub const MEMBER_ROLE: &str = "member";
+
+/// The stored name of a role.
+pub fn role_name(role: OrganizationRole) -> &'static str {
+    match role {
+        OrganizationRole::Admin => ADMIN_ROLE,
+        OrganizationRole::Member => MEMBER_ROLE,
+    }
+}
+
+/// An organization row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = organizations)]
+pub struct Organization {
+    /// Primary key.
+    pub id: i64,
+    /// Unique name.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+/// The values of a new organization.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = organizations)]
+pub struct NewOrganization<'a> {
+    /// Unique name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = organizations)]
+pub struct OrganizationChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+/// Member and admin counts shown in an organization's summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RoleCounts {
+    /// Direct members.
+    pub users: i64,
+    /// Admins.
+    pub admins: i64,
+}
+
+/// Finds an organization by primary key.
+pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Organization> {
+    Ok(organizations::table
+        .find(id)
+        .select(Organization::as_select())
+        .first(conn)?)
+}
+
+/// Inserts an organization.
+pub fn insert(conn: &mut DbConnection, org: &NewOrganization<'_>) -> StorageResult<Organization> {
+    Ok(diesel::insert_into(organizations::table)
+        .values(org)
+        .returning(organizations::all_columns)
+        .get_result(conn)?)
+}
+
+/// Applies `changes` and returns the updated row.
+pub fn update(
+    conn: &mut DbConnection,
+    id: i64,
+    changes: &OrganizationChanges,
+) -> StorageResult<Organization> {
+    Ok(diesel::update(organizations::table.find(id))
+        .set(changes)
+        .returning(organizations::all_columns)
+        .get_result(conn)?)
+}
+
+/// Deletes an organization and its roles; false if there was none.
+pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    Ok(diesel::delete(organizations::table.find(id)).execute(conn)? > 0)
+}
+
+/// Gives `user_id` the role on `org_id`; doing it twice is harmless. True if it was added.
+pub fn add_role(
+    conn: &mut DbConnection,
+    org_id: i64,
+    user_id: i64,
+    role: OrganizationRole,
+) -> StorageResult<bool> {
+    let role = role_name(role);
+    let existing = organization_roles::table
+        .filter(organization_roles::organization_id.eq(org_id))
+        .filter(organization_roles::user_id.eq(user_id))
+        .filter(organization_roles::role.eq(role))
+        .count()
+        .get_result::<i64>(conn)?;
+    if existing > 0 {
+        return Ok(false);
+    }
+    diesel::insert_into(organization_roles::table)
+        .values((
+            organization_roles::organization_id.eq(org_id),
+            organization_roles::user_id.eq(user_id),
+            organization_roles::role.eq(role),
+        ))
+        .execute(conn)?;
+    Ok(true)
+}
+
+/// Takes the role away; true if the user had it.
+pub fn remove_role(
+    conn: &mut DbConnection,
+    org_id: i64,
+    user_id: i64,
+    role: OrganizationRole,
+) -> StorageResult<bool> {
+    Ok(diesel::delete(
+        organization_roles::table
+            .filter(organization_roles::organization_id.eq(org_id))
+            .filter(organization_roles::user_id.eq(user_id))
+            .filter(organization_roles::role.eq(role_name(role))),
+    )
+    .execute(conn)?
+        > 0)
+}
+
+/// Member and admin counts of each organization in `ids`.
+pub fn role_counts(
+    conn: &mut DbConnection,
+    ids: &[i64],
+) -> StorageResult<std::collections::HashMap<i64, RoleCounts>> {
+    let rows: Vec<(i64, String)> = organization_roles::table
+        .filter(organization_roles::organization_id.eq_any(ids))
+        .select((
+            organization_roles::organization_id,
+            organization_roles::role,
+        ))
+        .load(conn)?;
+    let mut counts = std::collections::HashMap::new();
+    for (org, role) in rows {
+        let entry: &mut RoleCounts = counts.entry(org).or_default();
+        if role == ADMIN_ROLE {
+            entry.admins += 1;
+        } else {
+            entry.users += 1;
+        }
+    }
+    Ok(counts)
+}
+
+type OrganizationsQuery<'a> = organizations::BoxedQuery<'a, Backend>;
+
+fn visible<'a>(
+    query: OrganizationsQuery<'a>,
+    visibility: &OrganizationVisibility,
+) -> OrganizationsQuery<'a> {
+    match visibility {
+        OrganizationVisibility::All => query,
+        OrganizationVisibility::Only(ids) => query.filter(organizations::id.eq_any(ids.clone())),
+    }
+}
+
+fn filtered<'a>(
+    mut query: OrganizationsQuery<'a>,
+    params: &ListParams,
+) -> Result<OrganizationsQuery<'a>, ListError> {
+    for filter in &params.filters {
+        query = match filter.field.as_str() {
+            "id" => crate::filter_integer!(query, organizations::id, filter)?,
+            "name" => crate::filter_text!(query, organizations::name, filter)?,
+            "description" => crate::filter_text!(query, organizations::description, filter)?,
+            "created" => crate::filter_timestamp!(query, organizations::created, filter)?,
+            "modified" => crate::filter_timestamp!(query, organizations::modified, filter)?,
+            _ => return Err(ListError::UnknownField(filter.field.clone())),
+        };
+    }
+    if let Some(text) = &params.search {
+        let pattern = like_pattern("%", &text.to_lowercase(), "%");
+        query = query.filter(
+            lower(organizations::name)
+                .like(pattern.clone())
+                .escape('\\')
+                .or(lower(organizations::description).like(pattern).escape('\\')),
+        );
+    }
+    Ok(query)
+}
+
+fn ordered<'a>(
+    mut query: OrganizationsQuery<'a>,
+    params: &ListParams,
+) -> Result<OrganizationsQuery<'a>, ListError> {
+    for key in &params.order {
+        let desc = key.descending;
+        query = match key.field.as_str() {
+            "id" => crate::order_column!(query, organizations::id, desc),
+            "name" => crate::order_column!(query, organizations::name, desc),
+            "description" => crate::order_column!(query, organizations::description, desc),
+            "created" => crate::order_column!(query, organizations::created, desc),
+            "modified" => crate::order_column!(query, organizations::modified, desc),
+            _ => return Err(ListError::UnknownField(key.field.clone())),
+        };
+    }
+    Ok(query.then_order_by(organizations::id.asc()))
+}
+
+/// Lists the organizations `visibility` allows, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &OrganizationVisibility,
+    params: &ListParams,
+) -> StorageResult<Result<Page<Organization>, ListError>> {
+    let counted = match filtered(
+        visible(organizations::table.into_boxed(), visibility),
+        params,
+    ) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let paged = match filtered(
+        visible(organizations::table.into_boxed(), visibility),
+        params,
+    )
+    .and_then(|query| ordered(query, params))
+    {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let count = counted.count().get_result(conn)?;
+    let items = paged
+        .select(Organization::as_select())
+        .offset(params.offset)
+        .limit(params.limit)
+        .load(conn)?;
+    Ok(Ok(Page { count, items }))
+}

@@ -1,1 +1,78 @@
-//! settings
+//! Stored settings: one JSON value per setting name, and a revision number that every write
+//! bumps in the same transaction so each server notices changes on its next request.
+
+use diesel::prelude::*;
+
+use crate::schema::{settings, settings_revision};
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// The current settings revision (a cheap primary-key read).
+pub fn revision(conn: &mut DbConnection) -> StorageResult<i64> {
+    Ok(settings_revision::table
+        .find(1)
+        .select(settings_revision::revision)
+        .first(conn)?)
+}
+
+/// Every stored setting as `(name, JSON text)`, with the revision they belong to.
+pub fn load_all(conn: &mut DbConnection) -> StorageResult<(i64, Vec<(String, String)>)> {
+    let revision = revision(conn)?;
+    let rows = settings::table
+        .select((settings::key, settings::value))
+        .order(settings::key)
+        .load(conn)?;
+    Ok((revision, rows))
+}
+
+/// Stores (inserts or replaces) a setting's JSON text. Call inside a transaction together with
+/// [`bump_revision`].
+pub fn store(conn: &mut DbConnection, key: &str, value: &str, now: Timestamp) -> StorageResult<()> {
+    let updated = diesel::update(settings::table.find(key))
+        .set((settings::value.eq(value), settings::modified.eq(now)))
+        .execute(conn)?;
+    if updated == 0 {
+        diesel::insert_into(settings::table)
+            .values((
+                settings::key.eq(key),
+                settings::value.eq(value),
+                settings::modified.eq(now),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Inserts a setting only if it is not stored yet (seeding from the environment at start).
+pub fn store_if_absent(
+    conn: &mut DbConnection,
+    key: &str,
+    value: &str,
+    now: Timestamp,
+) -> StorageResult<bool> {
+    let exists = settings::table.find(key).count().get_result::<i64>(conn)? > 0;
+    if exists {
+        return Ok(false);
+    }
+    diesel::insert_into(settings::table)
+        .values((
+            settings::key.eq(key),
+            settings::value.eq(value),
+            settings::modified.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(true)
+}
+
+/// Removes a stored setting so its default applies again.
+pub fn remove(conn: &mut DbConnection, key: &str) -> StorageResult<()> {
+    diesel::delete(settings::table.find(key)).execute(conn)?;
+    Ok(())
+}
+
+/// Marks the settings as changed; every server reloads them on its next request.
+pub fn bump_revision(conn: &mut DbConnection) -> StorageResult<i64> {
+    Ok(diesel::update(settings_revision::table.find(1))
+        .set(settings_revision::revision.eq(settings_revision::revision + 1))
+        .returning(settings_revision::revision)
+        .get_result(conn)?)
+}

@@ -1,1 +1,324 @@
-//! users
+//! Users: rows, writes, lookups and the visibility-filtered list.
+
+use std::collections::HashMap;
+
+use acs_authz::{Id, UserVisibility};
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::schema::{organization_roles, users};
+use crate::{Backend, DbConnection, StorageResult, Timestamp};
+
+/// A user row.
+#[derive(Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub struct User {
+    /// Primary key.
+    pub id: i64,
+    /// Unique, case-sensitive login name.
+    pub username: String,
+    /// Django-format password hash (or an unusable marker).
+    pub password: String,
+    /// Given name.
+    pub first_name: String,
+    /// Family name.
+    pub last_name: String,
+    /// E-mail address.
+    pub email: String,
+    /// Superusers may do everything.
+    pub is_superuser: bool,
+    /// System auditors may read everything.
+    pub is_system_auditor: bool,
+    /// Inactive users cannot authenticate.
+    pub is_active: bool,
+    /// `ldap` or `oidc` for users created by an external identity source.
+    pub external_account: Option<String>,
+    /// Last successful session login.
+    pub last_login: Option<Timestamp>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+impl std::fmt::Debug for User {
+    // The password hash stays out of logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("User")
+            .field("id", &self.id)
+            .field("username", &self.username)
+            .field("is_superuser", &self.is_superuser)
+            .field("is_active", &self.is_active)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The values of a new user.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = users)]
+pub struct NewUser<'a> {
+    /// Login name.
+    pub username: &'a str,
+    /// Password hash.
+    pub password: &'a str,
+    /// Given name.
+    pub first_name: &'a str,
+    /// Family name.
+    pub last_name: &'a str,
+    /// E-mail address.
+    pub email: &'a str,
+    /// Superuser flag.
+    pub is_superuser: bool,
+    /// System auditor flag.
+    pub is_system_auditor: bool,
+    /// External identity source, if any.
+    pub external_account: Option<&'a str>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update of a user; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = users)]
+pub struct UserChanges {
+    /// New login name.
+    pub username: Option<String>,
+    /// New password hash.
+    pub password: Option<String>,
+    /// New given name.
+    pub first_name: Option<String>,
+    /// New family name.
+    pub last_name: Option<String>,
+    /// New e-mail address.
+    pub email: Option<String>,
+    /// New superuser flag.
+    pub is_superuser: Option<bool>,
+    /// New system auditor flag.
+    pub is_system_auditor: Option<bool>,
+    /// New active flag.
+    pub is_active: Option<bool>,
+    /// Modification time (always set by callers).
+    pub modified: Option<Timestamp>,
+}
+
+/// The organizations a user administers and belongs to as a direct member.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Memberships {
+    /// Organizations administered.
+    pub admin_of: Vec<Id>,
+    /// Organizations joined as a member.
+    pub member_of: Vec<Id>,
+}
+
+/// Finds a user by primary key.
+pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<User> {
+    Ok(users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)?)
+}
+
+/// Finds a user by exact username.
+pub fn find_by_username(conn: &mut DbConnection, username: &str) -> StorageResult<Option<User>> {
+    Ok(users::table
+        .filter(users::username.eq(username))
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Inserts a user and returns the stored row.
+pub fn insert(conn: &mut DbConnection, user: &NewUser<'_>) -> StorageResult<User> {
+    Ok(diesel::insert_into(users::table)
+        .values(user)
+        .returning(users::all_columns)
+        .get_result(conn)?)
+}
+
+/// Applies `changes` and returns the updated row.
+pub fn update(conn: &mut DbConnection, id: i64, changes: &UserChanges) -> StorageResult<User> {
+    Ok(diesel::update(users::table.find(id))
+        .set(changes)
+        .returning(users::all_columns)
+        .get_result(conn)?)
+}
+
+/// Deletes a user (sessions and memberships go with it); false if there was none.
+pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    Ok(diesel::delete(users::table.find(id)).execute(conn)? > 0)
+}
+
+/// Records a successful login.
+pub fn touch_last_login(conn: &mut DbConnection, id: i64, now: Timestamp) -> StorageResult<()> {
+    diesel::update(users::table.find(id))
+        .set(users::last_login.eq(now))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// True if any active superuser exists.
+pub fn any_superuser(conn: &mut DbConnection) -> StorageResult<bool> {
+    Ok(diesel::select(diesel::dsl::exists(
+        users::table.filter(users::is_superuser.eq(true).and(users::is_active.eq(true))),
+    ))
+    .get_result(conn)?)
+}
+
+/// The memberships of each of `ids` (users without any are absent from the map).
+pub fn memberships(
+    conn: &mut DbConnection,
+    ids: &[i64],
+) -> StorageResult<HashMap<i64, Memberships>> {
+    let rows: Vec<(i64, i64, String)> = organization_roles::table
+        .filter(organization_roles::user_id.eq_any(ids))
+        .select((
+            organization_roles::user_id,
+            organization_roles::organization_id,
+            organization_roles::role,
+        ))
+        .order((
+            organization_roles::user_id,
+            organization_roles::organization_id,
+        ))
+        .load(conn)?;
+    let mut map: HashMap<i64, Memberships> = HashMap::new();
+    for (user_id, org_id, role) in rows {
+        let entry = map.entry(user_id).or_default();
+        if role == crate::organizations::ADMIN_ROLE {
+            entry.admin_of.push(org_id);
+        } else {
+            entry.member_of.push(org_id);
+        }
+    }
+    Ok(map)
+}
+
+/// The memberships of one user.
+pub fn memberships_of(conn: &mut DbConnection, id: i64) -> StorageResult<Memberships> {
+    Ok(memberships(conn, &[id])?.remove(&id).unwrap_or_default())
+}
+
+type UsersQuery<'a> = users::BoxedQuery<'a, Backend>;
+
+/// Restricts a query to the users `visibility` allows.
+pub(crate) fn visible<'a>(query: UsersQuery<'a>, visibility: &UserVisibility) -> UsersQuery<'a> {
+    match visibility {
+        UserVisibility::All => query,
+        UserVisibility::Related {
+            user_id,
+            organizations,
+            superusers,
+        } => {
+            let related = organization_roles::table
+                .filter(organization_roles::organization_id.eq_any(organizations.clone()))
+                .select(organization_roles::user_id);
+            query.filter(
+                users::id
+                    .eq(*user_id)
+                    .or(users::is_superuser
+                        .eq(*superusers)
+                        .and(users::is_superuser.eq(true)))
+                    .or(users::id.eq_any(related)),
+            )
+        }
+    }
+}
+
+/// Applies the filters and search of `params` to a users query.
+pub(crate) fn filtered<'a>(
+    mut query: UsersQuery<'a>,
+    params: &ListParams,
+) -> Result<UsersQuery<'a>, ListError> {
+    for filter in &params.filters {
+        query = match filter.field.as_str() {
+            "id" => crate::filter_integer!(query, users::id, filter)?,
+            "username" => crate::filter_text!(query, users::username, filter)?,
+            "first_name" => crate::filter_text!(query, users::first_name, filter)?,
+            "last_name" => crate::filter_text!(query, users::last_name, filter)?,
+            "email" => crate::filter_text!(query, users::email, filter)?,
+            "is_superuser" => crate::filter_bool!(query, users::is_superuser, filter)?,
+            "is_system_auditor" => crate::filter_bool!(query, users::is_system_auditor, filter)?,
+            "is_active" => crate::filter_bool!(query, users::is_active, filter)?,
+            "created" => crate::filter_timestamp!(query, users::created, filter)?,
+            "modified" => crate::filter_timestamp!(query, users::modified, filter)?,
+            "password" => return Err(ListError::SecretField(filter.field.clone())),
+            _ => return Err(ListError::UnknownField(filter.field.clone())),
+        };
+    }
+    if let Some(text) = &params.search {
+        let pattern = like_pattern("%", &text.to_lowercase(), "%");
+        query = query.filter(
+            lower(users::username)
+                .like(pattern.clone())
+                .escape('\\')
+                .or(lower(users::first_name).like(pattern.clone()).escape('\\'))
+                .or(lower(users::last_name).like(pattern.clone()).escape('\\'))
+                .or(lower(users::email).like(pattern).escape('\\')),
+        );
+    }
+    Ok(query)
+}
+
+fn ordered<'a>(
+    mut query: UsersQuery<'a>,
+    params: &ListParams,
+) -> Result<UsersQuery<'a>, ListError> {
+    for key in &params.order {
+        let desc = key.descending;
+        query = match key.field.as_str() {
+            "id" => crate::order_column!(query, users::id, desc),
+            "username" => crate::order_column!(query, users::username, desc),
+            "first_name" => crate::order_column!(query, users::first_name, desc),
+            "last_name" => crate::order_column!(query, users::last_name, desc),
+            "email" => crate::order_column!(query, users::email, desc),
+            "is_superuser" => crate::order_column!(query, users::is_superuser, desc),
+            "is_system_auditor" => crate::order_column!(query, users::is_system_auditor, desc),
+            "created" => crate::order_column!(query, users::created, desc),
+            "modified" => crate::order_column!(query, users::modified, desc),
+            "password" => return Err(ListError::SecretField(key.field.clone())),
+            _ => return Err(ListError::UnknownField(key.field.clone())),
+        };
+    }
+    Ok(query.then_order_by(users::id.asc()))
+}
+
+/// Lists the users `visibility` allows, as `params` ask; `within` restricts the list to the
+/// members (`Some((org, role))`) of an organization.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &UserVisibility,
+    within: Option<(i64, &str)>,
+    params: &ListParams,
+) -> StorageResult<Result<Page<User>, ListError>> {
+    let base = || {
+        let query = visible(users::table.into_boxed(), visibility);
+        match within {
+            Some((org, role)) => query.filter(
+                users::id.eq_any(
+                    organization_roles::table
+                        .filter(organization_roles::organization_id.eq(org))
+                        .filter(organization_roles::role.eq(role.to_owned()))
+                        .select(organization_roles::user_id),
+                ),
+            ),
+            None => query,
+        }
+    };
+    let counted = match filtered(base(), params) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let paged = match filtered(base(), params).and_then(|query| ordered(query, params)) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let count = counted.count().get_result(conn)?;
+    let items = paged
+        .select(User::as_select())
+        .offset(params.offset)
+        .limit(params.limit)
+        .load(conn)?;
+    Ok(Ok(Page { count, items }))
+}

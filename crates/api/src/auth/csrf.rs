@@ -1,0 +1,138 @@
+//! CSRF protection for cookie-authenticated requests (contract §3): the `X-CSRFToken` header
+//! (or the form field `csrfmiddlewaretoken`) must equal the `csrftoken` cookie, and over HTTPS
+//! the `Origin` or `Referer` must be this host.
+
+use ring::rand::SecureRandom;
+
+use crate::error::{ApiError, ApiResult};
+use crate::http::request::RequestInfo;
+
+/// Name of the CSRF cookie; awxkit reads it by this name.
+pub const COOKIE: &str = "csrftoken";
+
+const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/// A fresh random CSRF token (64 characters, like Django's masked tokens).
+pub fn new_token(rng: &dyn SecureRandom) -> ApiResult<String> {
+    let mut token = String::with_capacity(64);
+    let mut buffer = [0u8; 64];
+    while token.len() < 64 {
+        rng.fill(&mut buffer)
+            .map_err(|_| ApiError::Internal("random number generator failed".into()))?;
+        // 248 = 4 × 62: rejecting larger bytes keeps every character equally likely.
+        for byte in buffer.iter().filter(|b| **b < 248) {
+            if token.len() < 64 {
+                token.push(char::from(ALPHABET[usize::from(*byte) % ALPHABET.len()]));
+            }
+        }
+    }
+    Ok(token)
+}
+
+/// Checks the header token against the cookie (session-authenticated API requests).
+pub fn check(request: &RequestInfo) -> ApiResult<()> {
+    check_token(request, request.csrf_header.as_deref())
+}
+
+/// Checks a token sent as a header or form field against the cookie.
+pub fn check_token(request: &RequestInfo, sent: Option<&str>) -> ApiResult<()> {
+    let cookie = request
+        .cookie(COOKIE)
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| ApiError::Forbidden("CSRF Failed: CSRF cookie not set.".into()))?;
+    let sent = sent
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::Forbidden("CSRF Failed: CSRF token missing.".into()))?;
+    if !acs_oauth2::constant_time_eq(cookie.as_bytes(), sent.as_bytes()) {
+        return Err(ApiError::Forbidden(
+            "CSRF Failed: CSRF token from the 'X-Csrftoken' HTTP header incorrect.".into(),
+        ));
+    }
+    check_origin(request)
+}
+
+/// Cross-origin browser requests are refused even with a valid token: the `Origin` (or, when
+/// absent, the `Referer`) must name this host.
+fn check_origin(request: &RequestInfo) -> ApiResult<()> {
+    let claimed = request.origin.as_deref().or(request.referer.as_deref());
+    let Some(claimed) = claimed.filter(|c| *c != "null") else {
+        return Ok(());
+    };
+    let same_host = url::Url::parse(claimed).ok().is_some_and(|url| {
+        let host = match (url.host_str(), url.port()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            _ => return false,
+        };
+        host.eq_ignore_ascii_case(&request.host)
+    });
+    if same_host {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(format!(
+            "CSRF Failed: Origin checking failed - {claimed} does not match any trusted origins."
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(cookie: Option<&str>, header: Option<&str>, origin: Option<&str>) -> RequestInfo {
+        RequestInfo {
+            method: actix_web::http::Method::POST,
+            authorization: None,
+            cookie_header: cookie.map(|c| format!("other=1; csrftoken={c}")),
+            csrf_header: header.map(str::to_owned),
+            origin: origin.map(str::to_owned),
+            referer: None,
+            host: "127.0.0.1:8013".into(),
+            peer: None,
+            forwarded_for: None,
+            forwarded_proto: None,
+            tls: false,
+        }
+    }
+
+    #[test]
+    fn token_rules() {
+        let detail = |r: ApiResult<()>| match r {
+            Ok(()) => "ok".to_owned(),
+            Err(ApiError::Forbidden(d)) => d,
+            Err(other) => format!("{other:?}"),
+        };
+        assert_eq!(
+            detail(check(&request(Some("abc"), Some("abc"), None))),
+            "ok"
+        );
+        assert!(detail(check(&request(None, Some("abc"), None))).contains("cookie not set"));
+        assert!(detail(check(&request(Some("abc"), None, None))).contains("token missing"));
+        assert!(detail(check(&request(Some("abc"), Some("abd"), None))).contains("incorrect"));
+        assert_eq!(
+            detail(check(&request(
+                Some("a"),
+                Some("a"),
+                Some("http://127.0.0.1:8013")
+            ))),
+            "ok"
+        );
+        assert!(
+            detail(check(&request(
+                Some("a"),
+                Some("a"),
+                Some("http://evil.example")
+            )))
+            .contains("Origin checking failed")
+        );
+    }
+
+    #[test]
+    fn tokens_are_random_and_alphanumeric() {
+        let rng = ring::rand::SystemRandom::new();
+        let (a, b) = (new_token(&rng).expect("a"), new_token(&rng).expect("b"));
+        assert_eq!(a.len(), 64);
+        assert!(a.bytes().all(|c| c.is_ascii_alphanumeric()));
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,142 @@
+//! Authentication (contract §3): bearer token, then session cookie, then HTTP Basic. The first
+//! that succeeds wins; invalid credentials of one kind fall through to the next.
+
+pub mod csrf;
+mod password_cache;
+pub mod passwords;
+pub mod session;
+pub mod throttle;
+
+use acs_authz::Actor;
+use acs_storage::users::User;
+use base64::Engine;
+
+pub use password_cache::PasswordCache;
+
+use crate::context::Context;
+use crate::error::ApiResult;
+
+/// How a request was authenticated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    /// A session cookie; carries the session row id.
+    Session {
+        /// Session primary key.
+        id: i64,
+    },
+    /// HTTP Basic.
+    Basic,
+}
+
+/// The authenticated user of a request.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    /// The user row.
+    pub user: User,
+    /// The user's roles, for `authz`.
+    pub actor: Actor,
+    /// How they authenticated.
+    pub method: Method,
+}
+
+impl Principal {
+    /// Authenticated by a session cookie (so CSRF applies).
+    pub fn is_session(&self) -> bool {
+        matches!(self.method, Method::Session { .. })
+    }
+
+    /// The session id, when session-authenticated.
+    pub fn session_id(&self) -> Option<i64> {
+        match self.method {
+            Method::Session { id } => Some(id),
+            Method::Basic => None,
+        }
+    }
+}
+
+/// Builds the principal of `user` with its organization roles.
+pub fn principal_of(ctx: &mut Context<'_>, user: User, method: Method) -> ApiResult<Principal> {
+    let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
+    let actor = Actor {
+        user_id: user.id,
+        is_superuser: user.is_superuser,
+        is_system_auditor: user.is_system_auditor,
+        admin_of: memberships.admin_of,
+        member_of: memberships.member_of,
+    };
+    Ok(Principal {
+        user,
+        actor,
+        method,
+    })
+}
+
+/// Tries each authentication method in the contract's order.
+pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
+    // Bearer tokens arrive with the OAuth 2 resources; until then a bearer header is simply
+    // not valid and falls through, as an invalid token would.
+    if let Some(principal) = session::authenticate(ctx)? {
+        return Ok(Some(principal));
+    }
+    let Some((username, password)) = basic_credentials(ctx.request.authorization.as_deref()) else {
+        return Ok(None);
+    };
+    if !ctx.settings()?.auth_basic_enabled() {
+        return Ok(None);
+    }
+    match passwords::check(ctx, &username, &password)? {
+        Some(user) => Ok(Some(principal_of(ctx, user, Method::Basic)?)),
+        None => Ok(None),
+    }
+}
+
+/// Decodes `Authorization: Basic base64(user:password)`; anything malformed is `None`.
+pub fn basic_credentials(header: Option<&str>) -> Option<(String, String)> {
+    let (scheme, encoded) = header?.trim().split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (username, password) = text.split_once(':')?;
+    Some((username.to_owned(), password.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::basic_credentials;
+
+    #[test]
+    fn basic_headers_parse_or_are_ignored() {
+        let header = |s: &str| {
+            format!(
+                "Basic {}",
+                base64::Engine::encode(&base64::engine::general_purpose::STANDARD, s)
+            )
+        };
+        assert_eq!(
+            basic_credentials(Some(&header("a:b:c"))),
+            Some(("a".into(), "b:c".into()))
+        );
+        assert_eq!(
+            basic_credentials(Some(&header("a:"))),
+            Some(("a".into(), String::new()))
+        );
+        assert_eq!(
+            basic_credentials(Some("basic YTpi")),
+            Some(("a".into(), "b".into()))
+        );
+        for bad in [
+            "Basic",
+            "Basic !!!",
+            "Bearer YTpi",
+            "",
+            "Basic bm9jb2xvbg==",
+        ] {
+            assert_eq!(basic_credentials(Some(bad)), None, "{bad}");
+        }
+        assert_eq!(basic_credentials(None), None);
+    }
+}

@@ -1,0 +1,82 @@
+//! Session authentication and login (spec §4.4, contract §3). Only the SHA-256 digest of a
+//! session id is stored; the id itself exists in the client's cookie alone.
+
+use acs_oauth2::PlainSecret;
+use acs_storage::users::User;
+use chrono::Duration;
+
+use super::{Method, Principal, principal_of};
+use crate::context::{Context, SessionCookie};
+use crate::error::{ApiError, ApiResult};
+
+/// The expiry is written back only once it has slid this far, so a burst of requests does not
+/// become a burst of writes; the cookie's Max-Age is re-armed on every response regardless.
+const REARM_AFTER_SECONDS: i64 = 15;
+
+/// Authenticates by the session cookie, re-arming the sliding expiry.
+pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
+    let settings = ctx.settings()?;
+    let Some(value) = ctx
+        .request
+        .cookie(settings.session_cookie_name())
+        .filter(|v| !v.is_empty())
+    else {
+        return Ok(None);
+    };
+    let secret = PlainSecret::new(value.to_owned());
+    let now = ctx.now;
+    let Some((session, user)) =
+        acs_storage::sessions::find_active(ctx.conn()?, secret.digest().as_bytes(), now)?
+    else {
+        return Ok(None);
+    };
+    let age = settings.session_cookie_age();
+    let expires = now + Duration::seconds(age);
+    if expires - session.expires >= Duration::seconds(REARM_AFTER_SECONDS.min(age / 10).max(1)) {
+        ctx.write(|conn| Ok(acs_storage::sessions::extend(conn, session.id, expires)?))?;
+    }
+    ctx.session_cookie = Some(SessionCookie {
+        name: settings.session_cookie_name().to_owned(),
+        value: secret.into_inner(),
+        max_age: age,
+    });
+    Ok(Some(principal_of(
+        ctx,
+        user,
+        Method::Session { id: session.id },
+    )?))
+}
+
+/// Starts a session for `user`: stores its digest, applies `SESSIONS_PER_USER`, records the
+/// login. Returns the cookie to send.
+pub fn start(ctx: &mut Context<'_>, user: &User) -> ApiResult<SessionCookie> {
+    let settings = ctx.settings()?;
+    let secret = acs_oauth2::generate_secret(&ctx.state.rng)
+        .map_err(|_| ApiError::Internal("random number generator failed".into()))?;
+    let now = ctx.now;
+    let age = settings.session_cookie_age();
+    let limit = settings.sessions_per_user();
+    let digest = secret.digest();
+    ctx.write(|conn| {
+        acs_storage::sessions::insert(
+            conn,
+            digest.as_bytes(),
+            user.id,
+            now,
+            now + Duration::seconds(age),
+        )?;
+        if limit >= 0 {
+            let evicted = acs_storage::sessions::enforce_limit(conn, user.id, limit, now)?;
+            if evicted > 0 {
+                tracing::info!(user = user.id, evicted, "session limit reached");
+            }
+        }
+        acs_storage::users::touch_last_login(conn, user.id, now)?;
+        Ok(())
+    })?;
+    Ok(SessionCookie {
+        name: settings.session_cookie_name().to_owned(),
+        value: secret.into_inner(),
+        max_age: age,
+    })
+}

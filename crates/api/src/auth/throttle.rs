@@ -1,0 +1,64 @@
+//! Login throttling: after [`MAX_FAILURES`] failed password checks within [`WINDOW_SECONDS`]
+//! for one username or one client address, further checks answer 429 until the window ends.
+//! The counters live in the database so every server counts the same attempts.
+
+use chrono::Duration;
+
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// Failures tolerated within one window.
+pub const MAX_FAILURES: i32 = 10;
+/// Length of a window.
+pub const WINDOW_SECONDS: i64 = 300;
+
+/// The counter keys of one attempt: the username and the client address.
+pub fn keys(ctx: &mut Context<'_>, username: &str) -> ApiResult<Vec<String>> {
+    let settings = ctx.settings()?;
+    let mut keys = vec![format!("user:{username}")];
+    if let Some(ip) = ctx.request.client_ip(settings.trusted_proxies()) {
+        keys.push(format!("ip:{ip}"));
+    }
+    Ok(keys)
+}
+
+fn window_start(ctx: &Context<'_>) -> chrono::NaiveDateTime {
+    ctx.now - Duration::seconds(WINDOW_SECONDS)
+}
+
+/// Refuses the attempt with 429 while any key is over the limit; returns whether any key has
+/// failures on record (so a success knows whether there is something to clear).
+pub fn check(ctx: &mut Context<'_>, keys: &[String]) -> ApiResult<bool> {
+    let since = window_start(ctx);
+    let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let worst = acs_storage::throttle::failures(ctx.conn()?, &refs, since)?;
+    match worst {
+        Some((failures, started)) if failures >= MAX_FAILURES => {
+            let lifts = started + Duration::seconds(WINDOW_SECONDS);
+            let retry_after = (lifts - ctx.now).num_seconds().max(1);
+            Err(ApiError::Throttled { retry_after })
+        }
+        Some(_) => Ok(true),
+        None => Ok(false),
+    }
+}
+
+/// Counts one failed attempt against every key.
+pub fn record_failure(ctx: &mut Context<'_>, keys: &[String]) -> ApiResult<()> {
+    let (now, since) = (ctx.now, window_start(ctx));
+    ctx.write(|conn| {
+        for key in keys {
+            acs_storage::throttle::record_failure(conn, key, now, since)?;
+        }
+        Ok(())
+    })
+}
+
+/// Forgets the username's failures after a success. The address keeps its count: one valid
+/// account must not reset the throttle for guesses at others.
+pub fn record_success(ctx: &mut Context<'_>, keys: &[String]) -> ApiResult<()> {
+    if let Some(user_key) = keys.first() {
+        ctx.write(|conn| Ok(acs_storage::throttle::clear(conn, user_key)?))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,187 @@
+//! What happens once at start: the data directory, the secret key, migrations, settings
+//! seeded from the environment, and the first superuser.
+
+use std::io::Write;
+use std::path::Path;
+
+use acs_storage::DbConnection;
+use ring::rand::SecureRandom;
+
+use crate::config::Config;
+use crate::settings::registry;
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// A file or directory could not be created or read.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The database is unreachable or migrations failed.
+    #[error("database: {0}")]
+    Storage(#[from] acs_storage::StorageError),
+    /// An `ACS_<SETTING>` variable is invalid.
+    #[error("environment variable ACS_{name}: {reason}")]
+    Setting {
+        /// The setting.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Anything else.
+    #[error("{0}")]
+    Other(String),
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
+    let what = what.into();
+    move |source| StartError::Io { what, source }
+}
+
+/// The deployment's secret key (32 bytes). Debug never shows it.
+#[derive(Clone)]
+pub struct SecretKey(pub [u8; 32]);
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SecretKey(***)")
+    }
+}
+
+/// Creates the data directory (SQLite only needs it, but the secret key lives there too).
+pub fn data_dir(config: &Config) -> Result<(), StartError> {
+    std::fs::create_dir_all(&config.data_dir)
+        .map_err(io(format!("creating {}", config.data_dir.display())))
+}
+
+/// Reads the secret key file, creating it (32 random bytes, mode 0600) on first start.
+pub fn secret_key(path: &Path, rng: &dyn SecureRandom) -> Result<SecretKey, StartError> {
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let key: [u8; 32] =
+                bytes
+                    .get(..32)
+                    .and_then(|b| b.try_into().ok())
+                    .ok_or_else(|| {
+                        StartError::Other(format!("{} must hold at least 32 bytes", path.display()))
+                    })?;
+            Ok(SecretKey(key))
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            let mut key = [0u8; 32];
+            rng.fill(&mut key)
+                .map_err(|_| StartError::Other("random number generator failed".into()))?;
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(io(format!("creating {}", parent.display())))?;
+            }
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let mut file = options
+                .open(path)
+                .map_err(io(format!("creating {}", path.display())))?;
+            file.write_all(&key)
+                .map_err(io(format!("writing {}", path.display())))?;
+            file.sync_all()
+                .map_err(io(format!("writing {}", path.display())))?;
+            tracing::info!(path = %path.display(), "created the secret key");
+            Ok(SecretKey(key))
+        }
+        Err(error) => Err(io(format!("reading {}", path.display()))(error)),
+    }
+}
+
+/// Stores the settings given as `ACS_<NAME>` variables; the environment wins at start.
+pub fn seed_settings(
+    conn: &mut DbConnection,
+    overrides: &[(String, String)],
+) -> Result<(), StartError> {
+    if overrides.is_empty() {
+        return Ok(());
+    }
+    let now = chrono::Utc::now().naive_utc();
+    let mut validated = Vec::new();
+    for (name, raw) in overrides {
+        let def = registry::find(name).ok_or_else(|| StartError::Setting {
+            name: name.clone(),
+            reason: "unknown setting".into(),
+        })?;
+        let value = (def.validate)(&registry::parse_environment_value(raw)).map_err(|reason| {
+            StartError::Setting {
+                name: name.clone(),
+                reason,
+            }
+        })?;
+        validated.push((def.name, value.to_string()));
+    }
+    diesel::Connection::transaction(conn, |conn| {
+        for (name, text) in &validated {
+            acs_storage::settings::store(conn, name, text, now)?;
+        }
+        acs_storage::settings::bump_revision(conn)?;
+        Ok::<_, acs_storage::StorageError>(())
+    })?;
+    tracing::info!(
+        count = validated.len(),
+        "settings taken from the environment"
+    );
+    Ok(())
+}
+
+/// Creates the first superuser when none exists. A generated password is printed once on
+/// stderr and nowhere else.
+pub fn first_superuser(
+    conn: &mut DbConnection,
+    config: &Config,
+    rng: &dyn SecureRandom,
+) -> Result<(), StartError> {
+    if acs_storage::users::any_superuser(conn)? {
+        return Ok(());
+    }
+    if acs_storage::users::find_by_username(conn, &config.admin_username)?.is_some() {
+        return Err(StartError::Other(format!(
+            "no superuser exists and the user '{}' exists without superuser status; set ACS_ADMIN_USERNAME to a free name",
+            config.admin_username
+        )));
+    }
+    let (password, generated) = match &config.admin_password {
+        Some(password) => (password.clone(), false),
+        None => {
+            let secret =
+                acs_oauth2::generate_secret(rng).map_err(|e| StartError::Other(e.to_string()))?;
+            (secret.into_inner(), true)
+        }
+    };
+    let hash = acs_oauth2::hash_password(&password, config.password_iterations, rng)
+        .map_err(|e| StartError::Other(e.to_string()))?;
+    let now = chrono::Utc::now().naive_utc();
+    acs_storage::users::insert(
+        conn,
+        &acs_storage::users::NewUser {
+            username: &config.admin_username,
+            password: &hash,
+            first_name: "",
+            last_name: "",
+            email: "",
+            is_superuser: true,
+            is_system_auditor: false,
+            external_account: None,
+            created: now,
+            modified: now,
+        },
+    )?;
+    if generated {
+        eprintln!(
+            "ACS: created superuser '{}' with generated password: {password}\nACS: this password is shown only once.",
+            config.admin_username
+        );
+    }
+    tracing::info!(username = %config.admin_username, "created the first superuser");
+    Ok(())
+}

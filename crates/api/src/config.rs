@@ -1,0 +1,122 @@
+//! Process configuration read from the environment at start (contract §1). Everything that can
+//! change while servers run is a database setting instead (see `settings`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use acs_storage::Database;
+
+/// How one `acs-server` process is configured.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `ACS_DATA_DIR`, default `./data`.
+    pub data_dir: PathBuf,
+    /// `ACS_DATABASE_URL`, default the embedded SQLite file in the data directory.
+    pub database: Database,
+    /// `ACS_BIND`, default `127.0.0.1:8013`.
+    pub bind: String,
+    /// `ACS_SECRET_KEY_FILE`, default `<data dir>/secret_key`.
+    pub secret_key_file: PathBuf,
+    /// `ACS_ADMIN_USERNAME`, default `admin`.
+    pub admin_username: String,
+    /// `ACS_ADMIN_PASSWORD`; unset means a random password printed once.
+    pub admin_password: Option<String>,
+    /// `ACS_PASSWORD_HASH_ITERATIONS`, default 600 000 (PBKDF2 rounds for new hashes).
+    pub password_iterations: u32,
+    /// `ACS_WORKERS`, default the number of CPUs.
+    pub workers: usize,
+    /// `ACS_DATABASE_POOL_SIZE`, default 8.
+    pub pool_size: u32,
+    /// `ACS_DATABASE_TIMEOUT_SECONDS`, default 5: how long a request waits for a connection.
+    pub pool_timeout: Duration,
+    /// `ACS_MAX_BODY_BYTES`, default 1 MiB.
+    pub max_body_bytes: usize,
+    /// Settings seeded from `ACS_<SETTING_NAME>` variables, as raw strings.
+    pub setting_overrides: Vec<(String, String)>,
+}
+
+/// A configuration variable that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("{name}: {reason}")]
+pub struct ConfigError {
+    /// The variable.
+    pub name: &'static str,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl Config {
+    /// Reads the configuration from environment variables.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok(), std::env::vars().collect())
+    }
+
+    /// Reads the configuration through `lookup`; `all` lists every variable (for settings).
+    pub fn from_lookup(
+        lookup: impl Fn(&str) -> Option<String>,
+        all: Vec<(String, String)>,
+    ) -> Result<Self, ConfigError> {
+        let data_dir = PathBuf::from(lookup("ACS_DATA_DIR").unwrap_or_else(|| "./data".into()));
+        let database = Database::from_url(lookup("ACS_DATABASE_URL").as_deref(), &data_dir);
+        let secret_key_file = lookup("ACS_SECRET_KEY_FILE")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| data_dir.join("secret_key"));
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let setting_overrides = all
+            .into_iter()
+            .filter_map(|(name, value)| {
+                let setting = name.strip_prefix("ACS_")?;
+                crate::settings::registry::find(setting).map(|def| (def.name.to_owned(), value))
+            })
+            .collect();
+        Ok(Config {
+            bind: lookup("ACS_BIND").unwrap_or_else(|| "127.0.0.1:8013".into()),
+            admin_username: lookup("ACS_ADMIN_USERNAME").unwrap_or_else(|| "admin".into()),
+            admin_password: lookup("ACS_ADMIN_PASSWORD").filter(|p| !p.is_empty()),
+            password_iterations: number(
+                &lookup,
+                "ACS_PASSWORD_HASH_ITERATIONS",
+                600_000,
+                1..=acs_oauth2::MAX_ITERATIONS,
+            )?,
+            workers: number(&lookup, "ACS_WORKERS", workers, 1..=256)?,
+            pool_size: number(&lookup, "ACS_DATABASE_POOL_SIZE", 8, 1..=512)?,
+            pool_timeout: Duration::from_secs(number(
+                &lookup,
+                "ACS_DATABASE_TIMEOUT_SECONDS",
+                5,
+                1..=600,
+            )?),
+            max_body_bytes: number(&lookup, "ACS_MAX_BODY_BYTES", 1 << 20, 1024..=(64 << 20))?,
+            data_dir,
+            database,
+            secret_key_file,
+            setting_overrides,
+        })
+    }
+}
+
+fn number<T>(
+    lookup: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+    default: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, ConfigError>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    let Some(raw) = lookup(name) else {
+        return Ok(default);
+    };
+    let value: T = raw.trim().parse().map_err(|_| ConfigError {
+        name,
+        reason: format!("'{raw}' is not a number"),
+    })?;
+    if !range.contains(&value) {
+        return Err(ConfigError {
+            name,
+            reason: format!("{value} is outside {}..={}", range.start(), range.end()),
+        });
+    }
+    Ok(value)
+}

@@ -1,0 +1,162 @@
+//! The blocking side of a request. A handler parses the HTTP request on the async side, then
+//! hands one closure to [`run`]: it executes on the blocking pool with a [`Context`] that
+//! authenticates lazily, checks out at most one connection and reads the settings once.
+
+use std::sync::Arc;
+
+use acs_storage::{DbConnection, PooledConnection, Timestamp};
+use actix_web::http::Method;
+use actix_web::{HttpRequest, web};
+
+use crate::auth::{self, Principal};
+use crate::error::{ApiError, ApiResult};
+use crate::http::request::RequestInfo;
+use crate::settings::Settings;
+use crate::state::AppState;
+
+/// A session cookie to send back: the sliding expiry re-arms it on every request.
+#[derive(Debug, Clone)]
+pub struct SessionCookie {
+    /// Cookie name (`SESSION_COOKIE_NAME`).
+    pub name: String,
+    /// The session id itself (already known to the client).
+    pub value: String,
+    /// Seconds until it expires.
+    pub max_age: i64,
+}
+
+/// The value a handler produced, with the session cookie to refresh, if any.
+#[derive(Debug)]
+pub struct Reply<T> {
+    /// What the handler computed.
+    pub value: T,
+    /// Set when the request was authenticated by a session.
+    pub session: Option<SessionCookie>,
+    /// Whether the request came over HTTPS (cookies get `Secure`).
+    pub secure: bool,
+}
+
+/// What a request's blocking work may use.
+pub struct Context<'a> {
+    /// Shared state.
+    pub state: &'a AppState,
+    /// The parts of the HTTP request that matter here.
+    pub request: RequestInfo,
+    /// The time the request is evaluated at.
+    pub now: Timestamp,
+    conn: Option<PooledConnection>,
+    settings: Option<Arc<Settings>>,
+    principal: Option<Option<Principal>>,
+    pub(crate) session_cookie: Option<SessionCookie>,
+}
+
+impl std::fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("method", &self.request.method)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Context<'a> {
+    fn new(state: &'a AppState, request: RequestInfo) -> Self {
+        Context {
+            state,
+            request,
+            now: chrono::Utc::now().naive_utc(),
+            conn: None,
+            settings: None,
+            principal: None,
+            session_cookie: None,
+        }
+    }
+
+    /// The request's connection, checked out on first use.
+    pub fn conn(&mut self) -> ApiResult<&mut DbConnection> {
+        if self.conn.is_none() {
+            self.conn = Some(self.state.pool.get()?);
+        }
+        match self.conn.as_mut() {
+            Some(conn) => Ok(conn),
+            None => Err(ApiError::Internal("connection vanished".into())),
+        }
+    }
+
+    /// Returns the connection to the pool (before slow CPU work such as password hashing).
+    pub fn release(&mut self) {
+        self.conn = None;
+    }
+
+    /// Runs `work` in one write transaction on the request's connection.
+    pub fn write<T>(
+        &mut self,
+        work: impl FnOnce(&mut DbConnection) -> ApiResult<T>,
+    ) -> ApiResult<T> {
+        let pool = self.state.pool.clone();
+        let conn = self.conn()?;
+        pool.transaction(conn, work)
+    }
+
+    /// The settings in force for this request.
+    pub fn settings(&mut self) -> ApiResult<Arc<Settings>> {
+        if let Some(settings) = &self.settings {
+            return Ok(settings.clone());
+        }
+        let state = self.state;
+        let settings = state.settings.current(self.conn()?)?;
+        self.settings = Some(settings.clone());
+        Ok(settings)
+    }
+
+    /// Who is making the request, if anyone (authenticates on first call).
+    pub fn principal(&mut self) -> ApiResult<Option<&Principal>> {
+        if self.principal.is_none() {
+            let principal = auth::authenticate(self)?;
+            self.principal = Some(principal);
+        }
+        Ok(self.principal.as_ref().and_then(Option::as_ref))
+    }
+
+    /// The authenticated user, or 401. Session-authenticated unsafe requests must also pass
+    /// the CSRF check (403).
+    pub fn require_user(&mut self) -> ApiResult<Principal> {
+        let principal = self.principal()?.cloned().ok_or(ApiError::Unauthorized)?;
+        if principal.is_session() && !is_safe(&self.request.method) {
+            auth::csrf::check(&self.request)?;
+        }
+        Ok(principal)
+    }
+}
+
+/// GET, HEAD and OPTIONS change nothing.
+pub fn is_safe(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Runs `work` on the blocking pool with a fresh [`Context`].
+pub async fn run<T, F>(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    work: F,
+) -> ApiResult<Reply<T>>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut Context<'_>) -> ApiResult<T> + Send + 'static,
+{
+    let state = state.clone().into_inner();
+    let request = RequestInfo::from_request(req);
+    web::block(move || {
+        let mut ctx = Context::new(&state, request);
+        let value = work(&mut ctx)?;
+        Ok(Reply {
+            value,
+            session: ctx.session_cookie.take(),
+            secure: ctx.request.is_https(
+                ctx.settings
+                    .as_deref()
+                    .map_or(&[][..], Settings::trusted_proxies),
+            ),
+        })
+    })
+    .await?
+}

@@ -1,0 +1,39 @@
+//! Answers for paths and methods that nothing else serves.
+
+use actix_web::{HttpRequest, HttpResponse};
+use serde_json::json;
+
+use crate::error::ApiError;
+
+/// 404 for unknown paths.
+pub async fn not_found() -> HttpResponse {
+    HttpResponse::NotFound().json(json!({ "detail": "The requested resource could not be found." }))
+}
+
+/// 405 for a method a resource does not serve.
+pub async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(req.method().to_string()))
+}
+
+/// Collections awxkit probes with `OPTIONS` (to build role commands) that ACS does not serve:
+/// they answer that probe with empty actions, and 404 to everything else (contract §2).
+pub async fn unserved_collection_options() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(("Allow", "OPTIONS"))
+        .json(json!({
+            "name": "Not served",
+            "description": "ACS does not serve this collection.",
+            "renders": ["application/json"],
+            "parses": ["application/json"],
+            "actions": {},
+            "object_roles": [],
+        }))
+}
+
+/// The stylesheet of the pages.
+pub async fn stylesheet() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/css; charset=utf-8")
+        .insert_header(("Cache-Control", "public, max-age=3600"))
+        .body(crate::pages::STYLESHEET)
+}

@@ -1,0 +1,246 @@
+//! `GET /api/login/` (the form) and `POST /api/login/` (spec §4.4, contract §3).
+
+use acs_storage::users::User;
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::json;
+
+use crate::auth::{csrf, passwords, session};
+use crate::context::{SessionCookie, run};
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::FormBody;
+use crate::http::response::cookie;
+use crate::pages::{LoginPage, page_response};
+use crate::state::AppState;
+
+/// Where a login without a usable `next` lands.
+pub const DEFAULT_NEXT: &str = "/accounts/profile/";
+
+const FAILED: &str =
+    "Please enter a correct username and password. Note that both fields may be case-sensitive.";
+
+/// `next` only when it is a path on this site (no scheme, no host, no `//` or `\` tricks).
+pub fn safe_next(next: Option<&str>) -> Option<&str> {
+    let next = next?.trim();
+    let local = next.starts_with('/')
+        && !next.starts_with("//")
+        && !next.contains('\\')
+        && !next.chars().any(char::is_control);
+    local.then_some(next)
+}
+
+fn is_secure(req: &HttpRequest) -> bool {
+    req.connection_info().scheme() == "https"
+}
+
+/// The CSRF token of this browser, or a new one to set.
+fn csrf_token(req: &HttpRequest, state: &AppState) -> ApiResult<(String, bool)> {
+    match req
+        .cookie(csrf::COOKIE)
+        .map(|c| c.value().to_owned())
+        .filter(|v| !v.is_empty())
+    {
+        Some(token) => Ok((token, false)),
+        None => Ok((csrf::new_token(&state.rng)?, true)),
+    }
+}
+
+fn wants_only_json(req: &HttpRequest) -> bool {
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("*/*");
+    accept.contains("application/json") && !accept.contains("html") && !accept.contains("*/*")
+}
+
+fn form_page(
+    req: &HttpRequest,
+    state: &AppState,
+    status: StatusCode,
+    error: Option<&str>,
+    next: &str,
+    username: &str,
+) -> ApiResult<HttpResponse> {
+    let (token, fresh) = csrf_token(req, state)?;
+    let mut response = state.pages.render(
+        status,
+        "login",
+        &LoginPage {
+            error,
+            csrf_token: &token,
+            next,
+            username,
+        },
+    );
+    if fresh {
+        response
+            .add_cookie(&cookie(
+                csrf::COOKIE.into(),
+                token,
+                false,
+                None,
+                is_secure(req),
+            ))
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+    }
+    Ok(response)
+}
+
+/// `GET /api/login/`: the login form; sets the `csrftoken` cookie.
+pub async fn login_page(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    if wants_only_json(&req) {
+        return Err(ApiError::NotAcceptable);
+    }
+    let query: Vec<(String, String)> =
+        serde_urlencoded::from_str(req.query_string()).unwrap_or_default();
+    let next = query
+        .iter()
+        .find(|(k, _)| k == "next")
+        .map(|(_, v)| v.as_str());
+    form_page(
+        &req,
+        &state,
+        StatusCode::OK,
+        None,
+        safe_next(next).unwrap_or(""),
+        "",
+    )
+}
+
+enum Outcome {
+    Success {
+        user: User,
+        session: SessionCookie,
+        csrf: String,
+    },
+    Failed,
+}
+
+/// `POST /api/login/`: checks CSRF and the password, then starts a session and redirects.
+pub async fn login_submit(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: FormBody,
+) -> ApiResult<HttpResponse> {
+    let username = form.get("username").unwrap_or("").to_owned();
+    let password = form.get("password").unwrap_or("").to_owned();
+    let next = safe_next(form.get("next")).unwrap_or("").to_owned();
+    let token = form.get("csrfmiddlewaretoken").map(str::to_owned);
+
+    let name = username.clone();
+    let result = run(&state, &req, move |ctx| {
+        let sent = ctx.request.csrf_header.clone().or(token);
+        if let Err(ApiError::Forbidden(reason)) = csrf::check_token(&ctx.request, sent.as_deref()) {
+            return Err(ApiError::Forbidden(reason));
+        }
+        if name.is_empty() || password.is_empty() {
+            return Ok(Outcome::Failed);
+        }
+        match passwords::check(ctx, &name, &password)? {
+            Some(user) => {
+                let session = session::start(ctx, &user)?;
+                let csrf = csrf::new_token(&ctx.state.rng)?;
+                Ok(Outcome::Success {
+                    user,
+                    session,
+                    csrf,
+                })
+            }
+            None => Ok(Outcome::Failed),
+        }
+    })
+    .await;
+
+    match result {
+        Ok(reply) => match reply.value {
+            Outcome::Success { user, session, csrf } => Ok(logged_in(&req, user, session, csrf, &next)),
+            Outcome::Failed => form_page(&req, &state, StatusCode::UNAUTHORIZED, Some(FAILED), &next, &username),
+        },
+        Err(ApiError::Forbidden(reason)) => Ok(page_response(StatusCode::FORBIDDEN)
+            .body(format!("<!DOCTYPE html><title>Forbidden</title><h1>CSRF verification failed. Request aborted.</h1><p>{}</p>", html_escape(&reason)))),
+        Err(ApiError::Throttled { retry_after }) => {
+            let message = format!("Too many failed login attempts. Try again in {retry_after} seconds.");
+            let mut response = form_page(&req, &state, StatusCode::TOO_MANY_REQUESTS, Some(&message), &next, &username)?;
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                header::HeaderValue::from(retry_after),
+            );
+            Ok(response)
+        }
+        Err(other) => Err(other),
+    }
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn logged_in(
+    req: &HttpRequest,
+    user: User,
+    session: SessionCookie,
+    csrf_value: String,
+    next: &str,
+) -> HttpResponse {
+    let secure = is_secure(req);
+    let current_user = json!({
+        "id": user.id,
+        "type": "user",
+        "url": format!("/api/v2/users/{}/", user.id),
+        "username": user.username,
+    })
+    .to_string();
+    let encoded =
+        percent_encoding::utf8_percent_encode(&current_user, percent_encoding::NON_ALPHANUMERIC)
+            .to_string();
+    let location = if next.is_empty() { DEFAULT_NEXT } else { next };
+    HttpResponse::Found()
+        .insert_header((header::LOCATION, location))
+        .insert_header(("X-API-Session-Cookie-Name", session.name.clone()))
+        .insert_header(("Session-Timeout", session.max_age.to_string()))
+        .cookie(cookie(
+            session.name,
+            session.value,
+            true,
+            Some(session.max_age),
+            secure,
+        ))
+        .cookie(cookie(
+            "userLoggedIn".into(),
+            "true".into(),
+            false,
+            None,
+            secure,
+        ))
+        .cookie(cookie("current_user".into(), encoded, false, None, secure))
+        .cookie(cookie(csrf::COOKIE.into(), csrf_value, false, None, secure))
+        .finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn only_local_paths_are_followed() {
+        assert_eq!(safe_next(Some("/api/")), Some("/api/"));
+        assert_eq!(
+            safe_next(Some("/api/o/authorize/?client_id=x")),
+            Some("/api/o/authorize/?client_id=x")
+        );
+        for bad in [
+            "//evil.example/",
+            "https://evil.example/",
+            "/\\evil",
+            "evil",
+            "",
+            "/a\nb",
+        ] {
+            assert_eq!(safe_next(Some(bad)), None, "{bad:?}");
+        }
+    }
+}

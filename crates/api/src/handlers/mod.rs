@@ -1,0 +1,10 @@
+//! One handler per endpoint, grouped by resource.
+
+pub mod fallback;
+pub mod login;
+pub mod logout;
+pub mod organizations;
+pub mod profile;
+pub mod root;
+pub mod settings;
+pub mod users;

@@ -1,0 +1,40 @@
+//! `/api/v2/organizations/`, `<id>/`, and the `users/` and `admins/` sub-lists.
+
+mod create;
+mod delete;
+mod detail;
+mod input;
+mod list;
+mod members;
+mod options;
+mod render;
+mod update;
+
+pub use create::create_organization;
+pub use delete::delete_organization;
+pub use detail::get_organization;
+pub use list::list_organizations;
+pub use members::{change_admins, change_members, list_admins, list_members, options_members};
+pub use options::{options_organization, options_organizations};
+pub use update::{patch_organization, put_organization};
+
+use acs_storage::organizations::Organization;
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// The organization `id`, if the caller may see it: 404 if missing, 403 if invisible.
+pub fn visible(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Organization> {
+    let org = acs_storage::organizations::find(ctx.conn()?, id).map_err(|error| match error {
+        acs_storage::StorageError::NotFound => ApiError::no_such("Organization"),
+        other => other.into(),
+    })?;
+    if !acs_authz::can_view_organization(&principal.actor, org.id) {
+        return Err(ApiError::permission_denied());
+    }
+    Ok(org)
+}
+
+/// The message for a taken name.
+pub const NAME_TAKEN: &str = "Organization with this Name already exists.";

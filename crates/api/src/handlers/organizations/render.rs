@@ -1,0 +1,28 @@
+//! The organization record.
+
+use acs_storage::organizations::{Organization, RoleCounts};
+use serde_json::{Value, json};
+
+use crate::auth::Principal;
+use crate::http::render::{capabilities, envelope};
+
+/// Renders `org` as `viewer` sees it.
+pub fn render_organization(viewer: &Principal, org: &Organization, counts: RoleCounts) -> Value {
+    let caps = acs_authz::organization_capabilities(&viewer.actor, org.id);
+    let base = format!("/api/v2/organizations/{}/", org.id);
+    let mut record = envelope(
+        org.id,
+        "organization",
+        base.clone(),
+        json!({ "users": format!("{base}users/"), "admins": format!("{base}admins/") }),
+        json!({
+            "user_capabilities": capabilities(caps),
+            "related_field_counts": { "users": counts.users, "admins": counts.admins },
+        }),
+        &org.created,
+        &org.modified,
+    );
+    record.insert("name".into(), json!(org.name));
+    record.insert("description".into(), json!(org.description));
+    Value::Object(record)
+}

@@ -1,0 +1,64 @@
+//! `GET /accounts/profile/`: where a login without `next` lands. Anonymous visitors are sent to
+//! the login page and come back.
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use crate::auth::csrf;
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::http::response::apply_session;
+use crate::pages::ProfilePage;
+use crate::state::AppState;
+
+/// The signed-in user's profile page.
+pub async fn profile(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        Ok(ctx
+            .principal()?
+            .filter(|p| p.is_session())
+            .map(|p| p.user.clone()))
+    })
+    .await?;
+    let Some(user) = reply.value.clone() else {
+        return Ok(HttpResponse::Found()
+            .insert_header((header::LOCATION, "/api/login/?next=/accounts/profile/"))
+            .finish());
+    };
+    let token = req
+        .cookie(csrf::COOKIE)
+        .map(|c| c.value().to_owned())
+        .unwrap_or_default();
+    let role = if user.is_superuser {
+        "Superuser"
+    } else if user.is_system_auditor {
+        "System auditor"
+    } else {
+        "User"
+    };
+    let mut response = state.pages.render(
+        StatusCode::OK,
+        "profile",
+        &ProfilePage {
+            username: &user.username,
+            first_name: &user.first_name,
+            last_name: &user.last_name,
+            email: &user.email,
+            role,
+            csrf_token: &token,
+        },
+    );
+    let mut builder = HttpResponse::Ok();
+    apply_session(&mut builder, reply.session.as_ref(), reply.secure);
+    for cookie in builder.finish().cookies() {
+        let _ = response.add_cookie(&cookie);
+    }
+    if let Some(session) = &reply.session {
+        if let Ok(value) = header::HeaderValue::from_str(&session.max_age.to_string()) {
+            response
+                .headers_mut()
+                .insert(header::HeaderName::from_static("session-timeout"), value);
+        }
+    }
+    Ok(response)
+}

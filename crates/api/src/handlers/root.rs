@@ -1,0 +1,59 @@
+//! `GET /api/`, `GET /api/v2/` and `GET /api/v2/ping/`: anonymous discovery and health.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::json;
+
+use crate::auth::csrf;
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::http::response::cookie;
+use crate::state::AppState;
+
+/// `GET /api/`: versions, and the `csrftoken` cookie that awxkit's login reads.
+pub async fn api_root(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let mut response = HttpResponse::Ok();
+    if req.cookie(csrf::COOKIE).is_none() {
+        let token = csrf::new_token(&state.rng)?;
+        response.cookie(cookie(
+            csrf::COOKIE.into(),
+            token,
+            false,
+            None,
+            req.connection_info().scheme() == "https",
+        ));
+    }
+    Ok(response.json(json!({
+        "description": "ACS REST API",
+        "current_version": "/api/v2/",
+        "available_versions": { "v2": "/api/v2/" },
+        "oauth2": "/api/o/",
+        "custom_logo": "",
+        "custom_login_info": "",
+        "login_redirect_override": "",
+    })))
+}
+
+/// `GET /api/v2/`: resource name to path; awxkit turns each key into a subcommand.
+pub async fn api_v2_root() -> HttpResponse {
+    HttpResponse::Ok().json(json!({
+        "ping": "/api/v2/ping/",
+        "me": "/api/v2/me/",
+        "users": "/api/v2/users/",
+        "organizations": "/api/v2/organizations/",
+        "settings": "/api/v2/settings/",
+    }))
+}
+
+/// `GET /api/v2/ping/`: anonymous health check that also proves the database answers.
+pub async fn ping(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        let backend = match ctx.conn()? {
+            acs_storage::DbConnection::Sqlite(_) => "sqlite",
+            acs_storage::DbConnection::Postgres(_) => "postgresql",
+        };
+        acs_storage::settings::revision(ctx.conn()?)?;
+        Ok(json!({ "version": env!("CARGO_PKG_VERSION"), "database": backend, "status": "ok" }))
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(reply.value))
+}

@@ -1,0 +1,28 @@
+//! `GET /api/v2/settings/`: the categories.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::json;
+
+use super::require_reader;
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::settings::registry::CATEGORIES;
+use crate::state::AppState;
+
+/// Lists the settings categories.
+pub async fn list_categories(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        require_reader(&ctx.require_user()?)?;
+        let results: Vec<_> = CATEGORIES
+            .iter()
+            .map(|c| json!({ "url": format!("/api/v2/settings/{}/", c.slug), "slug": c.slug, "name": c.name }))
+            .collect();
+        Ok(json!({ "count": results.len(), "next": null, "previous": null, "results": results }))
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}

@@ -1,0 +1,19 @@
+//! `/api/v2/settings/` and `/api/v2/settings/<category>/`.
+
+mod category;
+mod index;
+
+pub use category::{get_category, options_category, patch_category, put_category, reset_category};
+pub use index::list_categories;
+
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+
+/// Settings are read by superusers and system auditors and written by superusers only.
+pub fn require_reader(principal: &Principal) -> ApiResult<()> {
+    if principal.actor.reads_everything() {
+        Ok(())
+    } else {
+        Err(ApiError::permission_denied())
+    }
+}

@@ -1,0 +1,65 @@
+//! `POST /api/v2/users/`.
+
+use acs_storage::StorageError;
+use acs_storage::users::NewUser;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::input::UserInput;
+use super::render_user;
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// The message for a taken username.
+pub const USERNAME_TAKEN: &str = "A user with that username already exists.";
+
+/// Creates a user (superusers, and organization admins for non-privileged users).
+pub async fn create_user(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let input = UserInput::read(&body.0, true, true)?;
+        acs_authz::can_create_user(&principal.actor, input.flags())?;
+        let (Some(username), Some(password)) =
+            (input.username.as_deref(), input.password.as_deref())
+        else {
+            return Err(ApiError::Internal("validated fields missing".into()));
+        };
+        // Hashing takes a while: do it without holding a connection.
+        ctx.release();
+        let hash = acs_oauth2::hash_password(
+            password,
+            ctx.state.config.password_iterations,
+            &ctx.state.rng,
+        )
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let now = ctx.now;
+        let user = ctx.write(|conn| {
+            let new = NewUser {
+                username,
+                password: &hash,
+                first_name: input.first_name.as_deref().unwrap_or(""),
+                last_name: input.last_name.as_deref().unwrap_or(""),
+                email: input.email.as_deref().unwrap_or(""),
+                is_superuser: input.is_superuser.unwrap_or(false),
+                is_system_auditor: input.is_system_auditor.unwrap_or(false),
+                external_account: None,
+                created: now,
+                modified: now,
+            };
+            acs_storage::users::insert(conn, &new).map_err(|error| match error {
+                StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
+                other => other.into(),
+            })
+        })?;
+        tracing::info!(actor = principal.user.id, user = user.id, "user created");
+        Ok(render_user(&principal, &user, &Default::default()))
+    })
+    .await?;
+    Ok(reply.json(StatusCode::CREATED))
+}

@@ -1,0 +1,38 @@
+//! `/api/v2/users/`, `/api/v2/users/<id or username>/` and `/api/v2/me/`.
+
+mod create;
+mod delete;
+mod detail;
+mod input;
+mod list;
+mod me;
+mod options;
+mod render;
+mod update;
+
+pub use create::create_user;
+pub use delete::delete_user;
+pub use detail::get_user;
+pub use list::{list_users, render_page};
+pub use me::get_me;
+pub use options::{META_FOR_SUBLIST, options_user, options_users};
+pub use render::{render_user, target_of};
+pub use update::{patch_user, put_user};
+
+use acs_storage::users::User;
+
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// Resolves the `<id or username>` path segment (awxkit's `login` uses the username form).
+pub fn resolve(ctx: &mut Context<'_>, segment: &str) -> ApiResult<User> {
+    let found = match segment.parse::<i64>() {
+        Ok(id) => acs_storage::users::find(ctx.conn()?, id).map(Some),
+        Err(_) => acs_storage::users::find_by_username(ctx.conn()?, segment).map_err(Into::into),
+    };
+    match found {
+        Ok(Some(user)) => Ok(user),
+        Ok(None) | Err(acs_storage::StorageError::NotFound) => Err(ApiError::no_such("User")),
+        Err(other) => Err(other.into()),
+    }
+}

@@ -1,0 +1,109 @@
+//! `PUT` and `PATCH /api/v2/users/<id or username>/`.
+
+use acs_storage::StorageError;
+use acs_storage::users::UserChanges;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::create::USERNAME_TAKEN;
+use super::input::UserInput;
+use super::{render_user, resolve, target_of};
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// Full update.
+pub async fn put_user(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, true).await
+}
+
+/// Partial update.
+pub async fn patch_user(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, false).await
+}
+
+async fn update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    segment: String,
+    body: JsonObject,
+    full: bool,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let user = resolve(ctx, &segment)?;
+        let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
+        let target = target_of(&user, &memberships);
+        if !acs_authz::can_view_user(&principal.actor, &target) {
+            return Err(ApiError::permission_denied());
+        }
+        let input = UserInput::read(&body.0, full, false)?;
+        acs_authz::can_change_user(&principal.actor, &target, input.flags())?;
+
+        let password = match &input.password {
+            Some(password) => {
+                ctx.release();
+                Some(
+                    acs_oauth2::hash_password(
+                        password,
+                        ctx.state.config.password_iterations,
+                        &ctx.state.rng,
+                    )
+                    .map_err(|e| ApiError::Internal(e.to_string()))?,
+                )
+            }
+            None => None,
+        };
+        let password_changed = password.is_some();
+        let changes = UserChanges {
+            username: input.username,
+            password,
+            first_name: input.first_name,
+            last_name: input.last_name,
+            email: input.email,
+            is_superuser: input.is_superuser,
+            is_system_auditor: input.is_system_auditor,
+            is_active: None,
+            modified: Some(ctx.now),
+        };
+        // A password change ends the user's other sessions (the caller keeps theirs).
+        let keep = if principal.user.id == user.id {
+            principal.session_id()
+        } else {
+            None
+        };
+        let updated = ctx.write(|conn| {
+            let updated =
+                acs_storage::users::update(conn, user.id, &changes).map_err(
+                    |error| match error {
+                        StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
+                        other => other.into(),
+                    },
+                )?;
+            if password_changed {
+                acs_storage::sessions::delete_for_user_except(conn, user.id, keep)?;
+            }
+            Ok(updated)
+        })?;
+        tracing::info!(
+            actor = principal.user.id,
+            user = user.id,
+            password_changed,
+            "user updated"
+        );
+        Ok(render_user(&principal, &updated, &memberships))
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}

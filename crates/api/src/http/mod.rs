@@ -1,0 +1,10 @@
+//! HTTP conventions shared by every endpoint (contract §2).
+
+pub mod body;
+pub mod fields;
+pub mod headers;
+pub mod list;
+pub mod options;
+pub mod render;
+pub mod request;
+pub mod response;

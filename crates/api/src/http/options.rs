@@ -1,0 +1,188 @@
+//! `OPTIONS` metadata in the shape awxkit reads: `actions` with `GET` and `POST` (collections)
+//! or `GET` and `PUT` (details) field descriptions, plus an `Allow` header.
+
+use serde_json::{Map, Value, json};
+
+/// Description of one field.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldMeta {
+    /// Field name.
+    pub name: &'static str,
+    /// awxkit type: `string`, `integer`, `boolean`, `id`, `json`, `datetime`, `field`, `object`.
+    pub kind: &'static str,
+    /// Label.
+    pub label: &'static str,
+    /// Help text.
+    pub help_text: &'static str,
+    /// Required on create.
+    pub required: bool,
+    /// Shown but never written.
+    pub read_only: bool,
+    /// May be used as a list filter.
+    pub filterable: bool,
+    /// Maximum length of strings.
+    pub max_length: Option<usize>,
+}
+
+impl FieldMeta {
+    /// A writable field.
+    pub const fn writable(
+        name: &'static str,
+        kind: &'static str,
+        label: &'static str,
+        help_text: &'static str,
+    ) -> Self {
+        FieldMeta {
+            name,
+            kind,
+            label,
+            help_text,
+            required: false,
+            read_only: false,
+            filterable: true,
+            max_length: None,
+        }
+    }
+
+    /// A read-only field.
+    pub const fn read_only(name: &'static str, kind: &'static str, label: &'static str) -> Self {
+        FieldMeta {
+            name,
+            kind,
+            label,
+            help_text: "",
+            required: false,
+            read_only: true,
+            filterable: true,
+            max_length: None,
+        }
+    }
+
+    /// Marks the field required on create.
+    pub const fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+
+    /// Marks the field as not filterable (secrets).
+    pub const fn unfilterable(mut self) -> Self {
+        self.filterable = false;
+        self
+    }
+
+    /// Sets a maximum length.
+    pub const fn max_length(mut self, n: usize) -> Self {
+        self.max_length = Some(n);
+        self
+    }
+
+    fn describe(&self, for_write: bool) -> Value {
+        let mut entry = Map::new();
+        entry.insert("type".into(), json!(self.kind));
+        entry.insert("label".into(), json!(self.label));
+        if !self.help_text.is_empty() {
+            entry.insert("help_text".into(), json!(self.help_text));
+        }
+        if for_write {
+            entry.insert("required".into(), json!(self.required));
+        }
+        if let Some(n) = self.max_length {
+            entry.insert("max_length".into(), json!(n));
+        }
+        entry.insert("filterable".into(), json!(self.filterable));
+        Value::Object(entry)
+    }
+}
+
+/// Common read-only fields of every record.
+pub const ENVELOPE_FIELDS: &[FieldMeta] = &[
+    FieldMeta::read_only("id", "integer", "ID"),
+    FieldMeta::read_only("type", "choice", "Type"),
+    FieldMeta::read_only("url", "string", "Url").unfilterable(),
+    FieldMeta::read_only("related", "object", "Related").unfilterable(),
+    FieldMeta::read_only("summary_fields", "object", "Summary fields").unfilterable(),
+    FieldMeta::read_only("created", "datetime", "Created"),
+    FieldMeta::read_only("modified", "datetime", "Modified"),
+];
+
+/// What a resource says about itself.
+#[derive(Debug, Clone, Copy)]
+pub struct ResourceMeta {
+    /// Display name (`User List`).
+    pub name: &'static str,
+    /// Description.
+    pub description: &'static str,
+    /// Resource fields (after the envelope).
+    pub fields: &'static [FieldMeta],
+}
+
+impl ResourceMeta {
+    fn get_action(&self) -> Value {
+        let fields = ENVELOPE_FIELDS.iter().chain(self.fields);
+        Value::Object(
+            fields
+                .map(|f| (f.name.to_owned(), f.describe(false)))
+                .collect(),
+        )
+    }
+
+    fn write_action(&self) -> Value {
+        let fields = self.fields.iter().filter(|f| !f.read_only);
+        Value::Object(
+            fields
+                .map(|f| (f.name.to_owned(), f.describe(true)))
+                .collect(),
+        )
+    }
+
+    /// Metadata of a collection; `can_create` adds the `POST` action.
+    pub fn collection(&self, can_create: bool) -> (Value, &'static str) {
+        let mut actions = Map::new();
+        actions.insert("GET".into(), self.get_action());
+        if can_create {
+            actions.insert("POST".into(), self.write_action());
+        }
+        let body = json!({
+            "name": self.name,
+            "description": self.description,
+            "renders": ["application/json"],
+            "parses": ["application/json"],
+            "actions": actions,
+            "object_roles": [],
+        });
+        (
+            body,
+            if can_create {
+                "GET, POST, HEAD, OPTIONS"
+            } else {
+                "GET, HEAD, OPTIONS"
+            },
+        )
+    }
+
+    /// Metadata of a detail; `can_change` adds `PUT` (and the Allow header then lists PUT,
+    /// PATCH and DELETE, which is what awxkit reads).
+    pub fn detail(&self, can_change: bool, can_delete: bool) -> (Value, String) {
+        let mut actions = Map::new();
+        actions.insert("GET".into(), self.get_action());
+        if can_change {
+            actions.insert("PUT".into(), self.write_action());
+        }
+        let mut allow = vec!["GET"];
+        if can_change {
+            allow.extend(["PUT", "PATCH"]);
+        }
+        if can_delete {
+            allow.push("DELETE");
+        }
+        allow.extend(["HEAD", "OPTIONS"]);
+        let body = json!({
+            "name": self.name,
+            "description": self.description,
+            "renders": ["application/json"],
+            "parses": ["application/json"],
+            "actions": actions,
+        });
+        (body, allow.join(", "))
+    }
+}

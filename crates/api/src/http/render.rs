@@ -1,0 +1,51 @@
+//! Shared pieces of every record: timestamps, links and the common envelope fields.
+
+use serde_json::{Map, Value, json};
+
+/// ISO 8601 UTC with microseconds and `Z`, as the reference system writes timestamps.
+pub fn timestamp(t: &chrono::NaiveDateTime) -> String {
+    t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
+/// An optional timestamp (null when absent).
+pub fn optional_timestamp(t: Option<&chrono::NaiveDateTime>) -> Value {
+    t.map_or(Value::Null, |t| Value::String(timestamp(t)))
+}
+
+/// The fields every record starts with: `id, type, url, related, summary_fields, created,
+/// modified`; resource fields are appended by the caller.
+pub fn envelope(
+    id: i64,
+    kind: &str,
+    url: String,
+    related: Value,
+    summary_fields: Value,
+    created: &chrono::NaiveDateTime,
+    modified: &chrono::NaiveDateTime,
+) -> Map<String, Value> {
+    let mut record = Map::new();
+    record.insert("id".into(), json!(id));
+    record.insert("type".into(), json!(kind));
+    record.insert("url".into(), json!(url));
+    record.insert("related".into(), related);
+    record.insert("summary_fields".into(), summary_fields);
+    record.insert("created".into(), json!(timestamp(created)));
+    record.insert("modified".into(), json!(timestamp(modified)));
+    record
+}
+
+/// `user_capabilities` as the summary shows them.
+pub fn capabilities(caps: acs_authz::Capabilities) -> Value {
+    json!({ "edit": caps.edit, "delete": caps.delete })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn timestamps_have_microseconds_and_z() {
+        let t = chrono::NaiveDate::from_ymd_opt(2018, 2, 23)
+            .and_then(|d| d.and_hms_micro_opt(14, 39, 32, 618_932))
+            .expect("valid");
+        assert_eq!(super::timestamp(&t), "2018-02-23T14:39:32.618932Z");
+    }
+}

@@ -1,0 +1,104 @@
+//! Server-rendered pages (Handlebars, HTML-escaped, strict mode: a missing variable is a bug,
+//! not an empty string). They work without JavaScript and load nothing from other origins.
+
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use handlebars::Handlebars;
+use serde::Serialize;
+
+/// The Content-Security-Policy of every page: nothing but our own stylesheet and forms.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The stylesheet served at `/static/acs.css`.
+pub const STYLESHEET: &str = include_str!("../static/acs.css");
+
+/// The compiled templates.
+#[derive(Debug)]
+pub struct Pages {
+    registry: Handlebars<'static>,
+}
+
+/// Fields of the login page.
+#[derive(Debug, Serialize)]
+pub struct LoginPage<'a> {
+    /// Message shown above the form.
+    pub error: Option<&'a str>,
+    /// CSRF token for the hidden field.
+    pub csrf_token: &'a str,
+    /// Where to go after login.
+    pub next: &'a str,
+    /// Username to pre-fill after a failure.
+    pub username: &'a str,
+}
+
+/// Fields of the profile page.
+#[derive(Debug, Serialize)]
+pub struct ProfilePage<'a> {
+    /// Username.
+    pub username: &'a str,
+    /// Given name.
+    pub first_name: &'a str,
+    /// Family name.
+    pub last_name: &'a str,
+    /// E-mail address.
+    pub email: &'a str,
+    /// Superuser, system auditor or normal user.
+    pub role: &'a str,
+    /// CSRF token for the logout form.
+    pub csrf_token: &'a str,
+}
+
+impl Pages {
+    /// Compiles the templates; a template that does not parse is a build defect.
+    pub fn new() -> Result<Self, handlebars::TemplateError> {
+        let mut registry = Handlebars::new();
+        registry.set_strict_mode(true);
+        registry.register_template_string("login", include_str!("../templates/login.hbs"))?;
+        registry.register_template_string("profile", include_str!("../templates/profile.hbs"))?;
+        Ok(Pages { registry })
+    }
+
+    /// Renders `template` with `data` as a complete response with `status`.
+    pub fn render(
+        &self,
+        status: StatusCode,
+        template: &str,
+        data: &impl Serialize,
+    ) -> HttpResponse {
+        match self.registry.render(template, data) {
+            Ok(html) => page_response(status).body(html),
+            Err(error) => {
+                tracing::error!(template, %error, "page rendering failed");
+                HttpResponse::InternalServerError().finish()
+            }
+        }
+    }
+}
+
+/// A response builder with the page headers (HTML type and CSP).
+pub fn page_response(status: StatusCode) -> actix_web::HttpResponseBuilder {
+    let mut builder = HttpResponse::build(status);
+    builder
+        .content_type("text/html; charset=utf-8")
+        .insert_header(("Content-Security-Policy", CONTENT_SECURITY_POLICY));
+    builder
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_compile_and_escape() {
+        let pages = Pages::new().expect("templates parse");
+        let page = LoginPage {
+            error: Some("<b>x</b>"),
+            csrf_token: "t",
+            next: "/a\"b",
+            username: "",
+        };
+        let html = pages.registry.render("login", &page).expect("renders");
+        assert!(html.contains("&lt;b&gt;x&lt;/b&gt;"));
+        assert!(html.contains("value=\"/a&quot;b\""));
+    }
+}

@@ -1,0 +1,63 @@
+//! Building and running the server.
+
+use std::net::TcpListener;
+
+use actix_web::{App, HttpServer, middleware, web};
+use ring::rand::SystemRandom;
+
+pub use crate::bootstrap::StartError;
+use crate::config::Config;
+use crate::state::AppState;
+use crate::{bootstrap, handlers, http, pages, routes, settings};
+
+/// Prepares everything the server needs (blocking): data directory, secret key, pool,
+/// migrations, settings from the environment, the first superuser.
+pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
+    let rng = SystemRandom::new();
+    bootstrap::data_dir(&config)?;
+    let secret_key = bootstrap::secret_key(&config.secret_key_file, &rng)?;
+    let pool = config
+        .database
+        .pool(config.pool_size, config.pool_timeout)?;
+    {
+        let mut conn = pool.get()?;
+        let applied = acs_storage::run_migrations(&mut conn)?;
+        if applied > 0 {
+            tracing::info!(applied, "database migrations applied");
+        }
+        bootstrap::seed_settings(&mut conn, &config.setting_overrides)?;
+        bootstrap::first_superuser(&mut conn, &config, &rng)?;
+    }
+    let passwords = crate::auth::PasswordCache::new(&rng)
+        .map_err(|_| StartError::Other("random number generator failed".into()))?;
+    let pages = pages::Pages::new().map_err(|e| StartError::Other(e.to_string()))?;
+    Ok(web::Data::new(AppState {
+        pool,
+        settings: settings::SettingsCache::new(),
+        passwords,
+        rng,
+        secret_key,
+        config,
+        pages,
+    }))
+}
+
+/// The HTTP server on `listener`; call inside an actix system and await it.
+pub fn http_server(
+    state: web::Data<AppState>,
+    listener: TcpListener,
+) -> std::io::Result<actix_web::dev::Server> {
+    let workers = state.config.workers;
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .wrap(middleware::from_fn(http::headers::standard_headers))
+            .configure(routes::configure)
+            .default_service(web::to(handlers::fallback::not_found))
+    })
+    .workers(workers)
+    .shutdown_timeout(10)
+    .listen(listener)?
+    .run();
+    Ok(server)
+}

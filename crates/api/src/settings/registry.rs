@@ -1,0 +1,390 @@
+//! The list of settings: name, category, default and validation of each.
+
+use serde_json::{Value, json};
+
+/// A settings category served at `/api/v2/settings/<slug>/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Category {
+    /// URL slug.
+    pub slug: &'static str,
+    /// Display name.
+    pub name: &'static str,
+}
+
+/// The categories, in the order `GET /api/v2/settings/` lists them.
+pub const CATEGORIES: &[Category] = &[
+    Category {
+        slug: "authentication",
+        name: "Authentication",
+    },
+    Category {
+        slug: "system",
+        name: "System",
+    },
+    Category {
+        slug: "jobs",
+        name: "Jobs",
+    },
+];
+
+/// Checks a proposed value and returns it normalised, or says what is wrong.
+pub type Validator = fn(&Value) -> Result<Value, String>;
+
+/// One setting.
+#[derive(Debug, Clone, Copy)]
+pub struct Definition {
+    /// Name, as in the API and in `ACS_<NAME>`.
+    pub name: &'static str,
+    /// Category slug.
+    pub category: &'static str,
+    /// Short label.
+    pub label: &'static str,
+    /// What it does.
+    pub help_text: &'static str,
+    /// Value when none is stored.
+    pub default: fn() -> Value,
+    /// Validation.
+    pub validate: Validator,
+    /// The value is a secret: shown as `$encrypted$`.
+    pub secret: bool,
+}
+
+/// Every setting.
+pub const SETTINGS: &[Definition] = &[
+    Definition {
+        name: "AUTH_BASIC_ENABLED",
+        category: "authentication",
+        label: "Enable HTTP Basic Auth",
+        help_text: "Accept HTTP Basic authentication on the API.",
+        default: || json!(true),
+        validate: boolean,
+        secret: false,
+    },
+    Definition {
+        name: "SESSION_COOKIE_AGE",
+        category: "authentication",
+        label: "Idle Time Force Log Out",
+        help_text: "Seconds a session may stay idle before the user must log in again.",
+        default: || json!(1800),
+        validate: |v| integer_in(v, 60, 30_000_000_000),
+        secret: false,
+    },
+    Definition {
+        name: "SESSIONS_PER_USER",
+        category: "authentication",
+        label: "Maximum number of simultaneous logged in sessions",
+        help_text: "Sessions one user may hold at once; -1 means no limit.",
+        default: || json!(-1),
+        validate: |v| integer_in(v, -1, i64::MAX),
+        secret: false,
+    },
+    Definition {
+        name: "SESSION_COOKIE_NAME",
+        category: "authentication",
+        label: "Session cookie name",
+        help_text: "Name of the cookie that carries the session id.",
+        default: || json!("acs_sessionid"),
+        validate: cookie_name,
+        secret: false,
+    },
+    Definition {
+        name: "ALLOW_OAUTH2_FOR_EXTERNAL_USERS",
+        category: "authentication",
+        label: "Allow External Users to Create OAuth2 Tokens",
+        help_text: "Let users from an external identity source (LDAP, OIDC) create OAuth 2 tokens.",
+        default: || json!(false),
+        validate: boolean,
+        secret: false,
+    },
+    Definition {
+        name: "OAUTH2_PROVIDER",
+        category: "authentication",
+        label: "OAuth 2 Timeout Settings",
+        help_text: "Lifetimes in seconds: ACCESS_TOKEN_EXPIRE_SECONDS, PERSONAL_ACCESS_TOKEN_EXPIRE_SECONDS, REFRESH_TOKEN_EXPIRE_SECONDS, AUTHORIZATION_CODE_EXPIRE_SECONDS, REFRESH_TOKEN_REUSE_GRACE_SECONDS.",
+        default: || json!({}),
+        validate: oauth2_provider,
+        secret: false,
+    },
+    Definition {
+        name: "CORS_ALLOWED_ORIGIN_REGEXES",
+        category: "authentication",
+        label: "CORS allowed origin regular expressions",
+        help_text: "Origins matching one of these regular expressions may call the API from a browser.",
+        default: || json!([]),
+        validate: regex_list,
+        secret: false,
+    },
+    Definition {
+        name: "BASE_URL",
+        category: "system",
+        label: "Base URL of the service",
+        help_text: "Public URL of this service, used to build absolute links; empty means taken from each request.",
+        default: || json!(""),
+        validate: base_url,
+        secret: false,
+    },
+    Definition {
+        name: "PROXY_IP_ALLOWED_LIST",
+        category: "system",
+        label: "Trusted proxy addresses",
+        help_text: "Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto headers are believed.",
+        default: || json!([]),
+        validate: ip_list,
+        secret: false,
+    },
+    Definition {
+        name: "PROJECTS_ROOT",
+        category: "jobs",
+        label: "Projects root directory",
+        help_text: "Directory under which project directories live.",
+        default: || json!("/var/lib/acs/projects"),
+        validate: absolute_path,
+        secret: false,
+    },
+    Definition {
+        name: "ANSIBLE_PLAYBOOK_PATH",
+        category: "jobs",
+        label: "ansible-playbook executable",
+        help_text: "Path or name (looked up on PATH) of ansible-playbook.",
+        default: || json!("ansible-playbook"),
+        validate: executable,
+        secret: false,
+    },
+    Definition {
+        name: "ANSIBLE_INVENTORY_PATH",
+        category: "jobs",
+        label: "ansible-inventory executable",
+        help_text: "Path or name (looked up on PATH) of ansible-inventory.",
+        default: || json!("ansible-inventory"),
+        validate: executable,
+        secret: false,
+    },
+    Definition {
+        name: "ANSIBLE_GALAXY_PATH",
+        category: "jobs",
+        label: "ansible-galaxy executable",
+        help_text: "Path or name (looked up on PATH) of ansible-galaxy.",
+        default: || json!("ansible-galaxy"),
+        validate: executable,
+        secret: false,
+    },
+];
+
+/// The definition of a setting by name.
+pub fn find(name: &str) -> Option<&'static Definition> {
+    SETTINGS.iter().find(|def| def.name == name)
+}
+
+/// The settings of one category.
+pub fn in_category(slug: &str) -> impl Iterator<Item = &'static Definition> + '_ {
+    SETTINGS.iter().filter(move |def| def.category == slug)
+}
+
+/// Keys of `OAUTH2_PROVIDER` and their defaults.
+pub const OAUTH2_PROVIDER_KEYS: &[(&str, i64)] = &[
+    ("ACCESS_TOKEN_EXPIRE_SECONDS", 31_536_000),
+    ("PERSONAL_ACCESS_TOKEN_EXPIRE_SECONDS", 31_536_000),
+    ("REFRESH_TOKEN_EXPIRE_SECONDS", 2_628_000),
+    ("AUTHORIZATION_CODE_EXPIRE_SECONDS", 600),
+    ("REFRESH_TOKEN_REUSE_GRACE_SECONDS", 5),
+];
+
+fn boolean(value: &Value) -> Result<Value, String> {
+    match value {
+        Value::Bool(_) => Ok(value.clone()),
+        _ => Err("Must be a valid boolean.".into()),
+    }
+}
+
+fn integer_in(value: &Value, min: i64, max: i64) -> Result<Value, String> {
+    let n = value.as_i64().ok_or("A valid integer is required.")?;
+    if n < min {
+        return Err(format!(
+            "Ensure this value is greater than or equal to {min}."
+        ));
+    }
+    if n > max {
+        return Err(format!("Ensure this value is less than or equal to {max}."));
+    }
+    Ok(json!(n))
+}
+
+fn string(value: &Value) -> Result<&str, String> {
+    value.as_str().ok_or_else(|| "Not a valid string.".into())
+}
+
+fn cookie_name(value: &Value) -> Result<Value, String> {
+    let name = string(value)?;
+    let valid = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !valid || name == "csrftoken" || name == "userLoggedIn" || name == "current_user" {
+        return Err(
+            "Enter a cookie name of letters, digits, '_' or '-' not used by another cookie.".into(),
+        );
+    }
+    Ok(value.clone())
+}
+
+fn oauth2_provider(value: &Value) -> Result<Value, String> {
+    let map = value.as_object().ok_or("Expected a dictionary of items.")?;
+    let unknown: Vec<&str> = map
+        .keys()
+        .map(String::as_str)
+        .filter(|key| !OAUTH2_PROVIDER_KEYS.iter().any(|(known, _)| known == key))
+        .collect();
+    if !unknown.is_empty() {
+        return Err(format!("Invalid key names: {}", unknown.join(", ")));
+    }
+    for (key, entry) in map {
+        let n = entry
+            .as_i64()
+            .ok_or_else(|| format!("{key}: A valid integer is required."))?;
+        let min = if key == "REFRESH_TOKEN_REUSE_GRACE_SECONDS" {
+            0
+        } else {
+            1
+        };
+        if n < min {
+            return Err(format!(
+                "{key}: Ensure this value is greater than or equal to {min}."
+            ));
+        }
+    }
+    Ok(value.clone())
+}
+
+fn regex_list(value: &Value) -> Result<Value, String> {
+    let items = value.as_array().ok_or("Expected a list of items.")?;
+    for item in items {
+        let pattern = item.as_str().ok_or("Each item must be a string.")?;
+        regex::Regex::new(pattern)
+            .map_err(|error| format!("'{pattern}' is not a valid regular expression: {error}"))?;
+    }
+    Ok(value.clone())
+}
+
+fn ip_list(value: &Value) -> Result<Value, String> {
+    let items = value.as_array().ok_or("Expected a list of items.")?;
+    for item in items {
+        let address = item.as_str().ok_or("Each item must be a string.")?;
+        address
+            .parse::<std::net::IpAddr>()
+            .map_err(|_| format!("'{address}' is not an IP address."))?;
+    }
+    Ok(value.clone())
+}
+
+fn base_url(value: &Value) -> Result<Value, String> {
+    let text = string(value)?;
+    if text.is_empty() {
+        return Ok(value.clone());
+    }
+    let parsed = url::Url::parse(text).map_err(|_| "Enter a valid URL.".to_owned())?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return Err("Enter a valid http or https URL.".into());
+    }
+    Ok(json!(text.trim_end_matches('/')))
+}
+
+fn absolute_path(value: &Value) -> Result<Value, String> {
+    let text = string(value)?;
+    if !text.starts_with('/') || text.contains('\0') {
+        return Err("Enter an absolute path.".into());
+    }
+    Ok(value.clone())
+}
+
+fn executable(value: &Value) -> Result<Value, String> {
+    let text = string(value)?;
+    if text.trim().is_empty() || text.contains('\0') {
+        return Err("Enter a path or a command name.".into());
+    }
+    Ok(value.clone())
+}
+
+/// Parses an `ACS_<NAME>` variable: JSON when it parses, else the plain string.
+pub fn parse_environment_value(raw: &str) -> Value {
+    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_passes_its_own_validation() {
+        for def in SETTINGS {
+            assert!((def.validate)(&(def.default)()).is_ok(), "{}", def.name);
+            assert!(
+                CATEGORIES.iter().any(|c| c.slug == def.category),
+                "{}",
+                def.name
+            );
+        }
+    }
+
+    #[test]
+    fn validation_names_the_problem() {
+        let cases: &[(&str, Value, &str)] = &[
+            ("AUTH_BASIC_ENABLED", json!("yes"), "boolean"),
+            (
+                "SESSION_COOKIE_AGE",
+                json!(59),
+                "greater than or equal to 60",
+            ),
+            (
+                "SESSIONS_PER_USER",
+                json!(-2),
+                "greater than or equal to -1",
+            ),
+            (
+                "OAUTH2_PROVIDER",
+                json!({"NOPE": 1}),
+                "Invalid key names: NOPE",
+            ),
+            (
+                "OAUTH2_PROVIDER",
+                json!({"ACCESS_TOKEN_EXPIRE_SECONDS": 0}),
+                "greater than or equal to 1",
+            ),
+            (
+                "OAUTH2_PROVIDER",
+                json!({"ACCESS_TOKEN_EXPIRE_SECONDS": "x"}),
+                "valid integer",
+            ),
+            (
+                "CORS_ALLOWED_ORIGIN_REGEXES",
+                json!(["("]),
+                "not a valid regular expression",
+            ),
+            ("BASE_URL", json!("ftp://x"), "http or https"),
+            (
+                "PROXY_IP_ALLOWED_LIST",
+                json!(["nope"]),
+                "not an IP address",
+            ),
+            ("SESSION_COOKIE_NAME", json!("csrftoken"), "cookie name"),
+            ("PROJECTS_ROOT", json!("relative"), "absolute path"),
+        ];
+        for (name, value, expected) in cases {
+            let def = find(name).expect("registered");
+            let error = (def.validate)(value).expect_err(name);
+            assert!(error.contains(expected), "{name}: {error}");
+        }
+    }
+
+    #[test]
+    fn grace_period_may_be_zero() {
+        assert!(oauth2_provider(&json!({"REFRESH_TOKEN_REUSE_GRACE_SECONDS": 0})).is_ok());
+    }
+
+    #[test]
+    fn environment_values_parse_as_json_or_text() {
+        assert_eq!(parse_environment_value("false"), json!(false));
+        assert_eq!(parse_environment_value("[\"a\"]"), json!(["a"]));
+        assert_eq!(parse_environment_value("acs_sid"), json!("acs_sid"));
+    }
+}

@@ -1,0 +1,29 @@
+//! Process-wide state shared by every request.
+
+use acs_storage::Pool;
+use ring::rand::SystemRandom;
+
+use crate::auth::PasswordCache;
+use crate::config::Config;
+use crate::pages::Pages;
+use crate::settings::SettingsCache;
+
+/// What every handler can reach. Nothing here is needed for correctness across servers: the
+/// caches are keyed so that a stale entry can never grant what the database would refuse.
+#[derive(Debug)]
+pub struct AppState {
+    /// Database connections.
+    pub pool: Pool,
+    /// Settings at the latest revision seen.
+    pub settings: SettingsCache,
+    /// Recently verified passwords, keyed to the stored hash.
+    pub passwords: PasswordCache,
+    /// The system's secure random number generator.
+    pub rng: SystemRandom,
+    /// Start-time configuration.
+    pub config: Config,
+    /// Server-rendered pages.
+    pub pages: Pages,
+    /// The deployment's secret key (encryption keys derive from it).
+    pub secret_key: crate::bootstrap::SecretKey,
+}
