@@ -6,6 +6,8 @@ use actix_web::http::StatusCode;
 use handlebars::Handlebars;
 use serde::Serialize;
 
+use crate::error::{ApiError, ApiResult};
+
 /// The Content-Security-Policy of every page: nothing but our own stylesheet and forms.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -58,20 +60,11 @@ impl Pages {
         Ok(Pages { registry })
     }
 
-    /// Renders `template` with `data` as a complete response with `status`.
-    pub fn render(
-        &self,
-        status: StatusCode,
-        template: &str,
-        data: &impl Serialize,
-    ) -> HttpResponse {
-        match self.registry.render(template, data) {
-            Ok(html) => page_response(status).body(html),
-            Err(error) => {
-                tracing::error!(template, %error, "page rendering failed");
-                HttpResponse::InternalServerError().finish()
-            }
-        }
+    /// Renders `template` with `data` to HTML.
+    pub fn html(&self, template: &str, data: &impl Serialize) -> ApiResult<String> {
+        self.registry
+            .render(template, data)
+            .map_err(|error| ApiError::Internal(format!("rendering {template}: {error}")))
     }
 }
 

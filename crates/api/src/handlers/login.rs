@@ -63,8 +63,7 @@ fn form_page(
     username: &str,
 ) -> ApiResult<HttpResponse> {
     let (token, fresh) = csrf_token(req, state)?;
-    let mut response = state.pages.render(
-        status,
+    let html = state.pages.html(
         "login",
         &LoginPage {
             error,
@@ -72,19 +71,18 @@ fn form_page(
             next,
             username,
         },
-    );
+    )?;
+    let mut response = page_response(status);
     if fresh {
-        response
-            .add_cookie(&cookie(
-                csrf::COOKIE.into(),
-                token,
-                false,
-                None,
-                is_secure(req),
-            ))
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        response.cookie(cookie(
+            csrf::COOKIE.into(),
+            token,
+            false,
+            None,
+            is_secure(req),
+        ));
     }
-    Ok(response)
+    Ok(response.body(html))
 }
 
 /// `GET /api/login/`: the login form; sets the `csrftoken` cookie.
@@ -110,7 +108,7 @@ pub async fn login_page(req: HttpRequest, state: web::Data<AppState>) -> ApiResu
 
 enum Outcome {
     Success {
-        user: User,
+        user: Box<User>,
         session: SessionCookie,
         csrf: String,
     },
@@ -142,7 +140,7 @@ pub async fn login_submit(
                 let session = session::start(ctx, &user)?;
                 let csrf = csrf::new_token(&ctx.state.rng)?;
                 Ok(Outcome::Success {
-                    user,
+                    user: Box::new(user),
                     session,
                     csrf,
                 })
@@ -154,7 +152,7 @@ pub async fn login_submit(
 
     match result {
         Ok(reply) => match reply.value {
-            Outcome::Success { user, session, csrf } => Ok(logged_in(&req, user, session, csrf, &next)),
+            Outcome::Success { user, session, csrf } => Ok(logged_in(&req, *user, session, csrf, &next)),
             Outcome::Failed => form_page(&req, &state, StatusCode::UNAUTHORIZED, Some(FAILED), &next, &username),
         },
         Err(ApiError::Forbidden(reason)) => Ok(page_response(StatusCode::FORBIDDEN)

@@ -8,7 +8,7 @@ use crate::auth::csrf;
 use crate::context::run;
 use crate::error::ApiResult;
 use crate::http::response::apply_session;
-use crate::pages::ProfilePage;
+use crate::pages::{ProfilePage, page_response};
 use crate::state::AppState;
 
 /// The signed-in user's profile page.
@@ -20,7 +20,7 @@ pub async fn profile(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<
             .map(|p| p.user.clone()))
     })
     .await?;
-    let Some(user) = reply.value.clone() else {
+    let Some(user) = &reply.value else {
         return Ok(HttpResponse::Found()
             .insert_header((header::LOCATION, "/api/login/?next=/accounts/profile/"))
             .finish());
@@ -36,8 +36,7 @@ pub async fn profile(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<
     } else {
         "User"
     };
-    let mut response = state.pages.render(
-        StatusCode::OK,
+    let html = state.pages.html(
         "profile",
         &ProfilePage {
             username: &user.username,
@@ -47,18 +46,8 @@ pub async fn profile(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<
             role,
             csrf_token: &token,
         },
-    );
-    let mut builder = HttpResponse::Ok();
-    apply_session(&mut builder, reply.session.as_ref(), reply.secure);
-    for cookie in builder.finish().cookies() {
-        let _ = response.add_cookie(&cookie);
-    }
-    if let Some(session) = &reply.session {
-        if let Ok(value) = header::HeaderValue::from_str(&session.max_age.to_string()) {
-            response
-                .headers_mut()
-                .insert(header::HeaderName::from_static("session-timeout"), value);
-        }
-    }
-    Ok(response)
+    )?;
+    let mut response = page_response(StatusCode::OK);
+    apply_session(&mut response, reply.session.as_ref(), reply.secure);
+    Ok(response.body(html))
 }

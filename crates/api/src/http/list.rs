@@ -51,7 +51,7 @@ impl ListRequest {
         let page = match get("page") {
             None => 1,
             Some(raw) => match raw.trim().parse::<i64>() {
-                Ok(page) if page >= 1 && page <= i64::MAX / MAX_PAGE_SIZE => page,
+                Ok(page) if (1..=i64::MAX / MAX_PAGE_SIZE).contains(&page) => page,
                 _ => return Err(ApiError::NotFound("Invalid page.".into())),
             },
         };

@@ -67,14 +67,14 @@ impl RequestInfo {
         })
     }
 
-    fn from_trusted_proxy(&self, trusted: &[IpAddr]) -> bool {
+    fn via_trusted_proxy(&self, trusted: &[IpAddr]) -> bool {
         self.peer.is_some_and(|peer| trusted.contains(&peer))
     }
 
     /// Whether the client reached us over HTTPS, directly or through a trusted proxy.
     pub fn is_https(&self, trusted: &[IpAddr]) -> bool {
         self.tls
-            || (self.from_trusted_proxy(trusted)
+            || (self.via_trusted_proxy(trusted)
                 && self
                     .forwarded_proto
                     .as_deref()
@@ -84,7 +84,7 @@ impl RequestInfo {
     /// The client's address: the peer, or the first `X-Forwarded-For` entry when the peer is a
     /// trusted proxy.
     pub fn client_ip(&self, trusted: &[IpAddr]) -> Option<IpAddr> {
-        if self.from_trusted_proxy(trusted)
+        if self.via_trusted_proxy(trusted)
             && let Some(forwarded) = self
                 .forwarded_for
                 .as_deref()

@@ -28,7 +28,7 @@ use crate::error::{ApiError, ApiResult};
 pub fn resolve(ctx: &mut Context<'_>, segment: &str) -> ApiResult<User> {
     let found = match segment.parse::<i64>() {
         Ok(id) => acs_storage::users::find(ctx.conn()?, id).map(Some),
-        Err(_) => acs_storage::users::find_by_username(ctx.conn()?, segment).map_err(Into::into),
+        Err(_) => acs_storage::users::find_by_username(ctx.conn()?, segment),
     };
     match found {
         Ok(Some(user)) => Ok(user),
