@@ -108,6 +108,12 @@ impl<'a> Context<'a> {
         Ok(settings)
     }
 
+    /// Forgets the settings read so far, so the next [`Context::settings`] sees a change this
+    /// request just wrote.
+    pub fn reload_settings(&mut self) {
+        self.settings = None;
+    }
+
     /// Who is making the request, if anyone (authenticates on first call).
     pub fn principal(&mut self) -> ApiResult<Option<&Principal>> {
         if self.principal.is_none() {

@@ -28,8 +28,12 @@ fn decoy_hash(ctx: &Context<'_>) -> &'static str {
 pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult<Option<User>> {
     let keys = throttle::keys(ctx, username)?;
     let had_failures = throttle::check(ctx, &keys)?;
-    let user =
-        acs_storage::users::find_by_username(ctx.conn()?, username)?.filter(|user| user.is_active);
+    // No username holds a NUL (creation refuses it), and PostgreSQL cannot compare one.
+    let user = if username.contains('\0') {
+        None
+    } else {
+        acs_storage::users::find_by_username(ctx.conn()?, username)?.filter(|user| user.is_active)
+    };
 
     let verified = match &user {
         Some(user)

@@ -15,7 +15,8 @@ pub const WINDOW_SECONDS: i64 = 300;
 /// The counter keys of one attempt: the username and the client address.
 pub fn keys(ctx: &mut Context<'_>, username: &str) -> ApiResult<Vec<String>> {
     let settings = ctx.settings()?;
-    let mut keys = vec![format!("user:{username}")];
+    // NUL cannot be stored in PostgreSQL text; such a username still counts, under a stand-in.
+    let mut keys = vec![format!("user:{}", username.replace('\0', "\u{fffd}"))];
     if let Some(ip) = ctx.request.client_ip(settings.trusted_proxies()) {
         keys.push(format!("ip:{ip}"));
     }

@@ -37,6 +37,13 @@ impl ListRequest {
 
     /// Parses name/value pairs of a query string for the list at `path`.
     pub fn from_pairs(path: String, query: Vec<(String, String)>) -> ApiResult<Self> {
+        // PostgreSQL refuses NUL in text; no stored value contains one, so refuse it here.
+        if let Some((key, _)) = query
+            .iter()
+            .find(|(k, v)| k.contains('\0') || v.contains('\0'))
+        {
+            return Err(ApiError::field(key, "Null characters are not allowed."));
+        }
         let get = |name: &str| {
             query
                 .iter()

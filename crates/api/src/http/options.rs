@@ -135,7 +135,8 @@ impl ResourceMeta {
         )
     }
 
-    /// Metadata of a collection; `can_create` adds the `POST` action.
+    /// Metadata of a collection; `can_create` adds the `POST` action. The `Allow` header
+    /// lists what the view implements, whoever asks (DRF's behaviour, which awxkit relies on).
     pub fn collection(&self, can_create: bool) -> (Value, &'static str) {
         let mut actions = Map::new();
         actions.insert("GET".into(), self.get_action());
@@ -150,32 +151,18 @@ impl ResourceMeta {
             "actions": actions,
             "object_roles": [],
         });
-        (
-            body,
-            if can_create {
-                "GET, POST, HEAD, OPTIONS"
-            } else {
-                "GET, HEAD, OPTIONS"
-            },
-        )
+        (body, "GET, POST, HEAD, OPTIONS")
     }
 
-    /// Metadata of a detail; `can_change` adds `PUT` (and the Allow header then lists PUT,
-    /// PATCH and DELETE, which is what awxkit reads).
-    pub fn detail(&self, can_change: bool, can_delete: bool) -> (Value, String) {
+    /// Metadata of a detail; `can_change` adds the `PUT` action. The `Allow` header lists
+    /// every method the view implements: awxkit probes `OPTIONS /<collection>/1/` once to
+    /// decide which subcommands exist, so it must not depend on which object 1 is.
+    pub fn detail(&self, can_change: bool) -> (Value, String) {
         let mut actions = Map::new();
         actions.insert("GET".into(), self.get_action());
         if can_change {
             actions.insert("PUT".into(), self.write_action());
         }
-        let mut allow = vec!["GET"];
-        if can_change {
-            allow.extend(["PUT", "PATCH"]);
-        }
-        if can_delete {
-            allow.push("DELETE");
-        }
-        allow.extend(["HEAD", "OPTIONS"]);
         let body = json!({
             "name": self.name,
             "description": self.description,
@@ -183,6 +170,6 @@ impl ResourceMeta {
             "parses": ["application/json"],
             "actions": actions,
         });
-        (body, allow.join(", "))
+        (body, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS".to_owned())
     }
 }

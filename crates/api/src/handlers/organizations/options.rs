@@ -44,7 +44,7 @@ pub async fn options_organization(
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
         let caps = acs_authz::organization_capabilities(&principal.actor, id);
-        Ok(META.detail(caps.edit, caps.delete))
+        Ok(META.detail(caps.edit))
     })
     .await?;
     Ok(reply.options())

@@ -116,6 +116,7 @@ async fn write(
         })?;
         let names: Vec<&str> = accepted.iter().map(|(name, _)| *name).collect();
         tracing::info!(actor = principal.user.id, ?names, "settings changed");
+        ctx.reload_settings();
         render(ctx, slug)
     })
     .await?;

@@ -26,6 +26,10 @@ use crate::error::{ApiError, ApiResult};
 
 /// Resolves the `<id or username>` path segment (awxkit's `login` uses the username form).
 pub fn resolve(ctx: &mut Context<'_>, segment: &str) -> ApiResult<User> {
+    // No username holds a NUL (creation refuses it), and PostgreSQL cannot compare one.
+    if segment.contains('\0') {
+        return Err(ApiError::no_such("User"));
+    }
     let found = match segment.parse::<i64>() {
         Ok(id) => acs_storage::users::find(ctx.conn()?, id).map(Some),
         Err(_) => acs_storage::users::find_by_username(ctx.conn()?, segment),

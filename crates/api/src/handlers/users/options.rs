@@ -85,7 +85,7 @@ pub async fn options_user(
                 delete: principal.actor.is_superuser,
             },
         };
-        Ok(META.detail(caps.edit, caps.delete))
+        Ok(META.detail(caps.edit))
     })
     .await?;
     Ok(reply.options())

@@ -1,0 +1,147 @@
+//! HTTP Basic authentication, the generic 401, and the `AUTH_BASIC_ENABLED` switch.
+
+use acs_tests::{Backend, Call, LOGIN_HINT, Reply, TestServer, WWW_AUTHENTICATE, backend_tests};
+use serde_json::json;
+
+backend_tests!(
+    anonymous_me_is_401_with_login_hint,
+    wrong_basic_password_is_the_generic_401,
+    unknown_basic_user_is_the_generic_401,
+    malformed_basic_headers_are_401,
+    invalid_bearer_alone_is_the_generic_401,
+    invalid_bearer_falls_through_to_the_session,
+    admin_basic_me_shows_the_record_without_hash,
+    basic_can_be_disabled_and_reenabled_through_a_session,
+);
+
+#[track_caller]
+fn assert_generic_401(reply: &Reply) {
+    assert_eq!(
+        reply.status, 401,
+        "{} {}: {}",
+        reply.method, reply.url, reply.body
+    );
+    let detail = reply.detail();
+    assert!(detail.ends_with(LOGIN_HINT), "detail {detail:?}");
+    assert_eq!(
+        reply.header("www-authenticate").as_deref(),
+        Some(WWW_AUTHENTICATE)
+    );
+}
+
+fn anonymous_me_is_401_with_login_hint(backend: Backend) {
+    let server = TestServer::start(backend);
+    let reply = server.anonymous().get("/api/v2/me/").call();
+    assert_generic_401(&reply);
+    assert_eq!(
+        reply.detail(),
+        "Authentication credentials were not provided. To establish a login session, visit /api/login/."
+    );
+}
+
+fn wrong_basic_password_is_the_generic_401(backend: Backend) {
+    let server = TestServer::start(backend);
+    let anonymous = server.anonymous().get("/api/v2/me/").call();
+    let reply = server
+        .as_user("admin", "not-the-password")
+        .get("/api/v2/me/")
+        .call();
+    assert_generic_401(&reply);
+    assert_eq!(
+        reply.detail(),
+        anonymous.detail(),
+        "bad credentials look like no credentials"
+    );
+}
+
+fn unknown_basic_user_is_the_generic_401(backend: Backend) {
+    let server = TestServer::start(backend);
+    let reply = server
+        .as_user("nobody-here", "whatever")
+        .get("/api/v2/me/")
+        .call();
+    assert_generic_401(&reply);
+}
+
+fn malformed_basic_headers_are_401(backend: Backend) {
+    let server = TestServer::start(backend);
+    // "bm9jb2xvbg==" is base64 of "nocolon".
+    for header in [
+        "Basic",
+        "Basic !!!not-base64!!!",
+        "Basic bm9jb2xvbg==",
+        "Basic    ",
+        "Digest abc",
+    ] {
+        let reply = server
+            .anonymous()
+            .get("/api/v2/me/")
+            .header("Authorization", header)
+            .call();
+        assert_generic_401(&reply);
+    }
+}
+
+fn invalid_bearer_alone_is_the_generic_401(backend: Backend) {
+    let server = TestServer::start(backend);
+    let reply = server
+        .anonymous()
+        .get("/api/v2/me/")
+        .header("Authorization", "Bearer garbage")
+        .call();
+    assert_generic_401(&reply);
+}
+
+fn invalid_bearer_falls_through_to_the_session(backend: Backend) {
+    // One request carries one Authorization header, so "an invalid bearer falls through to
+    // the others" is observable with a session cookie next to the bearer header.
+    let server = TestServer::start(backend);
+    let browser = server.client();
+    server.login(&browser, "admin", &server.admin_password);
+    let reply = browser
+        .get("/api/v2/me/")
+        .header("Authorization", "Bearer garbage")
+        .call()
+        .expect(200);
+    assert_eq!(reply.json()["results"][0]["username"], "admin");
+}
+
+fn admin_basic_me_shows_the_record_without_hash(backend: Backend) {
+    let server = TestServer::start(backend);
+    let reply = server.admin().get("/api/v2/me/").call().expect(200);
+    let body = reply.json();
+    assert_eq!(body["count"], 1, "{body}");
+    let me = &body["results"][0];
+    assert_eq!(me["username"], "admin");
+    assert_eq!(me["is_superuser"], true);
+    assert_eq!(me["type"], "user");
+    assert_eq!(me["password"], "$encrypted$");
+    assert!(
+        !reply.body.contains("pbkdf2"),
+        "the hash leaked: {}",
+        reply.body
+    );
+}
+
+fn basic_can_be_disabled_and_reenabled_through_a_session(backend: Backend) {
+    let server = TestServer::start(backend);
+    server
+        .admin()
+        .patch("/api/v2/settings/authentication/")
+        .json(&json!({ "AUTH_BASIC_ENABLED": false }))
+        .call()
+        .expect(200);
+    assert_generic_401(&server.admin().get("/api/v2/me/").call());
+
+    let browser = server.client();
+    let login = server.login(&browser, "admin", &server.admin_password);
+    browser.get("/api/v2/me/").call().expect(200);
+    let reply = browser
+        .patch("/api/v2/settings/authentication/")
+        .header("X-CSRFToken", &login.csrf)
+        .json(&json!({ "AUTH_BASIC_ENABLED": true }))
+        .call()
+        .expect(200);
+    assert_eq!(reply.json()["AUTH_BASIC_ENABLED"], true);
+    server.admin().get("/api/v2/me/").call().expect(200);
+}

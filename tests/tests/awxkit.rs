@@ -1,0 +1,178 @@
+//! The reference CLI, awxkit 24.6.1's `awx`, against a running server (session login, OPTIONS
+//! probes, lists and paging as in awxkit-client-contract §4.3). `ACS_AWX_BIN` names the `awx`
+//! executable; scripts/test-all.sh installs it and sets the variable.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use acs_tests::{Backend, Call, TestServer, backend_tests};
+use serde_json::Value;
+
+backend_tests!(
+    awx_users_create_modify_delete,
+    awx_users_list_prints_json,
+    awx_users_list_human_format,
+    awx_users_list_all_follows_next,
+    awx_me,
+);
+
+fn awx_bin() -> PathBuf {
+    let Some(path) = std::env::var_os("ACS_AWX_BIN").filter(|p| !p.is_empty()) else {
+        panic!(
+            "ACS_AWX_BIN is not set: these tests need awxkit 24.6.1's `awx` CLI. \
+             Run scripts/test-all.sh (it installs awxkit into .venv and sets ACS_AWX_BIN), \
+             or set ACS_AWX_BIN=<repo>/.venv/bin/awx after scripts/setup-test-env.sh"
+        )
+    };
+    let path = PathBuf::from(path);
+    assert!(
+        path.is_file(),
+        "ACS_AWX_BIN={} does not exist: run scripts/test-all.sh (or scripts/setup-test-env.sh) to install awxkit 24.6.1",
+        path.display()
+    );
+    path
+}
+
+/// Runs `awx` as admin with `args` after the connection options; asserts exit 0 and returns
+/// stdout.
+fn awx(server: &TestServer, args: &[&str]) -> String {
+    let mut command = Command::new(awx_bin());
+    command
+        .args([
+            "--conf.host",
+            &server.base,
+            "--conf.username",
+            "admin",
+            "--conf.password",
+            &server.admin_password,
+            "--conf.color",
+            "false",
+        ])
+        .args(args)
+        .env("PYTHONWARNINGS", "ignore")
+        .env_remove("CONTROLLER_HOST")
+        .env_remove("CONTROLLER_USERNAME")
+        .env_remove("CONTROLLER_PASSWORD")
+        .env_remove("CONTROLLER_OAUTH_TOKEN")
+        .env_remove("TOWER_HOST")
+        .env_remove("TOWER_USERNAME")
+        .env_remove("TOWER_PASSWORD")
+        .env_remove("TOWER_OAUTH_TOKEN");
+    let output = command
+        .output()
+        .unwrap_or_else(|error| panic!("running awx failed: {error}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "awx {args:?} exited with {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        output.status
+    );
+    stdout
+}
+
+fn awx_json(server: &TestServer, args: &[&str]) -> Value {
+    let stdout = awx(server, args);
+    serde_json::from_str(&stdout)
+        .unwrap_or_else(|error| panic!("awx {args:?} printed no JSON ({error}):\n{stdout}"))
+}
+
+fn listed_usernames(output: &Value) -> Vec<String> {
+    output["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no results in {output}"))
+        .iter()
+        .filter_map(|user| user["username"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn awx_users_list_prints_json(backend: Backend) {
+    let server = TestServer::start(backend);
+    let output = awx_json(&server, &["users", "list"]);
+    assert_eq!(listed_usernames(&output), ["admin"], "{output}");
+    assert_eq!(output["count"], 1, "{output}");
+}
+
+fn awx_users_list_human_format(backend: Backend) {
+    let server = TestServer::start(backend);
+    server.create_user("hopper", "pw-hopper", false);
+    let stdout = awx(
+        &server,
+        &["-f", "human", "--conf.color", "false", "users", "list"],
+    );
+    assert!(stdout.contains("admin"), "{stdout}");
+    assert!(stdout.contains("hopper"), "{stdout}");
+    assert!(
+        stdout.contains("username"),
+        "the human table has a username column: {stdout}"
+    );
+}
+
+fn awx_users_list_all_follows_next(backend: Backend) {
+    let server = TestServer::start(backend);
+    let mut expected: Vec<String> = (1..=30).map(|n| format!("cli{n:02}")).collect();
+    for name in &expected {
+        server.create_user(name, "pw-cli", false);
+    }
+    expected.push("admin".into());
+    let output = awx_json(&server, &["users", "list", "--all"]);
+    let mut listed = listed_usernames(&output);
+    listed.sort();
+    expected.sort();
+    assert_eq!(listed, expected, "{output}");
+}
+
+fn awx_me(backend: Backend) {
+    let server = TestServer::start(backend);
+    let output = awx_json(&server, &["me"]);
+    let text = output.to_string();
+    assert!(text.contains("\"admin\""), "{output}");
+    assert_eq!(listed_usernames(&output), ["admin"], "{output}");
+}
+
+fn awx_users_create_modify_delete(backend: Backend) {
+    // awxkit offers `modify` and `delete` only when `OPTIONS /api/v2/users/1/` lists PUT and
+    // DELETE in `Allow`.
+    let server = TestServer::start(backend);
+    let created = awx_json(
+        &server,
+        &[
+            "users",
+            "create",
+            "--username",
+            "clinew",
+            "--password",
+            "pw-clinew",
+            "--first_name",
+            "Cli",
+        ],
+    );
+    let id = created["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no id in {created}"));
+    assert_eq!(created["username"], "clinew", "{created}");
+    server
+        .as_user("clinew", "pw-clinew")
+        .get("/api/v2/me/")
+        .call()
+        .expect(200);
+
+    let modified = awx_json(
+        &server,
+        &[
+            "users",
+            "modify",
+            &id.to_string(),
+            "--first_name",
+            "Changed",
+        ],
+    );
+    assert_eq!(modified["first_name"], "Changed", "{modified}");
+
+    awx(&server, &["users", "delete", &id.to_string()]);
+    server
+        .admin()
+        .get(&format!("/api/v2/users/{id}/"))
+        .call()
+        .expect(404);
+}
