@@ -1,0 +1,517 @@
+//! A closed-loop HTTP/1.1 load generator.
+//!
+//! Each connection is a task that writes one pre-built request, reads the whole response and
+//! writes the request again, over one keep-alive connection. The request is serialised once
+//! and the response is only framed (status, `Content-Length`), so the generator spends as
+//! little CPU as possible: on a small machine it shares the cores with the server it measures.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::time::Instant;
+
+/// A head longer than this means the peer does not speak HTTP/1.1 as expected.
+const MAX_HEAD_BYTES: usize = 64 * 1024;
+/// How long a connection may still wait for its last response once the run is over, and how
+/// long a set-up request may take: beyond it the server is stuck and the bench is meaningless.
+const STUCK_AFTER: Duration = Duration::from_secs(10);
+/// Per-connection latency buffers are sized for this total rate, so recording never
+/// reallocates in the measured loop on the machines this runs on (it still grows past it).
+const EXPECTED_MAX_RPS: u64 = 200_000;
+
+/// One measurement to take.
+#[derive(Debug, Clone, Copy)]
+pub struct Load {
+    pub addr: SocketAddr,
+    pub connections: usize,
+    /// Load applied but not recorded: connections open and caches fill first.
+    pub warmup: Duration,
+    pub duration: Duration,
+}
+
+/// What a measurement found.
+#[derive(Debug)]
+pub struct Measurement {
+    duration: Duration,
+    /// Non-2xx responses plus exchanges the connection failed in.
+    pub errors: u64,
+    /// One latency per request completed (or failed) in the window, in µs, sorted ascending.
+    latencies_us: Vec<u32>,
+}
+
+impl Measurement {
+    pub fn requests(&self) -> u64 {
+        self.latencies_us.len() as u64
+    }
+
+    pub fn requests_per_sec(&self) -> f64 {
+        self.requests() as f64 / self.duration.as_secs_f64()
+    }
+
+    /// The latency at quantile `q` (0 to 1) in milliseconds, by nearest rank; 0 if nothing ran.
+    pub fn percentile_ms(&self, q: f64) -> f64 {
+        let n = self.latencies_us.len();
+        if n == 0 {
+            return 0.0;
+        }
+        let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
+        f64::from(self.latencies_us[rank - 1]) / 1000.0
+    }
+}
+
+/// Serialises a request once, so the measured loop only writes bytes.
+pub fn request(
+    method: &str,
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Vec<u8> {
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n");
+    for (name, value) in headers {
+        head.push_str(name);
+        head.push_str(": ");
+        head.push_str(value);
+        head.push_str("\r\n");
+    }
+    if !body.is_empty() {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// Applies `load` with `request` on every connection and measures it.
+pub fn run(load: Load, request: &[u8]) -> io::Result<Measurement> {
+    // Two threads are enough to saturate a server with this little work per request; on a
+    // machine with few cores one, so that the server measured keeps the rest.
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(if cores >= 4 { 2 } else { 1 })
+        .enable_all()
+        .build()?;
+    let request: Arc<[u8]> = request.into();
+    runtime.block_on(async {
+        let start = Instant::now();
+        let tasks: Vec<_> = (0..load.connections)
+            .map(|_| tokio::spawn(connection(load, Arc::clone(&request), start)))
+            .collect();
+        let mut latencies_us = Vec::new();
+        let mut errors = 0;
+        for task in tasks {
+            let stats = task.await.map_err(io::Error::other)??;
+            latencies_us.extend_from_slice(&stats.latencies_us);
+            errors += stats.errors;
+        }
+        latencies_us.sort_unstable();
+        Ok(Measurement {
+            duration: load.duration,
+            errors,
+            latencies_us,
+        })
+    })
+}
+
+/// What one connection recorded.
+#[derive(Debug)]
+struct Stats {
+    latencies_us: Vec<u32>,
+    errors: u64,
+}
+
+/// One connection's closed loop, with the deadline that turns a hung server into an error.
+async fn connection(load: Load, request: Arc<[u8]>, start: Instant) -> io::Result<Stats> {
+    let per_connection =
+        EXPECTED_MAX_RPS * load.duration.as_secs().max(1) / load.connections.max(1) as u64;
+    let mut stats = Stats {
+        latencies_us: Vec::with_capacity(usize::try_from(per_connection).unwrap_or(usize::MAX)),
+        errors: 0,
+    };
+    let end = start + load.warmup + load.duration;
+    tokio::time::timeout_at(end + STUCK_AFTER, drive(load, &request, start, &mut stats))
+        .await
+        .map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("a request got no response within {STUCK_AFTER:?} of the run's end"),
+            )
+        })??;
+    Ok(stats)
+}
+
+/// Sends `request` in a loop until the run ends. A response completing inside the measured
+/// window is recorded, whenever it was sent. A failed exchange (reset, early close) counts as
+/// an error and reconnects; a malformed response or a refused connection aborts the run.
+async fn drive(load: Load, request: &[u8], start: Instant, stats: &mut Stats) -> io::Result<()> {
+    let measure_from = start + load.warmup;
+    let end = measure_from + load.duration;
+    loop {
+        let mut stream = connect(load.addr).await?;
+        let mut reader = ResponseReader::default();
+        loop {
+            let sent = Instant::now();
+            if sent >= end {
+                return Ok(());
+            }
+            let outcome = exchange(&mut stream, &mut reader, request).await;
+            let done = Instant::now();
+            let (ok, reconnect) = match outcome {
+                Ok(head) => ((200..300).contains(&head.status), head.close),
+                Err(error) if error.kind() == io::ErrorKind::InvalidData => return Err(error),
+                Err(_) => (false, true),
+            };
+            if done >= measure_from && done < end {
+                let micros = u32::try_from((done - sent).as_micros()).unwrap_or(u32::MAX);
+                stats.latencies_us.push(micros);
+                stats.errors += u64::from(!ok);
+            }
+            if reconnect {
+                break;
+            }
+        }
+    }
+}
+
+async fn connect(addr: SocketAddr) -> io::Result<TcpStream> {
+    let stream = TcpStream::connect(addr).await?;
+    // Each request is one write; without this the kernel may hold the next one back.
+    stream.set_nodelay(true)?;
+    Ok(stream)
+}
+
+async fn exchange(
+    stream: &mut TcpStream,
+    reader: &mut ResponseReader,
+    request: &[u8],
+) -> io::Result<Head> {
+    stream.write_all(request).await?;
+    reader.read(stream).await
+}
+
+/// A whole response, for the few requests that set a scenario up.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// The values of every header called `name` (case-insensitive), in order.
+    pub fn headers<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
+        self.headers
+            .iter()
+            .filter(move |(field, _)| field.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Sends one request on a new connection and reads the whole response.
+pub fn fetch(addr: SocketAddr, request: &[u8]) -> io::Result<Reply> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let reply = async {
+            let mut stream = connect(addr).await?;
+            let mut reader = ResponseReader::default();
+            let head = exchange(&mut stream, &mut reader, request).await?;
+            let (head_bytes, body) = reader.message().split_at(head.len);
+            let headers = fields(head_text(head_bytes)?)
+                .map(|field| field.map(|(name, value)| (name.to_owned(), value.to_owned())))
+                .collect::<io::Result<_>>()?;
+            Ok(Reply {
+                status: head.status,
+                headers,
+                body: body.to_vec(),
+            })
+        };
+        tokio::time::timeout(STUCK_AFTER, reply)
+            .await
+            .map_err(|_| {
+                io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("no response within {STUCK_AFTER:?}"),
+                )
+            })?
+    })
+}
+
+/// The framing of a response, read from its head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Head {
+    status: u16,
+    /// Bytes of the head, its closing blank line included.
+    len: usize,
+    content_length: usize,
+    /// The server will close the connection after this response.
+    close: bool,
+}
+
+/// Reads responses off a stream, keeping any bytes that arrived past the current one.
+#[derive(Debug)]
+struct ResponseReader {
+    buf: Vec<u8>,
+    /// Length of the response last returned, still at the front of `buf`.
+    current: usize,
+}
+
+impl Default for ResponseReader {
+    fn default() -> Self {
+        Self {
+            buf: Vec::with_capacity(8 * 1024),
+            current: 0,
+        }
+    }
+}
+
+impl ResponseReader {
+    /// Reads the next whole response; its bytes stay in [`Self::message`] until the next call.
+    async fn read<R: AsyncRead + Unpin>(&mut self, stream: &mut R) -> io::Result<Head> {
+        self.buf.drain(..self.current);
+        self.current = 0;
+        let head = loop {
+            if let Some(head) = parse_head(&self.buf)? {
+                break head;
+            }
+            self.fill(stream).await?;
+        };
+        let total = head.len + head.content_length;
+        self.buf.reserve(total.saturating_sub(self.buf.len()));
+        while self.buf.len() < total {
+            self.fill(stream).await?;
+        }
+        self.current = total;
+        Ok(head)
+    }
+
+    fn message(&self) -> &[u8] {
+        &self.buf[..self.current]
+    }
+
+    async fn fill<R: AsyncRead + Unpin>(&mut self, stream: &mut R) -> io::Result<()> {
+        if stream.read_buf(&mut self.buf).await? == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the server closed the connection before a whole response",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
+/// Parses the head at the front of `buf`; `None` while its end has not arrived.
+fn parse_head(buf: &[u8]) -> io::Result<Option<Head>> {
+    let Some(end) = buf.windows(4).position(|window| window == b"\r\n\r\n") else {
+        if buf.len() > MAX_HEAD_BYTES {
+            return Err(invalid(format!(
+                "a response head is longer than {MAX_HEAD_BYTES} bytes"
+            )));
+        }
+        return Ok(None);
+    };
+    let text = head_text(&buf[..end + 4])?;
+    let (status_line, _) = text.split_once("\r\n").unwrap_or((text, ""));
+    let mut parts = status_line.splitn(3, ' ');
+    let version = parts.next().unwrap_or_default();
+    let status = parts
+        .next()
+        .and_then(|code| code.parse::<u16>().ok())
+        .filter(|_| version.starts_with("HTTP/1."))
+        .ok_or_else(|| invalid(format!("not an HTTP/1.x status line: {status_line:?}")))?;
+    // HTTP/1.0 closes after each response unless told otherwise; we never ask it not to.
+    let mut close = version == "HTTP/1.0";
+    let mut content_length = None;
+    for field in fields(text) {
+        let (name, value) = field?;
+        if name.eq_ignore_ascii_case("content-length") {
+            let length = value
+                .parse::<usize>()
+                .map_err(|_| invalid(format!("a bad Content-Length: {value:?}")))?;
+            if content_length.is_some_and(|previous| previous != length) {
+                return Err(invalid("conflicting Content-Length headers".into()));
+            }
+            content_length = Some(length);
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            return Err(invalid(format!(
+                "Transfer-Encoding {value:?} is not supported"
+            )));
+        } else if name.eq_ignore_ascii_case("connection") {
+            close = value
+                .split(',')
+                .any(|token| token.trim().eq_ignore_ascii_case("close"));
+        }
+    }
+    // These statuses never have a body (RFC 9110 §6.4.1), whatever their headers say.
+    let bodyless = status < 200 || status == 204 || status == 304;
+    let content_length = match content_length {
+        _ if bodyless => 0,
+        Some(length) => length,
+        None => {
+            return Err(invalid(format!(
+                "a {status} response lacks Content-Length (other framings are not supported)"
+            )));
+        }
+    };
+    Ok(Some(Head {
+        status,
+        len: end + 4,
+        content_length,
+        close,
+    }))
+}
+
+/// The head as text: header values are ASCII in every response this bench reads.
+fn head_text(head: &[u8]) -> io::Result<&str> {
+    std::str::from_utf8(head).map_err(|_| invalid("a response head is not UTF-8".into()))
+}
+
+/// The header fields of a head (its status line skipped), as trimmed name and value.
+fn fields(head: &str) -> impl Iterator<Item = io::Result<(&str, &str)>> {
+    head.split("\r\n")
+        .skip(1)
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            line.split_once(':')
+                .map(|(name, value)| (name.trim(), value.trim()))
+                .ok_or_else(|| invalid(format!("a header line without a colon: {line:?}")))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use tokio::io::ReadBuf;
+
+    use super::*;
+
+    /// A stream that hands out at most `chunk` bytes per read, as a slow network would.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        chunk: usize,
+    }
+
+    impl AsyncRead for Trickle<'_> {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            let data = self.data;
+            let n = self.chunk.min(data.len()).min(buf.remaining());
+            let (now, later) = data.split_at(n);
+            buf.put_slice(now);
+            self.data = later;
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    async fn read_all(
+        data: &[u8],
+        chunk: usize,
+        responses: usize,
+    ) -> io::Result<Vec<(Head, Vec<u8>)>> {
+        let mut stream = Trickle { data, chunk };
+        let mut reader = ResponseReader::default();
+        let mut read = Vec::new();
+        for _ in 0..responses {
+            let head = reader.read(&mut stream).await?;
+            read.push((head, reader.message()[head.len..].to_vec()));
+        }
+        Ok(read)
+    }
+
+    const TWO: &[u8] =
+        b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\nContent-Type: text/plain\r\n\r\nhello\
+HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
+
+    #[tokio::test]
+    async fn reads_back_to_back_responses_split_at_every_byte() {
+        for chunk in 1..=TWO.len() {
+            let read = read_all(TWO, chunk, 2).await.unwrap();
+            let first = Head {
+                status: 200,
+                len: 64,
+                content_length: 5,
+                close: false,
+            };
+            assert_eq!(read[0], (first, b"hello".to_vec()), "chunk {chunk}");
+            assert_eq!(read[1].0.status, 401, "chunk {chunk}");
+            assert!(read[1].0.close, "chunk {chunk}");
+            assert_eq!(read[1].1, b"{}", "chunk {chunk}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_response_without_content_length_is_an_error() {
+        let data = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello";
+        let error = read_all(data, 7, 1).await.unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert!(
+            error.to_string().contains("lacks Content-Length"),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn chunked_and_garbage_are_errors() {
+        let chunked =
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
+        let error = read_all(chunked, 100, 1).await.unwrap_err();
+        assert!(error.to_string().contains("Transfer-Encoding"), "{error}");
+        let garbage = b"SSH-2.0-OpenSSH\r\n\r\n";
+        let error = read_all(garbage, 100, 1).await.unwrap_err();
+        assert!(error.to_string().contains("status line"), "{error}");
+    }
+
+    #[tokio::test]
+    async fn bodyless_statuses_need_no_content_length() {
+        let read = read_all(b"HTTP/1.1 204 No Content\r\n\r\n", 3, 1)
+            .await
+            .unwrap();
+        assert_eq!(read[0].0.status, 204);
+        assert!(read[0].1.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_truncated_body_is_an_unexpected_eof() {
+        let data = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort";
+        let error = read_all(data, 4, 1).await.unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn requests_carry_host_and_body_length() {
+        let addr: SocketAddr = "127.0.0.1:8013".parse().unwrap();
+        let bytes = request("POST", addr, "/api/login/", &[("X-A", "1")], b"a=b");
+        assert_eq!(
+            bytes,
+            b"POST /api/login/ HTTP/1.1\r\nHost: 127.0.0.1:8013\r\nX-A: 1\r\nContent-Length: 3\r\n\r\na=b"
+        );
+    }
+
+    #[test]
+    fn percentiles_use_the_nearest_rank() {
+        let measurement = Measurement {
+            duration: Duration::from_secs(2),
+            errors: 0,
+            latencies_us: (1..=100).map(|ms| ms * 1000).collect(),
+        };
+        assert_eq!(measurement.requests_per_sec(), 50.0);
+        assert_eq!(measurement.percentile_ms(0.5), 50.0);
+        assert_eq!(measurement.percentile_ms(0.99), 99.0);
+        assert_eq!(measurement.percentile_ms(1.0), 100.0);
+    }
+}
