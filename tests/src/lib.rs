@@ -251,6 +251,26 @@ impl TestServer {
         }
     }
 
+    /// The server's database, for changes made behind its back (as another server or a
+    /// management command would make them).
+    pub fn database(&self) -> acs_storage::Database {
+        match (&self.database, &self.data_dir) {
+            (Some(db), _) => acs_storage::Database::Postgres(db.url.clone()),
+            (None, Some(dir)) => acs_storage::Database::Sqlite(dir.path().join("acs.sqlite3")),
+            (None, None) => panic!("the server has no database"),
+        }
+    }
+
+    /// Runs SQL on the server's database through a connection of its own.
+    pub fn execute_sql(&self, sql: &str) {
+        let mut conn = self
+            .database()
+            .connect()
+            .expect("a connection to the test database");
+        conn.batch_execute(sql)
+            .unwrap_or_else(|error| panic!("{sql}: {error}"));
+    }
+
     /// The absolute URL of `path` (which starts with `/`).
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)

@@ -124,7 +124,6 @@ pub fn seed_settings(
         for (name, text) in &validated {
             acs_storage::settings::store(conn, name, text, now)?;
         }
-        acs_storage::settings::bump_revision(conn)?;
         Ok::<_, acs_storage::StorageError>(())
     })?;
     tracing::info!(

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use acs_storage::revisions::Revisions;
 use acs_storage::{DbConnection, PooledConnection, Timestamp};
 use actix_web::http::Method;
 use actix_web::{HttpRequest, web};
@@ -45,6 +46,7 @@ pub struct Context<'a> {
     /// The time the request is evaluated at.
     pub now: Timestamp,
     conn: Option<PooledConnection>,
+    revisions: Option<Revisions>,
     settings: Option<Arc<Settings>>,
     principal: Option<Option<Principal>>,
     pub(crate) session_cookie: Option<SessionCookie>,
@@ -65,6 +67,7 @@ impl<'a> Context<'a> {
             request,
             now: chrono::Utc::now().naive_utc(),
             conn: None,
+            revisions: None,
             settings: None,
             principal: None,
             session_cookie: None,
@@ -97,13 +100,24 @@ impl<'a> Context<'a> {
         pool.transaction(conn, work)
     }
 
+    /// The change counters as this request first read them.
+    pub fn revisions(&mut self) -> ApiResult<Revisions> {
+        if let Some(revisions) = self.revisions {
+            return Ok(revisions);
+        }
+        let revisions = acs_storage::revisions::current(self.conn()?)?;
+        self.revisions = Some(revisions);
+        Ok(revisions)
+    }
+
     /// The settings in force for this request.
     pub fn settings(&mut self) -> ApiResult<Arc<Settings>> {
         if let Some(settings) = &self.settings {
             return Ok(settings.clone());
         }
+        let revision = self.revisions()?.settings;
         let state = self.state;
-        let settings = state.settings.current(self.conn()?)?;
+        let settings = state.settings.current(self.conn()?, revision)?;
         self.settings = Some(settings.clone());
         Ok(settings)
     }
@@ -111,6 +125,7 @@ impl<'a> Context<'a> {
     /// Forgets the settings read so far, so the next [`Context::settings`] sees a change this
     /// request just wrote.
     pub fn reload_settings(&mut self) {
+        self.revisions = None;
         self.settings = None;
     }
 
@@ -149,8 +164,13 @@ where
     T: Send + 'static,
     F: FnOnce(&mut Context<'_>) -> ApiResult<T> + Send + 'static,
 {
-    let state = state.clone().into_inner();
     let request = RequestInfo::from_request(req);
+    let _slot = state
+        .blocking_slots
+        .acquire()
+        .await
+        .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
+    let state = state.clone().into_inner();
     web::block(move || {
         let mut ctx = Context::new(&state, request);
         let value = work(&mut ctx)?;

@@ -30,11 +30,15 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
     }
     let passwords = crate::auth::PasswordCache::new(&rng)
         .map_err(|_| StartError::Other("random number generator failed".into()))?;
+    let principals = crate::auth::PrincipalCache::new(&rng)
+        .map_err(|_| StartError::Other("random number generator failed".into()))?;
     let pages = pages::Pages::new().map_err(|e| StartError::Other(e.to_string()))?;
     Ok(web::Data::new(AppState {
+        blocking_slots: tokio::sync::Semaphore::new(config.pool_size as usize),
         pool,
         settings: settings::SettingsCache::new(),
         passwords,
+        principals,
         rng,
         secret_key,
         config,

@@ -14,8 +14,13 @@ use crate::settings::SettingsCache;
 pub struct AppState {
     /// Database connections.
     pub pool: Pool,
+    /// One permit per pooled connection: requests wait here, on the async side, rather than
+    /// as parked blocking threads inside the pool (which costs a thread and wake-ups each).
+    pub blocking_slots: tokio::sync::Semaphore,
     /// Settings at the latest revision seen.
     pub settings: SettingsCache,
+    /// Authenticated principals, valid while the change counters they were built under hold.
+    pub principals: crate::auth::PrincipalCache,
     /// Recently verified passwords, keyed to the stored hash.
     pub passwords: PasswordCache,
     /// The system's secure random number generator.

@@ -25,6 +25,23 @@ impl std::fmt::Debug for DbConnection {
     }
 }
 
+/// Runs the same diesel code on the concrete connection of either backend.
+///
+/// `MultiConnection` serialises a query's SQL again on every execution, even when the
+/// prepared statement is cached; on the per-request authentication path that costs more than
+/// the query. The body here is written once and compiled for each backend, so it gets the
+/// backend's own statement cache. Use it for hot, static queries; everything else goes through
+/// [`DbConnection`] directly.
+#[macro_export]
+macro_rules! with_backend {
+    ($conn:expr, |$inner:ident| $body:expr) => {
+        match $conn {
+            $crate::DbConnection::Sqlite($inner) => $body,
+            $crate::DbConnection::Postgres($inner) => $body,
+        }
+    };
+}
+
 /// The diesel backend type generated for [`DbConnection`].
 pub type Backend = <DbConnection as Connection>::Backend;
 

@@ -10,6 +10,7 @@ mod error;
 pub mod list;
 mod migrations;
 pub mod organizations;
+pub mod revisions;
 pub mod schema;
 pub mod sessions;
 pub mod settings;

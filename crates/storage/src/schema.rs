@@ -55,9 +55,12 @@ diesel::table! {
 }
 
 diesel::table! {
-    settings_revision (id) {
+    revisions (id) {
         id -> Integer,
-        revision -> BigInt,
+        settings -> BigInt,
+        users -> BigInt,
+        sessions -> BigInt,
+        login_failures -> BigInt,
     }
 }
 
@@ -79,6 +82,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     organization_roles,
     sessions,
     settings,
-    settings_revision,
+    revisions,
     login_failures,
 );

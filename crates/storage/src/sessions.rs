@@ -48,14 +48,15 @@ pub fn find_active(
     digest: &[u8],
     now: Timestamp,
 ) -> StorageResult<Option<(Session, User)>> {
-    Ok(sessions::table
+    // Every session-authenticated request runs this: keep it on the statement cache.
+    Ok(crate::with_backend!(conn, |c| sessions::table
         .inner_join(users::table)
         .filter(sessions::digest.eq(digest))
         .filter(sessions::expires.gt(now))
         .filter(users::is_active.eq(true))
         .select((Session::as_select(), User::as_select()))
-        .first(conn)
-        .optional()?)
+        .first(c)
+        .optional())?)
 }
 
 /// Moves a session's expiry (sliding timeout).

@@ -1,22 +1,15 @@
-//! Stored settings: one JSON value per setting name, and a revision number that every write
-//! bumps in the same transaction so each server notices changes on its next request.
+//! Stored settings: one JSON value per setting name. Every write bumps the `settings` counter
+//! of [`crate::revisions`] (a database trigger does it), so each server notices changes on its
+//! next request.
 
 use diesel::prelude::*;
 
-use crate::schema::{settings, settings_revision};
+use crate::schema::settings;
 use crate::{DbConnection, StorageResult, Timestamp};
-
-/// The current settings revision (a cheap primary-key read).
-pub fn revision(conn: &mut DbConnection) -> StorageResult<i64> {
-    Ok(settings_revision::table
-        .find(1)
-        .select(settings_revision::revision)
-        .first(conn)?)
-}
 
 /// Every stored setting as `(name, JSON text)`, with the revision they belong to.
 pub fn load_all(conn: &mut DbConnection) -> StorageResult<(i64, Vec<(String, String)>)> {
-    let revision = revision(conn)?;
+    let revision = crate::revisions::current(conn)?.settings;
     let rows = settings::table
         .select((settings::key, settings::value))
         .order(settings::key)
@@ -24,8 +17,7 @@ pub fn load_all(conn: &mut DbConnection) -> StorageResult<(i64, Vec<(String, Str
     Ok((revision, rows))
 }
 
-/// Stores (inserts or replaces) a setting's JSON text. Call inside a transaction together with
-/// [`bump_revision`].
+/// Stores (inserts or replaces) a setting's JSON text.
 pub fn store(conn: &mut DbConnection, key: &str, value: &str, now: Timestamp) -> StorageResult<()> {
     let updated = diesel::update(settings::table.find(key))
         .set((settings::value.eq(value), settings::modified.eq(now)))
@@ -67,12 +59,4 @@ pub fn store_if_absent(
 pub fn remove(conn: &mut DbConnection, key: &str) -> StorageResult<()> {
     diesel::delete(settings::table.find(key)).execute(conn)?;
     Ok(())
-}
-
-/// Marks the settings as changed; every server reloads them on its next request.
-pub fn bump_revision(conn: &mut DbConnection) -> StorageResult<i64> {
-    Ok(diesel::update(settings_revision::table.find(1))
-        .set(settings_revision::revision.eq(settings_revision::revision + 1))
-        .returning(settings_revision::revision)
-        .get_result(conn)?)
 }

@@ -6,18 +6,25 @@ use diesel::prelude::*;
 use crate::schema::login_failures;
 use crate::{DbConnection, StorageResult, Timestamp};
 
-/// The largest failure count among `keys` in windows that started after `since`, with the
-/// start of the oldest such window (to compute when the throttle lifts).
+/// The larger failure count of the two keys (a username and a client address) in windows that
+/// started after `since`, with that window's start (to compute when the throttle lifts).
+///
+/// Exactly two keys keep the query static, so its prepared statement is reused: it runs on
+/// every password check, including each Basic-authenticated request.
 pub fn failures(
     conn: &mut DbConnection,
-    keys: &[&str],
+    keys: [&str; 2],
     since: Timestamp,
 ) -> StorageResult<Option<(i32, Timestamp)>> {
-    let rows: Vec<(i32, Timestamp)> = login_failures::table
-        .filter(login_failures::key.eq_any(keys))
+    let rows: Vec<(i32, Timestamp)> = crate::with_backend!(conn, |c| login_failures::table
+        .filter(
+            login_failures::key
+                .eq(keys[0])
+                .or(login_failures::key.eq(keys[1]))
+        )
         .filter(login_failures::window_start.gt(since))
         .select((login_failures::failures, login_failures::window_start))
-        .load(conn)?;
+        .load(c))?;
     Ok(rows.into_iter().max_by_key(|(count, _)| *count))
 }
 

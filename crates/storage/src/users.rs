@@ -122,11 +122,12 @@ pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<User> {
 
 /// Finds a user by exact username.
 pub fn find_by_username(conn: &mut DbConnection, username: &str) -> StorageResult<Option<User>> {
-    Ok(users::table
+    // Every Basic-authenticated request runs this: keep it on the backend's statement cache.
+    Ok(crate::with_backend!(conn, |c| users::table
         .filter(users::username.eq(username))
         .select(User::as_select())
-        .first(conn)
-        .optional()?)
+        .first(c)
+        .optional())?)
 }
 
 /// Inserts a user and returns the stored row.
@@ -195,9 +196,25 @@ pub fn memberships(
     Ok(map)
 }
 
-/// The memberships of one user.
+/// The memberships of one user (a static query: it runs on every authenticated request).
 pub fn memberships_of(conn: &mut DbConnection, id: i64) -> StorageResult<Memberships> {
-    Ok(memberships(conn, &[id])?.remove(&id).unwrap_or_default())
+    let rows: Vec<(i64, String)> = crate::with_backend!(conn, |c| organization_roles::table
+        .filter(organization_roles::user_id.eq(id))
+        .select((
+            organization_roles::organization_id,
+            organization_roles::role
+        ))
+        .order(organization_roles::organization_id)
+        .load(c))?;
+    let mut memberships = Memberships::default();
+    for (org_id, role) in rows {
+        if role == crate::organizations::ADMIN_ROLE {
+            memberships.admin_of.push(org_id);
+        } else {
+            memberships.member_of.push(org_id);
+        }
+    }
+    Ok(memberships)
 }
 
 type UsersQuery<'a> = users::BoxedQuery<'a, Backend>;

@@ -1,7 +1,11 @@
 DROP TABLE login_failures;
-DROP TABLE settings_revision;
+DROP TABLE revisions;
 DROP TABLE settings;
 DROP TABLE sessions;
 DROP TABLE organization_roles;
 DROP TABLE organizations;
 DROP TABLE users;
+DROP FUNCTION bump_settings_revision();
+DROP FUNCTION bump_users_revision();
+DROP FUNCTION bump_sessions_revision();
+DROP FUNCTION bump_login_failures_revision();

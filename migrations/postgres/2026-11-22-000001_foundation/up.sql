@@ -47,16 +47,53 @@ CREATE TABLE settings (
     modified TIMESTAMP NOT NULL
 );
 
--- One row, bumped in the same transaction as every settings write: servers compare it on each
--- request and reload their cached settings only when it moved.
-CREATE TABLE settings_revision (
+-- One row of counters. Triggers bump a counter with every write to the tables it covers, from
+-- any process. Servers read the row once per request: settings are reloaded, and cached
+-- authentication reused, only while the counters they were built under are unchanged.
+CREATE TABLE revisions (
     id INTEGER PRIMARY KEY CHECK (id = 1),
-    revision BIGINT NOT NULL
+    settings BIGINT NOT NULL DEFAULT 0,
+    users BIGINT NOT NULL DEFAULT 0,
+    sessions BIGINT NOT NULL DEFAULT 0,
+    login_failures BIGINT NOT NULL DEFAULT 0
 );
-INSERT INTO settings_revision (id, revision) VALUES (1, 0);
+INSERT INTO revisions (id) VALUES (1);
 
 CREATE TABLE login_failures (
     key TEXT PRIMARY KEY NOT NULL,
     window_start TIMESTAMP NOT NULL,
     failures INTEGER NOT NULL
 );
+
+CREATE FUNCTION bump_settings_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE revisions SET settings = settings + 1 WHERE id = 1;
+    RETURN NULL;
+END $$;
+CREATE FUNCTION bump_users_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE revisions SET users = users + 1 WHERE id = 1;
+    RETURN NULL;
+END $$;
+CREATE FUNCTION bump_sessions_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE revisions SET sessions = sessions + 1 WHERE id = 1;
+    RETURN NULL;
+END $$;
+CREATE FUNCTION bump_login_failures_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE revisions SET login_failures = login_failures + 1 WHERE id = 1;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER settings_revision AFTER INSERT OR UPDATE OR DELETE ON settings
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_settings_revision();
+CREATE TRIGGER users_revision AFTER INSERT OR UPDATE OR DELETE ON users
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_users_revision();
+CREATE TRIGGER organizations_revision AFTER INSERT OR UPDATE OR DELETE ON organizations
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_users_revision();
+CREATE TRIGGER organization_roles_revision AFTER INSERT OR UPDATE OR DELETE ON organization_roles
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_users_revision();
+CREATE TRIGGER sessions_revision AFTER INSERT OR UPDATE OR DELETE ON sessions
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_sessions_revision();
+CREATE TRIGGER login_failures_revision AFTER INSERT OR UPDATE OR DELETE ON login_failures
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_login_failures_revision();

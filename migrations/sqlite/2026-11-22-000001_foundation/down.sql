@@ -1,5 +1,5 @@
 DROP TABLE login_failures;
-DROP TABLE settings_revision;
+DROP TABLE revisions;
 DROP TABLE settings;
 DROP TABLE sessions;
 DROP TABLE organization_roles;

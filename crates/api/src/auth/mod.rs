@@ -4,6 +4,7 @@
 pub mod csrf;
 mod password_cache;
 pub mod passwords;
+pub mod principal_cache;
 pub mod session;
 pub mod throttle;
 
@@ -12,6 +13,7 @@ use acs_storage::users::User;
 use base64::Engine;
 
 pub use password_cache::PasswordCache;
+pub use principal_cache::PrincipalCache;
 
 use crate::context::Context;
 use crate::error::ApiResult;
@@ -84,8 +86,27 @@ pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
     if !ctx.settings()?.auth_basic_enabled() {
         return Ok(None);
     }
+    let revisions = ctx.revisions()?;
+    let settings = ctx.settings()?;
+    let client = ctx.request.client_ip(settings.trusted_proxies());
+    let cache = &ctx.state.principals;
+    let key = cache.basic_key(&username, &password, client);
+    if let Some((principal, _)) = cache.get(&key, principal_cache::Kind::Basic, &revisions) {
+        return Ok(Some(principal));
+    }
     match passwords::check(ctx, &username, &password)? {
-        Some(user) => Ok(Some(principal_of(ctx, user, Method::Basic)?)),
+        Some(user) => {
+            let principal = principal_of(ctx, user, Method::Basic)?;
+            let cache = &ctx.state.principals;
+            cache.insert(
+                key,
+                principal_cache::Kind::Basic,
+                &revisions,
+                principal.clone(),
+                None,
+            );
+            Ok(Some(principal))
+        }
         None => Ok(None),
     }
 }

@@ -5,6 +5,7 @@ use acs_oauth2::PlainSecret;
 use acs_storage::users::User;
 use chrono::Duration;
 
+use super::principal_cache::Kind;
 use super::{Method, Principal, principal_of};
 use crate::context::{Context, SessionCookie};
 use crate::error::{ApiError, ApiResult};
@@ -25,26 +26,46 @@ pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
     };
     let secret = PlainSecret::new(value.to_owned());
     let now = ctx.now;
-    let Some((session, user)) =
-        acs_storage::sessions::find_active(ctx.conn()?, secret.digest().as_bytes(), now)?
-    else {
-        return Ok(None);
+    let revisions = ctx.revisions()?;
+    let key = ctx.state.principals.session_key(&secret.digest());
+    let cached = ctx.state.principals.get(&key, Kind::Session, &revisions);
+    let (principal, session_expires) = match cached {
+        Some((principal, Some(expires))) if expires > now => (principal, expires),
+        _ => {
+            let digest = secret.digest();
+            let Some((session, user)) =
+                acs_storage::sessions::find_active(ctx.conn()?, digest.as_bytes(), now)?
+            else {
+                return Ok(None);
+            };
+            let principal = principal_of(ctx, user, Method::Session { id: session.id })?;
+            let cache = &ctx.state.principals;
+            cache.insert(
+                key,
+                Kind::Session,
+                &revisions,
+                principal.clone(),
+                Some(session.expires),
+            );
+            (principal, session.expires)
+        }
+    };
+    let Some(session_id) = principal.session_id() else {
+        return Err(ApiError::Internal(
+            "a session entry without a session".into(),
+        ));
     };
     let age = settings.session_cookie_age();
     let expires = now + Duration::seconds(age);
-    if expires - session.expires >= Duration::seconds(REARM_AFTER_SECONDS.min(age / 10).max(1)) {
-        ctx.write(|conn| Ok(acs_storage::sessions::extend(conn, session.id, expires)?))?;
+    if expires - session_expires >= Duration::seconds(REARM_AFTER_SECONDS.min(age / 10).max(1)) {
+        ctx.write(|conn| Ok(acs_storage::sessions::extend(conn, session_id, expires)?))?;
     }
     ctx.session_cookie = Some(SessionCookie {
         name: settings.session_cookie_name().to_owned(),
         value: secret.into_inner(),
         max_age: age,
     });
-    Ok(Some(principal_of(
-        ctx,
-        user,
-        Method::Session { id: session.id },
-    )?))
+    Ok(Some(principal))
 }
 
 /// Starts a session for `user`: stores its digest, applies `SESSIONS_PER_USER`, records the

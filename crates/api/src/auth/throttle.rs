@@ -31,8 +31,10 @@ fn window_start(ctx: &Context<'_>) -> chrono::NaiveDateTime {
 /// failures on record (so a success knows whether there is something to clear).
 pub fn check(ctx: &mut Context<'_>, keys: &[String]) -> ApiResult<bool> {
     let since = window_start(ctx);
-    let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
-    let worst = acs_storage::throttle::failures(ctx.conn()?, &refs, since)?;
+    // Without a client address, the username key stands in for both.
+    let user_key = keys.first().map_or("", String::as_str);
+    let pair = [user_key, keys.get(1).map_or(user_key, String::as_str)];
+    let worst = acs_storage::throttle::failures(ctx.conn()?, pair, since)?;
     match worst {
         Some((failures, started)) if failures >= MAX_FAILURES => {
             let lifts = started + Duration::seconds(WINDOW_SECONDS);

@@ -51,7 +51,7 @@ pub async fn ping(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<Htt
             acs_storage::DbConnection::Sqlite(_) => "sqlite",
             acs_storage::DbConnection::Postgres(_) => "postgresql",
         };
-        acs_storage::settings::revision(ctx.conn()?)?;
+        acs_storage::revisions::current(ctx.conn()?)?;
         Ok(json!({ "version": env!("CARGO_PKG_VERSION"), "database": backend, "status": "ok" }))
     })
     .await?;

@@ -1,5 +1,6 @@
-//! The per-process settings cache. Each request reads the settings revision (one primary-key
-//! lookup) and reloads only when another request, here or on another server, changed it.
+//! The per-process settings cache. Each request reads the change counters (one primary-key
+//! lookup, see `acs_storage::revisions`) and the settings are reloaded only when their counter
+//! moved, whichever server changed them.
 
 use std::sync::{Arc, RwLock};
 
@@ -21,9 +22,8 @@ impl SettingsCache {
         }
     }
 
-    /// The settings in force now, reloaded if the stored revision moved.
-    pub fn current(&self, conn: &mut DbConnection) -> StorageResult<Arc<Settings>> {
-        let revision = acs_storage::settings::revision(conn)?;
+    /// The settings in force at `revision` (the stored settings counter), reloaded if it moved.
+    pub fn current(&self, conn: &mut DbConnection, revision: i64) -> StorageResult<Arc<Settings>> {
         {
             let guard = self
                 .current

@@ -111,7 +111,6 @@ async fn write(
             for (name, text) in &accepted {
                 acs_storage::settings::store(conn, name, text, now)?;
             }
-            acs_storage::settings::bump_revision(conn)?;
             Ok(())
         })?;
         let names: Vec<&str> = accepted.iter().map(|(name, _)| *name).collect();
@@ -139,7 +138,6 @@ pub async fn reset_category(
             for def in registry::in_category(slug) {
                 acs_storage::settings::remove(conn, def.name)?;
             }
-            acs_storage::settings::bump_revision(conn)?;
             Ok(())
         })?;
         tracing::info!(

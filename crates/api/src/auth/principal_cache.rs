@@ -1,0 +1,238 @@
+//! Authenticated principals, reused by later requests with the same credentials while nothing
+//! they were built from has changed.
+//!
+//! An entry records the change counters (`acs_storage::revisions`) read before it was built.
+//! Database triggers bump those counters with every write to users, organization roles,
+//! sessions and failed-login counters, from any process; each request reads them afresh. So an
+//! entry is used only while the database still holds exactly what it was built from: a
+//! password change, a deactivation, a revoked session or a new failed login (which could
+//! throttle) takes effect on the next request, on every server. Credentials are never stored:
+//! keys are HMACs under a key that never leaves this process.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+
+use acs_oauth2::SecretDigest;
+use acs_storage::Timestamp;
+use acs_storage::revisions::Revisions;
+use ring::hmac;
+use ring::rand::SecureRandom;
+
+use super::Principal;
+
+/// Entries kept before the cache starts over (bounded memory).
+const CAPACITY: usize = 10_000;
+
+/// What an entry depends on besides users and roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// HTTP Basic: also the failed-login counters (a throttle may now apply).
+    Basic,
+    /// A session: also the sessions table (logout, eviction, expiry moves).
+    Session,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    kind: Kind,
+    users: i64,
+    dependency: i64,
+    principal: Principal,
+    expires: Option<Timestamp>,
+}
+
+fn dependency(kind: Kind, revisions: &Revisions) -> i64 {
+    match kind {
+        Kind::Basic => revisions.login_failures,
+        Kind::Session => revisions.sessions,
+    }
+}
+
+/// Cache key of one set of credentials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CacheKey([u8; 32]);
+
+/// The cache of one server process.
+pub struct PrincipalCache {
+    key: hmac::Key,
+    entries: Mutex<HashMap<CacheKey, Entry>>,
+}
+
+impl std::fmt::Debug for PrincipalCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PrincipalCache")
+    }
+}
+
+impl PrincipalCache {
+    /// A cache with a fresh random key.
+    pub fn new(rng: &dyn SecureRandom) -> Result<Self, ring::error::Unspecified> {
+        Ok(PrincipalCache {
+            key: hmac::Key::generate(hmac::HMAC_SHA256, rng)?,
+            entries: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn digest(&self, parts: &[&[u8]]) -> CacheKey {
+        let mut context = hmac::Context::with_key(&self.key);
+        for part in parts {
+            // Length prefixes keep part boundaries unambiguous.
+            context.update(&(part.len() as u64).to_be_bytes());
+            context.update(part);
+        }
+        let mut out = [0u8; 32];
+        out.copy_from_slice(context.sign().as_ref());
+        CacheKey(out)
+    }
+
+    /// The key of Basic credentials from one client address (the throttle is per address).
+    pub fn basic_key(&self, username: &str, password: &str, client: Option<IpAddr>) -> CacheKey {
+        let client = client.map(|ip| ip.to_string()).unwrap_or_default();
+        self.digest(&[
+            b"basic",
+            username.as_bytes(),
+            password.as_bytes(),
+            client.as_bytes(),
+        ])
+    }
+
+    /// The key of a session.
+    pub fn session_key(&self, session: &SecretDigest) -> CacheKey {
+        self.digest(&[b"session", session.as_bytes()])
+    }
+
+    /// The principal stored under `key`, if it was built under the same counters; with the
+    /// session expiry it was built with.
+    pub fn get(
+        &self,
+        key: &CacheKey,
+        kind: Kind,
+        revisions: &Revisions,
+    ) -> Option<(Principal, Option<Timestamp>)> {
+        let entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = entries.get(key)?;
+        let current = entry.kind == kind
+            && entry.users == revisions.users
+            && entry.dependency == dependency(kind, revisions);
+        current.then(|| (entry.principal.clone(), entry.expires))
+    }
+
+    /// Stores a principal built after reading `revisions`.
+    pub fn insert(
+        &self,
+        key: CacheKey,
+        kind: Kind,
+        revisions: &Revisions,
+        principal: Principal,
+        expires: Option<Timestamp>,
+    ) {
+        let entry = Entry {
+            kind,
+            users: revisions.users,
+            dependency: dependency(kind, revisions),
+            principal,
+            expires,
+        };
+        let mut entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if entries.len() >= CAPACITY {
+            entries.clear();
+        }
+        entries.insert(key, entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn principal(id: i64) -> Principal {
+        Principal {
+            user: acs_storage::users::User {
+                id,
+                username: format!("u{id}"),
+                password: String::new(),
+                first_name: String::new(),
+                last_name: String::new(),
+                email: String::new(),
+                is_superuser: false,
+                is_system_auditor: false,
+                is_active: true,
+                external_account: None,
+                last_login: None,
+                created: Timestamp::default(),
+                modified: Timestamp::default(),
+            },
+            actor: acs_authz::Actor {
+                user_id: id,
+                ..Default::default()
+            },
+            method: super::super::Method::Basic,
+        }
+    }
+
+    #[test]
+    fn entries_live_only_while_their_counters_hold() {
+        let cache = PrincipalCache::new(&ring::rand::SystemRandom::new()).expect("key");
+        let key = cache.basic_key("alice", "pw", None);
+        let at = Revisions {
+            settings: 1,
+            users: 5,
+            sessions: 7,
+            login_failures: 9,
+        };
+        cache.insert(key, Kind::Basic, &at, principal(1), None);
+        assert!(cache.get(&key, Kind::Basic, &at).is_some());
+        // A settings or sessions change does not concern Basic credentials.
+        assert!(
+            cache
+                .get(
+                    &key,
+                    Kind::Basic,
+                    &Revisions {
+                        settings: 2,
+                        sessions: 8,
+                        ..at
+                    }
+                )
+                .is_some()
+        );
+        // A user or role change, or a new failed login, does.
+        assert!(
+            cache
+                .get(&key, Kind::Basic, &Revisions { users: 6, ..at })
+                .is_none()
+        );
+        assert!(
+            cache
+                .get(
+                    &key,
+                    Kind::Basic,
+                    &Revisions {
+                        login_failures: 10,
+                        ..at
+                    }
+                )
+                .is_none()
+        );
+        // The same key never serves another kind.
+        assert!(cache.get(&key, Kind::Session, &at).is_none());
+    }
+
+    #[test]
+    fn keys_separate_credentials_and_addresses() {
+        let cache = PrincipalCache::new(&ring::rand::SystemRandom::new()).expect("key");
+        let ip: IpAddr = "10.0.0.1".parse().expect("ip");
+        let base = cache.basic_key("alice", "pw", Some(ip));
+        assert_ne!(base, cache.basic_key("alice", "pw2", Some(ip)));
+        assert_ne!(base, cache.basic_key("alic", "epw", Some(ip)));
+        assert_ne!(base, cache.basic_key("alice", "pw", None));
+        assert_eq!(base, cache.basic_key("alice", "pw", Some(ip)));
+    }
+}

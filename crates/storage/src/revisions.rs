@@ -1,0 +1,32 @@
+//! Change counters. Database triggers bump a counter with every insert, update or delete on the
+//! tables it covers, whichever process writes: `settings` (the settings table), `users` (users,
+//! organizations and their roles), `sessions`, `login_failures`. A server reads them once per
+//! request; anything it cached under the same counters is still what the database holds.
+
+use diesel::prelude::*;
+
+use crate::schema::revisions;
+use crate::{DbConnection, StorageResult};
+
+/// The counters at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Queryable, Selectable)]
+#[diesel(table_name = revisions)]
+pub struct Revisions {
+    /// Bumped by every write to settings.
+    pub settings: i64,
+    /// Bumped by every write to users, organizations and organization roles.
+    pub users: i64,
+    /// Bumped by every write to sessions.
+    pub sessions: i64,
+    /// Bumped by every write to the failed-login counters.
+    pub login_failures: i64,
+}
+
+/// The current counters (one primary-key read, on the backend's statement cache: it runs on
+/// every request).
+pub fn current(conn: &mut DbConnection) -> StorageResult<Revisions> {
+    Ok(crate::with_backend!(conn, |c| revisions::table
+        .find(1)
+        .select(Revisions::as_select())
+        .first(c))?)
+}
