@@ -8,6 +8,17 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 
+/// A fresh request id: a random per-process prefix and a counter. Ids must be unique, not
+/// secret, and a system call per request for randomness is measurable.
+fn next_request_id() -> uuid::Uuid {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static PREFIX: OnceLock<u64> = OnceLock::new();
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let prefix = *PREFIX.get_or_init(|| uuid::Uuid::new_v4().as_u64_pair().0);
+    uuid::Uuid::from_u64_pair(prefix, COUNTER.fetch_add(1, Ordering::Relaxed))
+}
+
 /// The middleware function (wrap with `actix_web::middleware::from_fn`).
 pub async fn standard_headers(
     req: ServiceRequest,
@@ -19,7 +30,7 @@ pub async fn standard_headers(
         .get("x-api-request-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| uuid::Uuid::parse_str(v).ok())
-        .unwrap_or_else(uuid::Uuid::new_v4)
+        .unwrap_or_else(next_request_id)
         .simple()
         .to_string();
     let method = req.method().clone();

@@ -4,7 +4,7 @@
 
 use acs_storage::list::{Filter, ListParams, OrderBy};
 use actix_web::HttpRequest;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
 
@@ -15,6 +15,31 @@ pub const MAX_PAGE_SIZE: i64 = 200;
 
 /// Query keys that are not filters.
 const RESERVED: &[&str] = &["page", "page_size", "order_by", "order", "search", "format"];
+
+/// One page of a list as the API renders it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ListPage<T> {
+    /// Matching items over all pages.
+    pub count: i64,
+    /// Relative link to the next page.
+    pub next: Option<String>,
+    /// Relative link to the previous page.
+    pub previous: Option<String>,
+    /// The items of this page.
+    pub results: Vec<T>,
+}
+
+impl<T> ListPage<T> {
+    /// A complete list of `results` on one page.
+    pub fn single(results: Vec<T>) -> Self {
+        ListPage {
+            count: results.len() as i64,
+            next: None,
+            previous: None,
+            results,
+        }
+    }
+}
 
 /// A parsed list request.
 #[derive(Debug, Clone)]
@@ -123,14 +148,19 @@ impl ListRequest {
     }
 
     /// The list envelope; a page past the end (other than the first) is 404 `Invalid page.`.
-    pub fn envelope(&self, count: i64, results: Vec<Value>) -> ApiResult<Value> {
+    pub fn envelope<T: Serialize>(&self, count: i64, results: Vec<T>) -> ApiResult<ListPage<T>> {
         let pages = ((count + self.page_size - 1) / self.page_size).max(1);
         if self.page > pages {
             return Err(ApiError::NotFound("Invalid page.".into()));
         }
         let next = (self.page < pages).then(|| self.link(self.page + 1));
         let previous = (self.page > 1).then(|| self.link(self.page - 1));
-        Ok(json!({ "count": count, "next": next, "previous": previous, "results": results }))
+        Ok(ListPage {
+            count,
+            next,
+            previous,
+            results,
+        })
     }
 }
 
@@ -170,23 +200,24 @@ mod tests {
     #[test]
     fn links_are_relative_and_sorted() {
         let list = request(&[("page", "2"), ("page_size", "5"), ("username", "a")]).expect("valid");
-        let body = list.envelope(12, vec![]).expect("in range");
-        assert_eq!(body["next"], "/api/v2/users/?page=3&page_size=5&username=a");
+        let body = list.envelope::<()>(12, vec![]).expect("in range");
         assert_eq!(
-            body["previous"],
-            "/api/v2/users/?page=1&page_size=5&username=a"
+            body.next.as_deref(),
+            Some("/api/v2/users/?page=3&page_size=5&username=a")
+        );
+        assert_eq!(
+            body.previous.as_deref(),
+            Some("/api/v2/users/?page=1&page_size=5&username=a")
         );
         assert!(matches!(
-            list.envelope(5, vec![]),
+            list.envelope::<()>(5, vec![]),
             Err(ApiError::NotFound(_))
         ));
-        assert_eq!(
-            request(&[])
-                .expect("valid")
-                .envelope(0, vec![])
-                .expect("empty")["next"],
-            Value::Null
-        );
+        let first = request(&[])
+            .expect("valid")
+            .envelope::<()>(0, vec![])
+            .expect("empty");
+        assert_eq!((first.next, first.previous), (None, None));
     }
 
     #[test]

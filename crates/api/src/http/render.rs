@@ -4,7 +4,20 @@ use serde_json::{Map, Value, json};
 
 /// ISO 8601 UTC with microseconds and `Z`, as the reference system writes timestamps.
 pub fn timestamp(t: &chrono::NaiveDateTime) -> String {
-    t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+    use chrono::{Datelike, Timelike};
+    // Written by hand: chrono's strftime parses its format string on every call, and every
+    // record renders two or three timestamps.
+    let micros = t.and_utc().timestamp_subsec_micros();
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        micros.min(999_999)
+    )
 }
 
 /// An optional timestamp (null when absent).
@@ -47,5 +60,9 @@ mod tests {
             .and_then(|d| d.and_hms_micro_opt(14, 39, 32, 618_932))
             .expect("valid");
         assert_eq!(super::timestamp(&t), "2018-02-23T14:39:32.618932Z");
+        let whole = chrono::NaiveDate::from_ymd_opt(2026, 1, 2)
+            .and_then(|d| d.and_hms_opt(3, 4, 5))
+            .expect("valid");
+        assert_eq!(super::timestamp(&whole), "2026-01-02T03:04:05.000000Z");
     }
 }

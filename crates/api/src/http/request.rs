@@ -43,7 +43,6 @@ fn header_text(req: &HttpRequest, name: impl header::AsHeaderName) -> Option<Str
 impl RequestInfo {
     /// Copies the relevant parts of `req`.
     pub fn from_request(req: &HttpRequest) -> Self {
-        let info = req.connection_info();
         RequestInfo {
             method: req.method().clone(),
             authorization: header_text(req, header::AUTHORIZATION),
@@ -51,7 +50,14 @@ impl RequestInfo {
             csrf_header: header_text(req, "x-csrftoken"),
             origin: header_text(req, header::ORIGIN),
             referer: header_text(req, header::REFERER),
-            host: info.host().to_owned(),
+            // The Host header as sent: the CSRF origin check compares against it.
+            host: req
+                .headers()
+                .get(header::HOST)
+                .and_then(|v| v.to_str().ok())
+                .or_else(|| req.uri().authority().map(|a| a.as_str()))
+                .unwrap_or("")
+                .to_owned(),
             peer: req.peer_addr().map(|addr| addr.ip()),
             forwarded_for: header_text(req, "x-forwarded-for"),
             forwarded_proto: header_text(req, "x-forwarded-proto"),

@@ -45,7 +45,7 @@ pub fn apply_session(
     }
 }
 
-impl Reply<Value> {
+impl<T: serde::Serialize> Reply<T> {
     /// The value as a JSON response with `status`.
     pub fn json(self, status: StatusCode) -> HttpResponse {
         let mut builder = HttpResponse::build(status);

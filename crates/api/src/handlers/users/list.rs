@@ -28,7 +28,7 @@ pub fn render_page(
     principal: &crate::auth::Principal,
     list: &ListRequest,
     page: acs_storage::list::Page<acs_storage::users::User>,
-) -> ApiResult<serde_json::Value> {
+) -> ApiResult<crate::http::list::ListPage<super::UserRecord>> {
     let ids: Vec<i64> = page.items.iter().map(|u| u.id).collect();
     let mut memberships = acs_storage::users::memberships(ctx.conn()?, &ids)?;
     let results = page

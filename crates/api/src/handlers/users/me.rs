@@ -2,11 +2,11 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde_json::json;
 
 use super::render_user;
 use crate::context::run;
 use crate::error::ApiResult;
+use crate::http::list::ListPage;
 use crate::state::AppState;
 
 /// The authenticated user.
@@ -18,7 +18,7 @@ pub async fn get_me(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<H
             member_of: principal.actor.member_of.clone(),
         };
         let record = render_user(&principal, &principal.user, &memberships);
-        Ok(json!({ "count": 1, "next": null, "previous": null, "results": [record] }))
+        Ok(ListPage::single(vec![record]))
     })
     .await?;
     Ok(reply.json(StatusCode::OK))

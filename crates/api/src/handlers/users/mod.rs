@@ -16,7 +16,7 @@ pub use detail::get_user;
 pub use list::{list_users, render_page};
 pub use me::get_me;
 pub use options::{META_FOR_SUBLIST, options_user, options_users};
-pub use render::{render_user, target_of};
+pub use render::{UserRecord, render_user, target_of};
 pub use update::{patch_user, put_user};
 
 use acs_storage::users::User;

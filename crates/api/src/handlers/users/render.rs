@@ -2,10 +2,10 @@
 
 use acs_authz::TargetUser;
 use acs_storage::users::{Memberships, User};
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::http::render::{capabilities, envelope, optional_timestamp};
+use crate::http::render::timestamp;
 
 /// The facts `authz` needs about a user.
 pub fn target_of(user: &User, memberships: &Memberships) -> TargetUser {
@@ -18,29 +18,67 @@ pub fn target_of(user: &User, memberships: &Memberships) -> TargetUser {
     }
 }
 
-/// Renders `user` as `viewer` sees it. The password is never shown: `$encrypted$` stands in.
-pub fn render_user(viewer: &Principal, user: &User, memberships: &Memberships) -> Value {
+/// A user as the API shows it: the common record fields first, then the user's own. The
+/// password is never shown; `$encrypted$` stands in for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct UserRecord {
+    id: i64,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    url: String,
+    related: Related,
+    summary_fields: SummaryFields,
+    created: String,
+    modified: String,
+    username: String,
+    first_name: String,
+    last_name: String,
+    email: String,
+    is_superuser: bool,
+    is_system_auditor: bool,
+    password: &'static str,
+    last_login: Option<String>,
+    external_account: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Related {}
+
+#[derive(Debug, Clone, Serialize)]
+struct SummaryFields {
+    user_capabilities: Capabilities,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Capabilities {
+    edit: bool,
+    delete: bool,
+}
+
+/// Renders `user` as `viewer` sees it.
+pub fn render_user(viewer: &Principal, user: &User, memberships: &Memberships) -> UserRecord {
     let caps = acs_authz::user_capabilities(&viewer.actor, &target_of(user, memberships));
-    let mut record = envelope(
-        user.id,
-        "user",
-        format!("/api/v2/users/{}/", user.id),
-        json!({}),
-        json!({ "user_capabilities": capabilities(caps) }),
-        &user.created,
-        &user.modified,
-    );
-    record.insert("username".into(), json!(user.username));
-    record.insert("first_name".into(), json!(user.first_name));
-    record.insert("last_name".into(), json!(user.last_name));
-    record.insert("email".into(), json!(user.email));
-    record.insert("is_superuser".into(), json!(user.is_superuser));
-    record.insert("is_system_auditor".into(), json!(user.is_system_auditor));
-    record.insert("password".into(), json!("$encrypted$"));
-    record.insert(
-        "last_login".into(),
-        optional_timestamp(user.last_login.as_ref()),
-    );
-    record.insert("external_account".into(), json!(user.external_account));
-    Value::Object(record)
+    UserRecord {
+        id: user.id,
+        kind: "user",
+        url: format!("/api/v2/users/{}/", user.id),
+        related: Related {},
+        summary_fields: SummaryFields {
+            user_capabilities: Capabilities {
+                edit: caps.edit,
+                delete: caps.delete,
+            },
+        },
+        created: timestamp(&user.created),
+        modified: timestamp(&user.modified),
+        username: user.username.clone(),
+        first_name: user.first_name.clone(),
+        last_name: user.last_name.clone(),
+        email: user.email.clone(),
+        is_superuser: user.is_superuser,
+        is_system_auditor: user.is_system_auditor,
+        password: "$encrypted$",
+        last_login: user.last_login.as_ref().map(timestamp),
+        external_account: user.external_account.clone(),
+    }
 }
