@@ -17,6 +17,18 @@ const UNSERVED_COLLECTIONS: &[&str] = &[
     "instance_groups",
 ];
 
+/// The `OPTIONS` route of a resource (actix has no shorthand for it).
+fn options<F, Args>(handler: F) -> actix_web::Route
+where
+    F: actix_web::Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: actix_web::Responder + 'static,
+{
+    web::route()
+        .method(actix_web::http::Method::OPTIONS)
+        .to(handler)
+}
+
 /// Registers the routes on an app.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let not_allowed = || web::to(fallback::method_not_allowed);
@@ -62,11 +74,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource("/api/v2/users/")
             .get(users::list_users)
             .post(users::create_user)
-            .route(
-                web::route()
-                    .method(actix_web::http::Method::OPTIONS)
-                    .to(users::options_users),
-            )
+            .route(options(users::options_users))
             .default_service(not_allowed()),
     )
     .service(
@@ -75,22 +83,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .put(users::put_user)
             .patch(users::patch_user)
             .delete(users::delete_user)
-            .route(
-                web::route()
-                    .method(actix_web::http::Method::OPTIONS)
-                    .to(users::options_user),
-            )
+            .route(options(users::options_user))
             .default_service(not_allowed()),
     )
     .service(
         web::resource("/api/v2/organizations/")
             .get(orgs::list_organizations)
             .post(orgs::create_organization)
-            .route(
-                web::route()
-                    .method(actix_web::http::Method::OPTIONS)
-                    .to(orgs::options_organizations),
-            )
+            .route(options(orgs::options_organizations))
             .default_service(not_allowed()),
     )
     .service(
@@ -99,33 +99,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .put(orgs::put_organization)
             .patch(orgs::patch_organization)
             .delete(orgs::delete_organization)
-            .route(
-                web::route()
-                    .method(actix_web::http::Method::OPTIONS)
-                    .to(orgs::options_organization),
-            )
+            .route(options(orgs::options_organization))
             .default_service(not_allowed()),
     )
     .service(
         web::resource("/api/v2/organizations/{id}/users/")
             .get(orgs::list_members)
             .post(orgs::change_members)
-            .route(
-                web::route()
-                    .method(actix_web::http::Method::OPTIONS)
-                    .to(orgs::options_members),
-            )
+            .route(options(orgs::options_members))
             .default_service(not_allowed()),
     )
     .service(
         web::resource("/api/v2/organizations/{id}/admins/")
             .get(orgs::list_admins)
             .post(orgs::change_admins)
-            .route(
-                web::route()
-                    .method(actix_web::http::Method::OPTIONS)
-                    .to(orgs::options_members),
-            )
+            .route(options(orgs::options_members))
             .default_service(not_allowed()),
     )
     .service(
@@ -139,21 +127,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .put(settings::put_category)
             .patch(settings::patch_category)
             .delete(settings::reset_category)
-            .route(
-                web::route()
-                    .method(actix_web::http::Method::OPTIONS)
-                    .to(settings::options_category),
-            )
+            .route(options(settings::options_category))
             .default_service(not_allowed()),
     );
     for name in UNSERVED_COLLECTIONS {
         cfg.service(
             web::resource(format!("/api/v2/{name}/"))
-                .route(
-                    web::route()
-                        .method(actix_web::http::Method::OPTIONS)
-                        .to(fallback::unserved_collection_options),
-                )
+                .route(options(fallback::unserved_collection_options))
                 .default_service(web::to(fallback::not_found)),
         );
     }

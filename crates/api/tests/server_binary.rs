@@ -64,21 +64,26 @@ fn base64(text: &str) -> String {
     out
 }
 
-#[test]
-fn first_start_creates_key_and_admin_then_stops_on_sigterm() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let data = dir.path().join("data");
-    let port = free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_acs-server"))
+/// Starts `acs-server` on `data` with a fast password hash and stderr piped.
+fn spawn_server(data: &std::path::Path, port: u16) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_acs-server"))
         .env_clear()
-        .env("ACS_DATA_DIR", &data)
+        .env("ACS_DATA_DIR", data)
         .env("ACS_BIND", format!("127.0.0.1:{port}"))
         .env("ACS_PASSWORD_HASH_ITERATIONS", "1000")
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn acs-server");
+        .expect("spawn acs-server")
+}
+
+#[test]
+fn first_start_creates_key_and_admin_then_stops_on_sigterm() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let port = free_port();
+    let mut child = spawn_server(&data, port);
 
     // The generated password is printed once on stderr.
     let stderr = child.stderr.take().expect("stderr");
@@ -144,16 +149,7 @@ fn second_start_keeps_key_and_prints_no_password() {
     let data = dir.path().join("data");
     let run = |expect_password: bool| {
         let port = free_port();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_acs-server"))
-            .env_clear()
-            .env("ACS_DATA_DIR", &data)
-            .env("ACS_BIND", format!("127.0.0.1:{port}"))
-            .env("ACS_PASSWORD_HASH_ITERATIONS", "1000")
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
+        let mut child = spawn_server(&data, port);
         wait_until_serving(&mut child, port);
         Command::new("kill")
             .args(["-TERM", &child.id().to_string()])

@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value, json};
 
-use super::require_reader;
+use super::{require_reader, require_superuser};
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
@@ -80,9 +80,7 @@ async fn write(
     let slug = category(&slug)?.slug;
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        if !principal.actor.is_superuser {
-            return Err(ApiError::permission_denied());
-        }
+        require_superuser(&principal)?;
         let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut accepted = Vec::new();
         for (name, value) in &body.0 {
@@ -131,9 +129,7 @@ pub async fn reset_category(
     let slug = category(&path)?.slug;
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        if !principal.actor.is_superuser {
-            return Err(ApiError::permission_denied());
-        }
+        require_superuser(&principal)?;
         ctx.write(|conn| {
             for def in registry::in_category(slug) {
                 acs_storage::settings::remove(conn, def.name)?;

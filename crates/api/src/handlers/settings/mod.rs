@@ -9,6 +9,15 @@ pub use index::list_categories;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 
+/// Settings are written by superusers only.
+pub fn require_superuser(principal: &Principal) -> ApiResult<()> {
+    if principal.actor.is_superuser {
+        Ok(())
+    } else {
+        Err(ApiError::permission_denied())
+    }
+}
+
 /// Settings are read by superusers and system auditors and written by superusers only.
 pub fn require_reader(principal: &Principal) -> ApiResult<()> {
     if principal.actor.reads_everything() {
