@@ -3,7 +3,7 @@
 use actix_web::web;
 
 use crate::handlers::{
-    fallback, login, logout, organizations as orgs, profile, root, settings, users,
+    fallback, login, logout, metrics, organizations as orgs, profile, root, settings, users,
 };
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
@@ -65,6 +65,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .default_service(not_allowed()),
     )
     .service(web::resource("/static/acs.css").get(fallback::stylesheet))
+    .service(
+        web::resource("/api/v2/metrics/")
+            .get(metrics::metrics)
+            .default_service(not_allowed()),
+    )
     .service(
         web::resource("/api/v2/me/")
             .get(users::get_me)

@@ -176,6 +176,11 @@ impl std::fmt::Debug for Pool {
 }
 
 impl Pool {
+    /// Connections open and idle, for monitoring.
+    pub fn state(&self) -> r2d2::State {
+        self.inner.state()
+    }
+
     /// Checks out a connection for reads (or a single-statement write).
     pub fn get(&self) -> StorageResult<PooledConnection> {
         Ok(self.inner.get()?)

@@ -14,6 +14,7 @@ pub mod revisions;
 pub mod schema;
 pub mod sessions;
 pub mod settings;
+pub mod stats;
 pub mod throttle;
 pub mod users;
 

@@ -3,6 +3,7 @@
 pub mod fallback;
 pub mod login;
 pub mod logout;
+pub mod metrics;
 pub mod organizations;
 pub mod profile;
 pub mod root;

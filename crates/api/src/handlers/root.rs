@@ -38,6 +38,7 @@ pub async fn api_v2_root() -> HttpResponse {
     HttpResponse::Ok().json(json!({
         "ping": "/api/v2/ping/",
         "me": "/api/v2/me/",
+        "metrics": "/api/v2/metrics/",
         "users": "/api/v2/users/",
         "organizations": "/api/v2/organizations/",
         "settings": "/api/v2/settings/",

@@ -39,6 +39,7 @@ pub async fn standard_headers(
     let path = req.path().to_owned();
     let mut response = next.call(req).await?;
     let elapsed = started.elapsed();
+    super::metrics::REQUESTS.record(response.status().as_u16(), elapsed.as_micros() as u64);
     let headers = response.headers_mut();
     let has_cache_control = headers.contains_key("cache-control");
     let mut set = |name: &'static str, value: &str| {

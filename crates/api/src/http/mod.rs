@@ -4,6 +4,7 @@ pub mod body;
 pub mod fields;
 pub mod headers;
 pub mod list;
+pub mod metrics;
 pub mod options;
 pub mod render;
 pub mod request;
