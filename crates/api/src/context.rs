@@ -143,7 +143,9 @@ impl<'a> Context<'a> {
     pub fn require_user(&mut self) -> ApiResult<Principal> {
         let principal = self.principal()?.cloned().ok_or(ApiError::Unauthorized)?;
         if principal.is_session() && !is_safe(&self.request.method) {
-            auth::csrf::check(&self.request)?;
+            let settings = self.settings()?;
+            let https = self.request.is_https(settings.trusted_proxies());
+            auth::csrf::check(&self.request, https)?;
         }
         Ok(principal)
     }

@@ -29,13 +29,14 @@ pub fn new_token(rng: &dyn SecureRandom) -> ApiResult<String> {
     Ok(token)
 }
 
-/// Checks the header token against the cookie (session-authenticated API requests).
-pub fn check(request: &RequestInfo) -> ApiResult<()> {
-    check_token(request, request.csrf_header.as_deref())
+/// Checks the header token against the cookie (session-authenticated API requests); `https`
+/// says whether the request came over HTTPS.
+pub fn check(request: &RequestInfo, https: bool) -> ApiResult<()> {
+    check_token(request, request.csrf_header.as_deref(), https)
 }
 
 /// Checks a token sent as a header or form field against the cookie.
-pub fn check_token(request: &RequestInfo, sent: Option<&str>) -> ApiResult<()> {
+pub fn check_token(request: &RequestInfo, sent: Option<&str>, https: bool) -> ApiResult<()> {
     let cookie = request
         .cookie(COOKIE)
         .filter(|c| !c.is_empty())
@@ -48,15 +49,22 @@ pub fn check_token(request: &RequestInfo, sent: Option<&str>) -> ApiResult<()> {
             "CSRF Failed: CSRF token from the 'X-Csrftoken' HTTP header incorrect.".into(),
         ));
     }
-    check_origin(request)
+    check_origin(request, https)
 }
 
 /// Cross-origin browser requests are refused even with a valid token: the `Origin` (or, when
-/// absent, the `Referer`) must name this host.
-fn check_origin(request: &RequestInfo) -> ApiResult<()> {
+/// absent, the `Referer`) must name this host. Over HTTPS one of them is required, as Django
+/// requires it (a man in the middle of plain http could set cookies, not forge this).
+fn check_origin(request: &RequestInfo, https: bool) -> ApiResult<()> {
     let claimed = request.origin.as_deref().or(request.referer.as_deref());
     let Some(claimed) = claimed.filter(|c| *c != "null") else {
-        return Ok(());
+        return if https {
+            Err(ApiError::Forbidden(
+                "CSRF Failed: Referer checking failed - no Referer.".into(),
+            ))
+        } else {
+            Ok(())
+        };
     };
     let same_host = url::Url::parse(claimed).ok().is_some_and(|url| {
         let host = match (url.host_str(), url.port()) {
@@ -102,28 +110,29 @@ mod tests {
             Err(ApiError::Forbidden(d)) => d,
             Err(other) => format!("{other:?}"),
         };
+        let http = |cookie, header, origin| detail(check(&request(cookie, header, origin), false));
+        let https = |cookie, header, origin| detail(check(&request(cookie, header, origin), true));
+        assert_eq!(http(Some("abc"), Some("abc"), None), "ok");
+        assert!(http(None, Some("abc"), None).contains("cookie not set"));
+        assert!(http(Some("abc"), None, None).contains("token missing"));
+        assert!(http(Some("abc"), Some("abd"), None).contains("incorrect"));
         assert_eq!(
-            detail(check(&request(Some("abc"), Some("abc"), None))),
-            "ok"
-        );
-        assert!(detail(check(&request(None, Some("abc"), None))).contains("cookie not set"));
-        assert!(detail(check(&request(Some("abc"), None, None))).contains("token missing"));
-        assert!(detail(check(&request(Some("abc"), Some("abd"), None))).contains("incorrect"));
-        assert_eq!(
-            detail(check(&request(
-                Some("a"),
-                Some("a"),
-                Some("http://127.0.0.1:8013")
-            ))),
+            http(Some("a"), Some("a"), Some("http://127.0.0.1:8013")),
             "ok"
         );
         assert!(
-            detail(check(&request(
-                Some("a"),
-                Some("a"),
-                Some("http://evil.example")
-            )))
-            .contains("Origin checking failed")
+            http(Some("a"), Some("a"), Some("http://evil.example"))
+                .contains("Origin checking failed")
+        );
+        // Over HTTPS the origin must be stated, and be this host.
+        assert!(https(Some("a"), Some("a"), None).contains("no Referer"));
+        assert_eq!(
+            https(Some("a"), Some("a"), Some("https://127.0.0.1:8013")),
+            "ok"
+        );
+        assert!(
+            https(Some("a"), Some("a"), Some("https://evil.example"))
+                .contains("Origin checking failed")
         );
     }
 

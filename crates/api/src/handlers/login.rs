@@ -9,7 +9,7 @@ use crate::auth::{csrf, passwords, session};
 use crate::context::{SessionCookie, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::FormBody;
-use crate::http::response::cookie;
+use crate::http::response::{apply_transport, cookie};
 use crate::pages::{LoginPage, page_response};
 use crate::state::AppState;
 
@@ -29,8 +29,10 @@ pub fn safe_next(next: Option<&str>) -> Option<&str> {
     local.then_some(next)
 }
 
+/// Whether the connection itself is TLS. Pages without a database read cannot know the trusted
+/// proxies, so only their `csrftoken` cookie uses this; session cookies follow `Reply::secure`.
 fn is_secure(req: &HttpRequest) -> bool {
-    req.connection_info().scheme() == "https"
+    req.app_config().secure()
 }
 
 /// The CSRF token of this browser, or a new one to set.
@@ -129,7 +131,11 @@ pub async fn login_submit(
     let name = username.clone();
     let result = run(&state, &req, move |ctx| {
         let sent = ctx.request.csrf_header.clone().or(token);
-        if let Err(ApiError::Forbidden(reason)) = csrf::check_token(&ctx.request, sent.as_deref()) {
+        let settings = ctx.settings()?;
+        let https = ctx.request.is_https(settings.trusted_proxies());
+        if let Err(ApiError::Forbidden(reason)) =
+            csrf::check_token(&ctx.request, sent.as_deref(), https)
+        {
             return Err(ApiError::Forbidden(reason));
         }
         if name.is_empty() || password.is_empty() {
@@ -152,7 +158,9 @@ pub async fn login_submit(
 
     match result {
         Ok(reply) => match reply.value {
-            Outcome::Success { user, session, csrf } => Ok(logged_in(&req, *user, session, csrf, &next)),
+            Outcome::Success { user, session, csrf } => {
+                Ok(logged_in(*user, session, csrf, &next, reply.secure))
+            }
             Outcome::Failed => form_page(&req, &state, StatusCode::UNAUTHORIZED, Some(FAILED), &next, &username),
         },
         Err(ApiError::Forbidden(reason)) => Ok(page_response(StatusCode::FORBIDDEN)
@@ -178,13 +186,12 @@ fn html_escape(text: &str) -> String {
 }
 
 fn logged_in(
-    req: &HttpRequest,
     user: User,
     session: SessionCookie,
     csrf_value: String,
     next: &str,
+    secure: bool,
 ) -> HttpResponse {
-    let secure = is_secure(req);
     let current_user = json!({
         "id": user.id,
         "type": "user",
@@ -196,7 +203,9 @@ fn logged_in(
         percent_encoding::utf8_percent_encode(&current_user, percent_encoding::NON_ALPHANUMERIC)
             .to_string();
     let location = if next.is_empty() { DEFAULT_NEXT } else { next };
-    HttpResponse::Found()
+    let mut response = HttpResponse::Found();
+    apply_transport(&mut response, secure);
+    response
         .insert_header((header::LOCATION, location))
         .insert_header(("X-API-Session-Cookie-Name", session.name.clone()))
         .insert_header(("Session-Timeout", session.max_age.to_string()))

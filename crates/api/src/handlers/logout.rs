@@ -8,7 +8,7 @@ use crate::auth::csrf;
 use crate::context::{is_safe, run};
 use crate::error::ApiResult;
 use crate::handlers::login::safe_next;
-use crate::http::response::cookie;
+use crate::http::response::{apply_transport, cookie};
 use crate::state::AppState;
 
 /// Deletes the session (if any) and redirects to `next` or `/api/`. A POST from a logged-in
@@ -35,7 +35,8 @@ pub async fn logout(
         if let Some(value) = ctx.request.cookie(&name).map(str::to_owned) {
             if !is_safe(&ctx.request.method) {
                 let sent = ctx.request.csrf_header.clone().or(token);
-                csrf::check_token(&ctx.request, sent.as_deref())?;
+                let https = ctx.request.is_https(settings.trusted_proxies());
+                csrf::check_token(&ctx.request, sent.as_deref(), https)?;
             }
             let digest = PlainSecret::new(value).digest();
             ctx.write(|conn| {
@@ -48,8 +49,10 @@ pub async fn logout(
         Ok(name)
     })
     .await?;
-    let secure = req.connection_info().scheme() == "https";
-    Ok(HttpResponse::Found()
+    let secure = reply.secure;
+    let mut response = HttpResponse::Found();
+    apply_transport(&mut response, secure);
+    Ok(response
         .insert_header((header::LOCATION, next))
         .cookie(cookie(reply.value, String::new(), true, Some(0), secure))
         .cookie(cookie(

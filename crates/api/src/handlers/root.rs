@@ -19,7 +19,7 @@ pub async fn api_root(req: HttpRequest, state: web::Data<AppState>) -> ApiResult
             token,
             false,
             None,
-            req.connection_info().scheme() == "https",
+            req.app_config().secure(),
         ));
     }
     Ok(response.json(json!({

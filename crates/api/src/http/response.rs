@@ -27,12 +27,22 @@ pub fn cookie(
     cookie
 }
 
-/// Adds the session cookie and `Session-Timeout` for a session-authenticated request.
+/// Adds `Strict-Transport-Security` to responses that travelled over HTTPS (never on plain
+/// http: awxkit and browsers on a loopback test setup must keep working).
+pub fn apply_transport(builder: &mut HttpResponseBuilder, secure: bool) {
+    if secure {
+        builder.insert_header(("Strict-Transport-Security", "max-age=31536000"));
+    }
+}
+
+/// Adds the session cookie and `Session-Timeout` for a session-authenticated request, and the
+/// transport headers.
 pub fn apply_session(
     builder: &mut HttpResponseBuilder,
     session: Option<&SessionCookie>,
     secure: bool,
 ) {
+    apply_transport(builder, secure);
     if let Some(session) = session {
         builder.cookie(cookie(
             session.name.clone(),
