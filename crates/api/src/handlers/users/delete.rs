@@ -2,9 +2,9 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use super::{resolve, target_of};
+use super::visible;
 use crate::context::run;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::state::AppState;
 
 /// Deletes a user with their sessions and memberships.
@@ -16,12 +16,7 @@ pub async fn delete_user(
     let segment = path.into_inner();
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let user = resolve(ctx, &segment)?;
-        let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
-        let target = target_of(&user, &memberships);
-        if !acs_authz::can_view_user(&principal.actor, &target) {
-            return Err(ApiError::permission_denied());
-        }
+        let (user, _, target) = visible(ctx, &principal, &segment)?;
         acs_authz::can_delete_user(&principal.actor, &target)?;
         ctx.write(|conn| Ok(acs_storage::users::delete(conn, user.id)?))?;
         tracing::info!(actor = principal.user.id, user = user.id, "user deleted");

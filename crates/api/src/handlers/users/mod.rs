@@ -24,6 +24,22 @@ use acs_storage::users::User;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 
+/// The user at `segment` with its memberships and `authz` facts, if the caller may see it:
+/// 404 when missing, 403 when it exists but is not visible.
+pub fn visible(
+    ctx: &mut Context<'_>,
+    principal: &crate::auth::Principal,
+    segment: &str,
+) -> ApiResult<(User, acs_storage::users::Memberships, acs_authz::TargetUser)> {
+    let user = resolve(ctx, segment)?;
+    let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
+    let target = target_of(&user, &memberships);
+    if !acs_authz::can_view_user(&principal.actor, &target) {
+        return Err(ApiError::permission_denied());
+    }
+    Ok((user, memberships, target))
+}
+
 /// Resolves the `<id or username>` path segment (awxkit's `login` uses the username form).
 pub fn resolve(ctx: &mut Context<'_>, segment: &str) -> ApiResult<User> {
     // No username holds a NUL (creation refuses it), and PostgreSQL cannot compare one.

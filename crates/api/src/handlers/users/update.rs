@@ -7,7 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
-use super::{render_user, resolve, target_of};
+use super::{render_user, visible};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
@@ -42,12 +42,7 @@ async fn update(
 ) -> ApiResult<HttpResponse> {
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let user = resolve(ctx, &segment)?;
-        let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
-        let target = target_of(&user, &memberships);
-        if !acs_authz::can_view_user(&principal.actor, &target) {
-            return Err(ApiError::permission_denied());
-        }
+        let (user, memberships, target) = visible(ctx, &principal, &segment)?;
         let input = UserInput::read(&body.0, full, false)?;
         acs_authz::can_change_user(&principal.actor, &target, input.flags())?;
 
