@@ -135,41 +135,38 @@ impl ResourceMeta {
         )
     }
 
+    /// The metadata body: `GET` always, the write action (`POST` or `PUT`) when allowed.
+    fn body(&self, write: Option<&str>) -> Map<String, Value> {
+        let mut actions = Map::new();
+        actions.insert("GET".into(), self.get_action());
+        if let Some(method) = write {
+            actions.insert(method.into(), self.write_action());
+        }
+        let mut body = Map::new();
+        body.insert("name".into(), json!(self.name));
+        body.insert("description".into(), json!(self.description));
+        body.insert("renders".into(), json!(["application/json"]));
+        body.insert("parses".into(), json!(["application/json"]));
+        body.insert("actions".into(), Value::Object(actions));
+        body
+    }
+
     /// Metadata of a collection; `can_create` adds the `POST` action. The `Allow` header
     /// lists what the view implements, whoever asks (DRF's behaviour, which awxkit relies on).
     pub fn collection(&self, can_create: bool) -> (Value, &'static str) {
-        let mut actions = Map::new();
-        actions.insert("GET".into(), self.get_action());
-        if can_create {
-            actions.insert("POST".into(), self.write_action());
-        }
-        let body = json!({
-            "name": self.name,
-            "description": self.description,
-            "renders": ["application/json"],
-            "parses": ["application/json"],
-            "actions": actions,
-            "object_roles": [],
-        });
-        (body, "GET, POST, HEAD, OPTIONS")
+        let mut body = self.body(can_create.then_some("POST"));
+        body.insert("object_roles".into(), json!([]));
+        (Value::Object(body), "GET, POST, HEAD, OPTIONS")
     }
 
     /// Metadata of a detail; `can_change` adds the `PUT` action. The `Allow` header lists
     /// every method the view implements: awxkit probes `OPTIONS /<collection>/1/` once to
     /// decide which subcommands exist, so it must not depend on which object 1 is.
     pub fn detail(&self, can_change: bool) -> (Value, String) {
-        let mut actions = Map::new();
-        actions.insert("GET".into(), self.get_action());
-        if can_change {
-            actions.insert("PUT".into(), self.write_action());
-        }
-        let body = json!({
-            "name": self.name,
-            "description": self.description,
-            "renders": ["application/json"],
-            "parses": ["application/json"],
-            "actions": actions,
-        });
-        (body, "GET, PUT, PATCH, DELETE, HEAD, OPTIONS".to_owned())
+        let body = self.body(can_change.then_some("PUT"));
+        (
+            Value::Object(body),
+            "GET, PUT, PATCH, DELETE, HEAD, OPTIONS".to_owned(),
+        )
     }
 }
