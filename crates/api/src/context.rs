@@ -138,11 +138,14 @@ impl<'a> Context<'a> {
         Ok(self.principal.as_ref().and_then(Option::as_ref))
     }
 
-    /// The authenticated user, or 401. Session-authenticated unsafe requests must also pass
-    /// the CSRF check (403).
+    /// The authenticated user, or 401. A read-scoped token on an unsafe method is refused with
+    /// 403 before anything else; session-authenticated unsafe requests must pass the CSRF
+    /// check (403).
     pub fn require_user(&mut self) -> ApiResult<Principal> {
         let principal = self.principal()?.cloned().ok_or(ApiError::Unauthorized)?;
-        if principal.is_session() && !is_safe(&self.request.method) {
+        let safe = is_safe(&self.request.method);
+        acs_authz::check_method(&principal.actor, safe)?;
+        if principal.is_session() && !safe {
             let settings = self.settings()?;
             let https = self.request.is_https(settings.trusted_proxies());
             auth::csrf::check(&self.request, https)?;

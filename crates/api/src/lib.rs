@@ -5,6 +5,7 @@
 //! authorization, database work in one transaction) runs in one task on the blocking pool: see
 //! [`context::run`].
 
+pub mod activity;
 pub mod auth;
 pub mod bootstrap;
 pub mod config;

@@ -3,7 +3,8 @@
 use actix_web::web;
 
 use crate::handlers::{
-    fallback, login, logout, metrics, organizations as orgs, profile, root, settings, users,
+    activity_stream as activity, applications as apps, fallback, login, logout, metrics,
+    organizations as orgs, profile, root, settings, tokens, users,
 };
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
@@ -119,6 +120,110 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .get(orgs::list_admins)
             .post(orgs::change_admins)
             .route(options(orgs::options_members))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/organizations/{id}/applications/")
+            .get(apps::list_organization_applications)
+            .post(apps::create_organization_application)
+            .route(options(apps::options_applications))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/organizations/{id}/activity_stream/")
+            .get(activity::list_organization_activity)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/users/{user}/applications/")
+            .get(apps::list_user_applications)
+            .post(apps::create_user_application)
+            .route(options(apps::options_applications))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/users/{user}/tokens/")
+            .get(tokens::list_user_tokens)
+            .post(tokens::create_user_token)
+            .route(options(tokens::options_tokens))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/users/{user}/personal_tokens/")
+            .get(tokens::list_personal_tokens)
+            .post(tokens::create_personal_token)
+            .route(options(tokens::options_tokens))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/users/{user}/authorized_tokens/")
+            .get(tokens::list_authorized_tokens)
+            .post(tokens::create_authorized_token)
+            .route(options(tokens::options_tokens))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/users/{user}/activity_stream/")
+            .get(activity::list_user_activity)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/applications/")
+            .get(apps::list_applications)
+            .post(apps::create_application)
+            .route(options(apps::options_applications))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/applications/{id}/")
+            .get(apps::get_application)
+            .put(apps::put_application)
+            .patch(apps::patch_application)
+            .delete(apps::delete_application)
+            .route(options(apps::options_application))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/applications/{id}/tokens/")
+            .get(tokens::list_application_tokens)
+            .post(tokens::create_application_token)
+            .route(options(tokens::options_tokens))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/applications/{id}/activity_stream/")
+            .get(activity::list_application_activity)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/tokens/")
+            .get(tokens::list_tokens)
+            .post(tokens::create_token)
+            .route(options(tokens::options_tokens))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/tokens/{id}/")
+            .get(tokens::get_token)
+            .put(tokens::put_token)
+            .patch(tokens::patch_token)
+            .delete(tokens::delete_token)
+            .route(options(tokens::options_token))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/tokens/{id}/activity_stream/")
+            .get(activity::list_token_activity)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/activity_stream/")
+            .get(activity::list_activity)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/activity_stream/{id}/")
+            .get(activity::get_activity)
             .default_service(not_allowed()),
     )
     .service(

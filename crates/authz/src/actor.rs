@@ -1,4 +1,5 @@
-//! The requester: who is asking, and which organizations they hold roles in.
+//! The requester: who is asking, which organizations they hold roles in, and
+//! whether their credentials only allow reading.
 
 /// Database id of a user or an organization.
 pub type Id = i64;
@@ -11,14 +12,27 @@ pub type Id = i64;
 pub struct Actor {
     /// The actor's user id.
     pub user_id: Id,
-    /// Superusers may do everything (except delete themselves).
+    /// Superusers may do everything (except delete themselves, or write with a
+    /// [`read_only`](Self::read_only) token).
     pub is_superuser: bool,
-    /// System auditors may read everything but change nothing beyond their own profile.
+    /// System auditors may read everything. The flag grants no write: an
+    /// auditor changes only their own profile and what they own or
+    /// administer (applications, tokens).
     pub is_system_auditor: bool,
     /// Organizations the actor administers (any order, duplicates allowed).
     pub admin_of: Vec<Id>,
     /// Organizations the actor is a direct member of (any order, duplicates allowed).
     pub member_of: Vec<Id>,
+    /// The request was authenticated by an OAuth 2 token whose scope lacks
+    /// `write`; such an actor may only read.
+    ///
+    /// AWX's scope rule is "read gives only the read permissions RBAC gives":
+    /// with such a token every method other than GET, HEAD and OPTIONS
+    /// answers 403 before any other check (see [`crate::check_method`]),
+    /// superusers included, every `can_create_*` / `can_change_*` /
+    /// `can_delete_*` rule refuses, and every `*_capabilities` is all false.
+    /// What the actor may *see* is unchanged.
+    pub read_only: bool,
 }
 
 impl Actor {
@@ -48,16 +62,21 @@ impl Actor {
     /// Every organization the actor belongs to, sorted and deduplicated, so
     /// visibility filters compare equal regardless of the caller's order.
     pub(crate) fn organizations(&self) -> Vec<Id> {
-        let mut orgs: Vec<Id> = self
-            .admin_of
-            .iter()
-            .chain(&self.member_of)
-            .copied()
-            .collect();
-        orgs.sort_unstable();
-        orgs.dedup();
-        orgs
+        sorted_unique(self.admin_of.iter().chain(&self.member_of))
     }
+
+    /// The organizations the actor administers, sorted and deduplicated, for
+    /// the same reason as [`Actor::organizations`].
+    pub(crate) fn administered(&self) -> Vec<Id> {
+        sorted_unique(&self.admin_of)
+    }
+}
+
+fn sorted_unique<'a>(ids: impl IntoIterator<Item = &'a Id>) -> Vec<Id> {
+    let mut ids: Vec<Id> = ids.into_iter().copied().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
 }
 
 #[cfg(test)]
@@ -147,6 +166,19 @@ mod tests {
         ];
         for (name, actor, expected) in rows {
             assert_eq!(actor.organizations(), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn administered_is_sorted_and_unique() {
+        #[rustfmt::skip]
+        let rows = [
+            ("admin lists sort and dedup", actor(&[9, 2, 9], &[5]), vec![2, 9]),
+            ("member rows are not administered", actor(&[], &[5, 2]), vec![]),
+            ("no roles", actor(&[], &[]), vec![]),
+        ];
+        for (name, actor, expected) in rows {
+            assert_eq!(actor.administered(), expected, "{name}");
         }
     }
 }

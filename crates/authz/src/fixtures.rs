@@ -1,7 +1,8 @@
-//! Shared cast for the rule tables: one actor per role and one target per
-//! kind of user, with distinct ids so "self" is never matched by accident.
+//! Shared cast for the rule tables: one actor per role, one target per kind
+//! of user, and applications and tokens around them, with distinct ids so
+//! "self" is never matched by accident.
 
-use crate::{Actor, Id, TargetUser};
+use crate::{Actor, Id, TargetApplication, TargetToken, TargetUser};
 
 /// The organization most rows are about.
 pub const O: Id = 1;
@@ -72,6 +73,14 @@ pub fn all_actors() -> Vec<Actor> {
         unrelated(),
         admin_o_and_p(),
     ]
+}
+
+/// `actor` authenticated by an OAuth 2 token without the `write` scope.
+pub fn read_only(actor: Actor) -> Actor {
+    Actor {
+        read_only: true,
+        ..actor
+    }
 }
 
 /// The actor as the object of their own request.
@@ -148,4 +157,59 @@ pub fn all_targets() -> Vec<TargetUser> {
     ];
     targets.extend(all_actors().iter().map(myself));
     targets
+}
+
+fn application(id: Id, organization: Id, user: Option<Id>) -> TargetApplication {
+    TargetApplication {
+        id,
+        organization,
+        user,
+    }
+}
+
+/// An application of O that no user owns.
+pub fn app_of_o() -> TargetApplication {
+    application(300, O, None)
+}
+
+/// An application of P that no user owns.
+pub fn app_of_p() -> TargetApplication {
+    application(301, P, None)
+}
+
+/// An application of O owned by the target user in O, who is none of the actors.
+pub fn app_of_o_owned_by_in_o() -> TargetApplication {
+    application(302, O, Some(in_o().id))
+}
+
+/// An application of P owned by `actor`; unless the actor administers P,
+/// only ownership can grant them anything.
+pub fn app_of_p_owned_by(actor: &Actor) -> TargetApplication {
+    application(303, P, Some(actor.user_id))
+}
+
+/// Every application above, including one owned by each actor.
+pub fn all_applications() -> Vec<TargetApplication> {
+    let mut apps = vec![app_of_o(), app_of_p(), app_of_o_owned_by_in_o()];
+    apps.extend(all_actors().iter().map(app_of_p_owned_by));
+    apps
+}
+
+/// A personal token (no application) of `owner`.
+pub fn personal_token(owner: TargetUser) -> TargetToken {
+    TargetToken {
+        id: 400,
+        owner,
+        application: None,
+    }
+}
+
+/// A token of `owner` for [`app_of_p`]; the application changes nothing
+/// about who may manage the token.
+pub fn app_token(owner: TargetUser) -> TargetToken {
+    TargetToken {
+        id: 401,
+        owner,
+        application: Some(app_of_p().id),
+    }
 }

@@ -1,9 +1,11 @@
-//! Pure access rules of ACS for users and organizations.
+//! Pure access rules of ACS for users, organizations, OAuth 2 applications
+//! and tokens.
 //!
-//! ACS answers AWX 24.6.1's API, so these rules mirror what AWX's RBAC lets
-//! each kind of user do. Every function here is pure: the caller loads the
-//! facts (an [`Actor`] for the requester, a [`TargetUser`] or organization id
-//! for the object) and gets back a yes/no, a [`Denied`] reason, or a
+//! ACS answers AWX 24.6.1's API, so the user and organization rules mirror
+//! what AWX's RBAC lets each kind of user do; the application and token
+//! rules are ACS's own. Every function here is pure: the caller loads the
+//! facts (an [`Actor`] for the requester; a [`TargetUser`], organization id,
+//! [`TargetApplication`] or [`TargetToken`] for the object) and gets back a yes/no, a [`Denied`] reason, or a
 //! visibility filter that storage turns into SQL. Keeping the rules free of
 //! I/O lets every service link them and lets the tests cover them as tables.
 //!
@@ -22,9 +24,22 @@
 //! | Organization | create / delete | superuser |
 //! | Organization | change | superuser; admin of that organization |
 //! | Organization | add / remove admin or member | superuser; admin of that organization, except when the target user is a superuser |
+//! | Application | view / list | superuser and system auditor: all; everyone else: applications of organizations they administer, and applications whose owner (`user`) is them |
+//! | Application | create | superuser: in any organization, for any owner; admin of the organization: owned by nobody, by themself, or by a non-privileged user belonging to that organization |
+//! | Application | change / delete | superuser; admin of its organization; its owner |
+//! | Token | view / list | superuser and system auditor: all; everyone else: their own, and those of every user belonging to an organization they administer |
+//! | Token | create | anyone, for themself: a personal token, or a token for an application they may view |
+//! | Token | change / delete | superuser; its owner; admin of an organization the owner belongs to, unless the owner is privileged |
+//! | Any | create / change / delete, any method but GET, HEAD, OPTIONS | never with a read-only [`Actor`] (an OAuth 2 token whose scope lacks `write`), not even a superuser; [`check_method`] refuses such requests before any other check |
 //!
-//! `user_capabilities` and `organization_capabilities` report the change and
-//! delete rules above for `summary_fields.user_capabilities`.
+//! The system auditor flag only adds reading: an auditor still manages the
+//! applications and tokens they own or their organizations hold. A read-only
+//! actor sees exactly what the same actor would see with a `write` token.
+//!
+//! `user_capabilities`, `organization_capabilities`,
+//! `application_capabilities` and `token_capabilities` report the change and
+//! delete rules above for `summary_fields.user_capabilities`; all are false
+//! for a read-only actor.
 //!
 //! Refusals carry a [`Denied`] whose `Display` is the message the API returns
 //! as `{"detail": ...}` with status 403.
@@ -53,16 +68,23 @@
 #![warn(missing_docs)]
 
 mod actor;
+mod applications;
 mod capabilities;
 mod denial;
 mod organizations;
+mod scope;
 mod target;
+mod tokens;
 mod users;
 
 #[cfg(test)]
 mod fixtures;
 
 pub use actor::{Actor, Id};
+pub use applications::{
+    ApplicationVisibility, TargetApplication, application_capabilities, can_change_application,
+    can_create_application, can_delete_application, can_view_application, visible_applications,
+};
 pub use capabilities::Capabilities;
 pub use denial::Denied;
 pub use organizations::{
@@ -70,7 +92,12 @@ pub use organizations::{
     can_create_organization, can_delete_organization, can_view_organization,
     organization_capabilities, visible_organizations,
 };
+pub use scope::check_method;
 pub use target::TargetUser;
+pub use tokens::{
+    TargetToken, TokenVisibility, can_change_token, can_create_token, can_delete_token,
+    can_view_token, token_capabilities, visible_tokens,
+};
 pub use users::{
     UserFlags, UserVisibility, can_change_user, can_create_user, can_delete_user, can_view_user,
     user_capabilities, visible_users,

@@ -1,6 +1,9 @@
 //! Who may list, view, create, change and delete organizations, and manage
 //! their admins and members.
+//!
+//! Every write rule refuses a [read-only](Actor::read_only) actor first.
 
+use crate::scope::require_write;
 use crate::{Actor, Capabilities, Denied, Id, TargetUser};
 
 /// Which organizations an actor may list; storage turns it into SQL.
@@ -31,12 +34,14 @@ pub fn can_view_organization(actor: &Actor, org: Id) -> bool {
 /// Whether `actor` may create an organization: superusers only, since an
 /// organization is the unit that delegates administration.
 pub fn can_create_organization(actor: &Actor) -> Result<(), Denied> {
+    require_write(actor)?;
     superuser_only(actor)
 }
 
 /// Whether `actor` may change organization `org`: superusers and that
 /// organization's admins.
 pub fn can_change_organization(actor: &Actor, org: Id) -> Result<(), Denied> {
+    require_write(actor)?;
     if actor.is_superuser || actor.administers(org) {
         Ok(())
     } else {
@@ -47,6 +52,7 @@ pub fn can_change_organization(actor: &Actor, org: Id) -> Result<(), Denied> {
 /// Whether `actor` may delete organization `org`: superusers only, since
 /// deletion takes everything the organization owns with it.
 pub fn can_delete_organization(actor: &Actor, org: Id) -> Result<(), Denied> {
+    require_write(actor)?;
     // Deliberately not `administers(org)`: AWX refuses deletion to org admins.
     let _ = org;
     superuser_only(actor)
@@ -72,6 +78,7 @@ pub fn can_change_membership(
     role: OrganizationRole,
     target: &TargetUser,
 ) -> Result<(), Denied> {
+    require_write(actor)?;
     // Both roles follow the same rule (an org admin may appoint fellow
     // admins, as in AWX); matching exhaustively makes a new role revisit this.
     match role {
@@ -163,6 +170,7 @@ mod tests {
             ("admin of O", admin_o(), NOT_PERMITTED),
             ("member of O", member_o(), NOT_PERMITTED),
             ("unrelated", unrelated(), NOT_PERMITTED),
+            ("read-only superuser", read_only(superuser()), NOT_PERMITTED),
         ];
         for (name, actor, expected) in rows {
             assert_eq!(can_create_organization(&actor), expected, "{name}");
@@ -180,6 +188,8 @@ mod tests {
             ("member of O: O", member_o(), O, NOT_PERMITTED),
             ("admin of P: O", admin_p(), O, NOT_PERMITTED),
             ("unrelated: O", unrelated(), O, NOT_PERMITTED),
+            ("read-only superuser: O", read_only(superuser()), O, NOT_PERMITTED),
+            ("read-only admin of O: O", read_only(admin_o()), O, NOT_PERMITTED),
         ];
         for (name, actor, org, expected) in rows {
             assert_eq!(can_change_organization(&actor, org), expected, "{name}");
@@ -196,6 +206,7 @@ mod tests {
             ("member of O: O", member_o(), O, NOT_PERMITTED),
             ("admin of P: O", admin_p(), O, NOT_PERMITTED),
             ("unrelated: O", unrelated(), O, NOT_PERMITTED),
+            ("read-only superuser: O", read_only(superuser()), O, NOT_PERMITTED),
         ];
         for (name, actor, org, expected) in rows {
             assert_eq!(can_delete_organization(&actor, org), expected, "{name}");
@@ -223,6 +234,9 @@ mod tests {
             ("member of O: self", member_o(), O, myself(&member_o()), NOT_PERMITTED),
             ("admin of P: user in O", admin_p(), O, in_o(), NOT_PERMITTED),
             ("unrelated: self into O", unrelated(), O, myself(&unrelated()), NOT_PERMITTED),
+            ("read-only superuser: user in P into O", read_only(superuser()), O, in_p(), NOT_PERMITTED),
+            ("read-only superuser: self into O", read_only(superuser()), O, myself(&superuser()), NOT_PERMITTED),
+            ("read-only admin of O: user in O", read_only(admin_o()), O, in_o(), NOT_PERMITTED),
         ];
         // Both roles follow one rule, so every row must hold for each.
         for role in [OrganizationRole::Admin, OrganizationRole::Member] {
@@ -247,6 +261,8 @@ mod tests {
             ("admin of O: P", admin_o(), P, caps(false, false)),
             ("member of O: O", member_o(), O, caps(false, false)),
             ("unrelated: O", unrelated(), O, caps(false, false)),
+            ("read-only superuser: O", read_only(superuser()), O, caps(false, false)),
+            ("read-only admin of O: O", read_only(admin_o()), O, caps(false, false)),
         ];
         for (name, actor, org, expected) in rows {
             assert_eq!(organization_capabilities(&actor, org), expected, "{name}");

@@ -31,6 +31,11 @@ impl TargetUser {
             .map(|(_, org)| org)
     }
 
+    /// Whether the target is a member or an admin of `org`.
+    pub(crate) fn belongs_to(&self, org: Id) -> bool {
+        self.admin_of.contains(&org) || self.member_of.contains(&org)
+    }
+
     /// Superusers and system auditors: users whose account only a superuser may manage.
     pub(crate) fn is_privileged(&self) -> bool {
         self.is_superuser || self.is_system_auditor
@@ -66,6 +71,21 @@ mod tests {
                 expected,
                 "{name}"
             );
+        }
+    }
+
+    #[test]
+    fn belongs_to() {
+        #[rustfmt::skip]
+        let rows = [
+            ("member", target(&[], &[5, 7]), 7, true),
+            ("admin without member row", target(&[7], &[]), 7, true),
+            ("member of another org", target(&[], &[3]), 7, false),
+            ("admin of another org", target(&[3], &[]), 7, false),
+            ("no organizations", target(&[], &[]), 7, false),
+        ];
+        for (name, target, org, expected) in rows {
+            assert_eq!(target.belongs_to(org), expected, "{name}");
         }
     }
 

@@ -1,5 +1,8 @@
 //! Who may list, view, create, change and delete user accounts.
+//!
+//! Every write rule refuses a [read-only](Actor::read_only) actor first.
 
+use crate::scope::require_write;
 use crate::{Actor, Capabilities, Denied, Id, TargetUser};
 
 /// Which users an actor may list; storage turns it into SQL.
@@ -69,6 +72,7 @@ pub struct UserFlags {
 /// Organization admins may create users (to add them to their organization)
 /// but not privileged ones, which would escape their organization's reach.
 pub fn can_create_user(actor: &Actor, flags: UserFlags) -> Result<(), Denied> {
+    require_write(actor)?;
     if actor.is_superuser {
         return Ok(());
     }
@@ -87,6 +91,7 @@ pub fn can_create_user(actor: &Actor, flags: UserFlags) -> Result<(), Denied> {
 /// `flags` hold the requested values; a value equal to the target's current
 /// one is not a change (clients PUT whole objects and echo these fields back).
 pub fn can_change_user(actor: &Actor, target: &TargetUser, flags: UserFlags) -> Result<(), Denied> {
+    require_write(actor)?;
     if actor.is_superuser {
         return Ok(());
     }
@@ -108,8 +113,9 @@ pub fn can_change_user(actor: &Actor, target: &TargetUser, flags: UserFlags) -> 
 /// someone from an organization the actor does not administer, and a user in
 /// no organization is nobody's to delete but a superuser's.
 pub fn can_delete_user(actor: &Actor, target: &TargetUser) -> Result<(), Denied> {
-    // Checked first, even for superusers, so the last superuser cannot lock
-    // everyone out by deleting themself.
+    require_write(actor)?;
+    // Checked before any role, even for superusers, so the last superuser
+    // cannot lock everyone out by deleting themself.
     if actor.user_id == target.id {
         return Err(Denied::CannotDeleteSelf);
     }
@@ -282,6 +288,9 @@ mod tests {
             ("member of O: plain user", member_o(), NO_FLAGS, NOT_PERMITTED),
             ("unrelated: plain user", unrelated(), NO_FLAGS, NOT_PERMITTED),
             ("unrelated: superuser", unrelated(), MAKE_SUPERUSER, NOT_PERMITTED),
+            ("read-only superuser: plain user", read_only(superuser()), NO_FLAGS, NOT_PERMITTED),
+            ("read-only superuser: superuser", read_only(superuser()), MAKE_SUPERUSER, NOT_PERMITTED),
+            ("read-only admin of O: plain user", read_only(admin_o()), NO_FLAGS, NOT_PERMITTED),
         ];
         for (name, actor, flags, expected) in rows {
             assert_eq!(can_create_user(&actor, flags), expected, "{name}");
@@ -323,6 +332,11 @@ mod tests {
             ("unrelated: self", unrelated(), myself(&unrelated()), NO_FLAGS, OK),
             ("unrelated: user in no org", unrelated(), no_org(), NO_FLAGS, NOT_PERMITTED),
             ("unrelated: grant superuser", unrelated(), in_o(), MAKE_SUPERUSER, NOT_PERMITTED),
+            ("read-only superuser: user in P", read_only(superuser()), in_p(), NO_FLAGS, NOT_PERMITTED),
+            ("read-only superuser: self", read_only(superuser()), myself(&superuser()), NO_FLAGS, NOT_PERMITTED),
+            ("read-only admin of O: user in O", read_only(admin_o()), in_o(), NO_FLAGS, NOT_PERMITTED),
+            ("read-only admin of O: grant superuser", read_only(admin_o()), in_o(), MAKE_SUPERUSER, NOT_PERMITTED),
+            ("read-only member of O: self", read_only(member_o()), myself(&member_o()), NO_FLAGS, NOT_PERMITTED),
         ];
         for (name, actor, target, flags, expected) in rows {
             assert_eq!(can_change_user(&actor, &target, flags), expected, "{name}");
@@ -355,6 +369,9 @@ mod tests {
             ("member of O: user in O", member_o(), in_o(), NOT_PERMITTED),
             ("unrelated: self", unrelated(), myself(&unrelated()), NOT_SELF),
             ("unrelated: user in no org", unrelated(), no_org(), NOT_PERMITTED),
+            ("read-only superuser: user in P", read_only(superuser()), in_p(), NOT_PERMITTED),
+            ("read-only superuser: self", read_only(superuser()), myself(&superuser()), NOT_PERMITTED),
+            ("read-only admin of O: user in O", read_only(admin_o()), in_o(), NOT_PERMITTED),
         ];
         for (name, actor, target, expected) in rows {
             assert_eq!(can_delete_user(&actor, &target), expected, "{name}");
@@ -378,6 +395,10 @@ mod tests {
             ("member of O: self", member_o(), myself(&member_o()), caps(true, false)),
             ("unrelated: self", unrelated(), myself(&unrelated()), caps(true, false)),
             ("unrelated: user in no org", unrelated(), no_org(), caps(false, false)),
+            ("read-only superuser: user in O", read_only(superuser()), in_o(), caps(false, false)),
+            ("read-only superuser: self", read_only(superuser()), myself(&superuser()), caps(false, false)),
+            ("read-only admin of O: user in O", read_only(admin_o()), in_o(), caps(false, false)),
+            ("read-only member of O: self", read_only(member_o()), myself(&member_o()), caps(false, false)),
         ];
         for (name, actor, target, expected) in rows {
             assert_eq!(user_capabilities(&actor, &target), expected, "{name}");

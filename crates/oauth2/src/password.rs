@@ -15,6 +15,7 @@ use base64::engine::general_purpose::STANDARD;
 use ring::pbkdf2;
 use ring::rand::SecureRandom;
 
+use crate::identifiers::random_alphanumeric;
 use crate::secret::RandomnessError;
 
 /// Iterations used for new hashes: the default of Django 4.2, which AWX
@@ -42,19 +43,6 @@ const UNUSABLE_SUFFIX_LEN: usize = 40;
 
 /// Django's `UNUSABLE_PASSWORD_PREFIX`.
 const UNUSABLE_PREFIX: char = '!';
-
-/// Django's `get_random_string` alphabet, in Django's order.
-const ALPHABET: &[u8; 62] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-
-/// Random bytes at or above this value are discarded: 248 = 4 × 62 is the
-/// largest multiple of the alphabet size that fits in a byte, so `b % 62` is
-/// uniform over the accepted bytes (no modulo bias).
-const ACCEPT_BELOW: u8 = 248;
-
-/// Rounds of random bytes drawn before giving up on an alphanumeric string.
-/// A healthy generator finishes in one round; this bound only stops a broken
-/// one (e.g. returning all 0xFF) from looping forever.
-const MAX_DRAW_ROUNDS: usize = 16;
 
 /// Why a password could not be hashed or a stored hash could not be checked.
 ///
@@ -95,7 +83,8 @@ impl From<ring::error::Unspecified> for PasswordError {
 /// `pbkdf2_sha256$<iterations>$<salt>$<base64 std (with padding) of 32-byte derived key>`.
 ///
 /// The salt is 22 random characters from `[a-zA-Z0-9]` (Django's
-/// `get_random_string` alphabet), drawn without modulo bias.
+/// `get_random_string` alphabet), drawn without modulo bias (see
+/// [`crate::identifiers`]).
 /// `iterations` must be in `1..=MAX_ITERATIONS`, so ACS never writes a hash it
 /// would itself refuse to verify; pass [`DEFAULT_ITERATIONS`] outside tests.
 pub fn hash_password(
@@ -249,35 +238,6 @@ fn encode(password: &str, salt: &str, iterations: NonZeroU32) -> String {
         &mut key,
     );
     format!("{ALGORITHM}${iterations}${salt}${}", STANDARD.encode(key))
-}
-
-/// `len` characters drawn uniformly from [`ALPHABET`] (Django's
-/// `get_random_string`), by rejection sampling over random bytes.
-fn random_alphanumeric(rng: &dyn SecureRandom, len: usize) -> Result<String, PasswordError> {
-    let mut out = String::with_capacity(len);
-    let mut buf = [0u8; 64];
-    for _ in 0..MAX_DRAW_ROUNDS {
-        rng.fill(&mut buf)?;
-        extend_unbiased(&buf, &mut out, len);
-        if out.len() == len {
-            return Ok(out);
-        }
-    }
-    Err(PasswordError::Randomness)
-}
-
-/// Appends alphabet characters for the accepted bytes of `bytes` until `out`
-/// holds `len` characters; split out so the sampling rule is testable without
-/// a controllable random source (ring's `SecureRandom` is sealed).
-fn extend_unbiased(bytes: &[u8], out: &mut String, len: usize) {
-    for &b in bytes {
-        if out.len() >= len {
-            break;
-        }
-        if b < ACCEPT_BELOW {
-            out.push(char::from(ALPHABET[usize::from(b % 62)]));
-        }
-    }
 }
 
 #[cfg(test)]
@@ -513,25 +473,5 @@ mod tests {
             PasswordError::from(RandomnessError),
             PasswordError::Randomness
         );
-    }
-
-    #[test]
-    fn sampling_rejects_biased_bytes_and_is_uniform() {
-        // Every accepted byte value 0..248 maps to each character exactly 4 times.
-        let all: Vec<u8> = (0..=255).collect();
-        let mut out = String::new();
-        extend_unbiased(&all, &mut out, usize::MAX);
-        assert_eq!(out.len(), 248);
-        for &c in ALPHABET {
-            assert_eq!(out.bytes().filter(|&b| b == c).count(), 4);
-        }
-        // Bytes 248..=255 contribute nothing.
-        let mut out = String::new();
-        extend_unbiased(&[248, 250, 255, 0, 61, 62], &mut out, 10);
-        assert_eq!(out, "a9a");
-        // Stops at the requested length.
-        let mut out = String::new();
-        extend_unbiased(&[1, 2, 3, 4], &mut out, 2);
-        assert_eq!(out, "bc");
     }
 }

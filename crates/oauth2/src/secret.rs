@@ -93,7 +93,7 @@ impl fmt::Debug for SecretDigest {
 ///
 /// Kept as its own type (rather than ring's `Unspecified`) so callers can
 /// report it without depending on ring.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the system random number generator failed")]
 pub struct RandomnessError;
 
@@ -112,6 +112,30 @@ pub fn generate_secret(rng: &dyn SecureRandom) -> Result<PlainSecret, Randomness
     let mut bytes = [0u8; TOKEN_BYTES];
     rng.fill(&mut bytes)?;
     Ok(PlainSecret(URL_SAFE_NO_PAD.encode(bytes)))
+}
+
+/// Longest bearer token [`parse_bearer`] accepts. ACS's own tokens are 43
+/// characters; the bound leaves room for imported or future formats while
+/// keeping arbitrary header junk away from the digest lookup.
+const MAX_BEARER_LEN: usize = 512;
+
+/// The token of an `Authorization: Bearer <token>` header value, or `None`.
+///
+/// The scheme is matched case-insensitively (RFC 9110 §11.1), surrounding
+/// spaces and tabs are trimmed, and one or more of them separate the scheme
+/// from the token. The token must be a single word of 1..=512 visible ASCII
+/// characters (`!`..=`~`); anything else (another scheme, a missing, empty,
+/// overlong or non-ASCII token, or several words) gives `None`, so callers
+/// treat the request as carrying no bearer token.
+pub fn parse_bearer(header: &str) -> Option<PlainSecret> {
+    let (scheme, token) = header.trim_ascii().split_once([' ', '\t'])?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return None;
+    }
+    let token = token.trim_ascii_start();
+    let valid =
+        (1..=MAX_BEARER_LEN).contains(&token.len()) && token.bytes().all(|b| b.is_ascii_graphic());
+    valid.then(|| PlainSecret(token.to_owned()))
 }
 
 /// Constant-time equality for secret byte strings.
@@ -224,5 +248,53 @@ mod tests {
         assert!(constant_time_eq(&x, &[7u8; 32]));
         x[31] ^= 0x80;
         assert!(!constant_time_eq(&x, &[7u8; 32]));
+    }
+
+    #[test]
+    fn parse_bearer_cases() {
+        let long = "a".repeat(MAX_BEARER_LEN);
+        let too_long = "a".repeat(MAX_BEARER_LEN + 1);
+        let at_limit = format!("Bearer {long}");
+        let over_limit = format!("Bearer {too_long}");
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            ("plain", "Bearer abc", Some("abc")),
+            ("lower-case scheme", "bearer abc", Some("abc")),
+            ("upper-case scheme", "BEARER abc", Some("abc")),
+            ("mixed-case scheme", "bEaReR abc", Some("abc")),
+            ("surrounding whitespace", "  Bearer abc \t", Some("abc")),
+            ("several spaces between", "Bearer   abc", Some("abc")),
+            ("tab between", "Bearer\tabc", Some("abc")),
+            (
+                "url-safe token",
+                "Bearer a-b_c.d~e+f/g=",
+                Some("a-b_c.d~e+f/g="),
+            ),
+            (
+                "visible punctuation",
+                "Bearer !\"#$%&'()*,:;<>?@[]^`{|}",
+                Some("!\"#$%&'()*,:;<>?@[]^`{|}"),
+            ),
+            ("512 characters", &at_limit, Some(&long)),
+            ("513 characters", &over_limit, None),
+            ("empty header", "", None),
+            ("blank header", "   ", None),
+            ("scheme only", "Bearer", None),
+            ("scheme and spaces", "Bearer   ", None),
+            ("no separator", "Bearerabc", None),
+            ("other scheme", "Basic dXNlcjpwYXNz", None),
+            ("token scheme", "Token abc", None),
+            ("two words", "Bearer abc def", None),
+            ("newline inside", "Bearer abc\ndef", None),
+            ("non-ASCII token", "Bearer abcé", None),
+            ("control character", "Bearer abc\u{7f}", None),
+            ("token without scheme", "abc", None),
+        ];
+        for (name, header, expected) in cases {
+            assert_eq!(
+                parse_bearer(header).as_ref().map(PlainSecret::expose),
+                *expected,
+                "{name}: {header:?}"
+            );
+        }
     }
 }

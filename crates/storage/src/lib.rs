@@ -5,6 +5,8 @@
 //! so callers compose several of them inside one transaction; they know SQL and nothing about
 //! HTTP, and they return plain row types.
 
+pub mod activity;
+pub mod applications;
 mod connection;
 mod error;
 pub mod list;
@@ -16,6 +18,7 @@ pub mod sessions;
 pub mod settings;
 pub mod stats;
 pub mod throttle;
+pub mod tokens;
 pub mod users;
 
 pub use connection::{Backend, Database, DbConnection, Manager, Pool, PooledConnection};

@@ -1,6 +1,6 @@
 //! Change counters. Database triggers bump a counter with every insert, update or delete on the
 //! tables it covers, whichever process writes: `settings` (the settings table), `users` (users,
-//! organizations and their roles), `sessions`, `login_failures`. A server reads them once per
+//! organizations and their roles), `sessions`, `login_failures`, `tokens` (access tokens). A server reads them once per
 //! request; anything it cached under the same counters is still what the database holds.
 
 use diesel::prelude::*;
@@ -20,6 +20,8 @@ pub struct Revisions {
     pub sessions: i64,
     /// Bumped by every write to the failed-login counters.
     pub login_failures: i64,
+    /// Bumped by every write to access tokens (creation, revocation, scope change).
+    pub tokens: i64,
 }
 
 /// The current counters (one primary-key read, on the backend's statement cache: it runs on

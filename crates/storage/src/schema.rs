@@ -61,6 +61,7 @@ diesel::table! {
         users -> BigInt,
         sessions -> BigInt,
         login_failures -> BigInt,
+        tokens -> BigInt,
     }
 }
 
@@ -72,9 +73,74 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    applications (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        client_id -> Text,
+        client_secret_digest -> Binary,
+        client_type -> Text,
+        redirect_uris -> Text,
+        authorization_grant_type -> Text,
+        skip_authorization -> Bool,
+        organization_id -> BigInt,
+        user_id -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    access_tokens (id) {
+        id -> BigInt,
+        digest -> Binary,
+        user_id -> BigInt,
+        application_id -> Nullable<BigInt>,
+        description -> Text,
+        scope -> Text,
+        expires -> Timestamp,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (id) {
+        id -> BigInt,
+        digest -> Binary,
+        user_id -> BigInt,
+        application_id -> BigInt,
+        access_token_id -> Nullable<BigInt>,
+        scope -> Text,
+        created -> Timestamp,
+        revoked -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    activity_stream (id) {
+        id -> BigInt,
+        timestamp -> Timestamp,
+        actor_id -> Nullable<BigInt>,
+        operation -> Text,
+        object1 -> Text,
+        object1_id -> BigInt,
+        object2 -> Text,
+        object2_id -> Nullable<BigInt>,
+        changes -> Text,
+        summary -> Text,
+    }
+}
+
 diesel::joinable!(organization_roles -> organizations (organization_id));
 diesel::joinable!(organization_roles -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(applications -> organizations (organization_id));
+diesel::joinable!(access_tokens -> users (user_id));
+diesel::joinable!(access_tokens -> applications (application_id));
+diesel::joinable!(refresh_tokens -> access_tokens (access_token_id));
+diesel::joinable!(activity_stream -> users (actor_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -84,4 +150,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     settings,
     revisions,
     login_failures,
+    applications,
+    access_tokens,
+    refresh_tokens,
+    activity_stream,
 );

@@ -1,6 +1,7 @@
 //! Authentication (contract §3): bearer token, then session cookie, then HTTP Basic. The first
 //! that succeeds wins; invalid credentials of one kind fall through to the next.
 
+pub mod bearer;
 pub mod csrf;
 mod password_cache;
 pub mod passwords;
@@ -28,6 +29,13 @@ pub enum Method {
     },
     /// HTTP Basic.
     Basic,
+    /// An OAuth 2 bearer token.
+    Bearer {
+        /// The access token's primary key.
+        token_id: i64,
+        /// Its scope: without `write` the principal may only read.
+        scope: acs_oauth2::Scope,
+    },
 }
 
 /// The authenticated user of a request.
@@ -51,7 +59,7 @@ impl Principal {
     pub fn session_id(&self) -> Option<i64> {
         match self.method {
             Method::Session { id } => Some(id),
-            Method::Basic => None,
+            Method::Basic | Method::Bearer { .. } => None,
         }
     }
 }
@@ -65,6 +73,7 @@ pub fn principal_of(ctx: &mut Context<'_>, user: User, method: Method) -> ApiRes
         is_system_auditor: user.is_system_auditor,
         admin_of: memberships.admin_of,
         member_of: memberships.member_of,
+        read_only: false,
     };
     Ok(Principal {
         user,
@@ -75,8 +84,9 @@ pub fn principal_of(ctx: &mut Context<'_>, user: User, method: Method) -> ApiRes
 
 /// Tries each authentication method in the contract's order.
 pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
-    // Bearer tokens arrive with the OAuth 2 resources; until then a bearer header is simply
-    // not valid and falls through, as an invalid token would.
+    if let Some(principal) = bearer::authenticate(ctx)? {
+        return Ok(Some(principal));
+    }
     if let Some(principal) = session::authenticate(ctx)? {
         return Ok(Some(principal));
     }

@@ -3,7 +3,7 @@
 //!
 //! An entry records the change counters (`acs_storage::revisions`) read before it was built.
 //! Database triggers bump those counters with every write to users, organization roles,
-//! sessions and failed-login counters, from any process; each request reads them afresh. So an
+//! sessions, access tokens and failed-login counters, from any process; each request reads them afresh. So an
 //! entry is used only while the database still holds exactly what it was built from: a
 //! password change, a deactivation, a revoked session or a new failed login (which could
 //! throttle) takes effect on the next request, on every server. Credentials are never stored:
@@ -31,6 +31,8 @@ pub enum Kind {
     Basic,
     /// A session: also the sessions table (logout, eviction, expiry moves).
     Session,
+    /// A bearer token: also the access tokens (revocation, scope change).
+    Bearer,
 }
 
 #[derive(Debug, Clone)]
@@ -46,6 +48,7 @@ fn dependency(kind: Kind, revisions: &Revisions) -> i64 {
     match kind {
         Kind::Basic => revisions.login_failures,
         Kind::Session => revisions.sessions,
+        Kind::Bearer => revisions.tokens,
     }
 }
 
@@ -100,6 +103,11 @@ impl PrincipalCache {
     /// The key of a session.
     pub fn session_key(&self, session: &SecretDigest) -> CacheKey {
         self.digest(&[b"session", session.as_bytes()])
+    }
+
+    /// The key of a bearer token.
+    pub fn bearer_key(&self, token: &SecretDigest) -> CacheKey {
+        self.digest(&[b"bearer", token.as_bytes()])
     }
 
     /// The principal stored under `key`, if it was built under the same counters; with the
@@ -186,6 +194,7 @@ mod tests {
             users: 5,
             sessions: 7,
             login_failures: 9,
+            tokens: 11,
         };
         cache.insert(key, Kind::Basic, &at, principal(1), None);
         assert!(cache.get(&key, Kind::Basic, &at).is_some());
@@ -223,6 +232,15 @@ mod tests {
         );
         // The same key never serves another kind.
         assert!(cache.get(&key, Kind::Session, &at).is_none());
+        // Bearer entries follow the tokens counter.
+        let bearer = cache.bearer_key(&acs_oauth2::PlainSecret::new("t".into()).digest());
+        cache.insert(bearer, Kind::Bearer, &at, principal(2), None);
+        assert!(cache.get(&bearer, Kind::Bearer, &at).is_some());
+        assert!(
+            cache
+                .get(&bearer, Kind::Bearer, &Revisions { tokens: 12, ..at })
+                .is_none()
+        );
     }
 
     #[test]

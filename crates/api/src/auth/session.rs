@@ -4,6 +4,7 @@
 use acs_oauth2::PlainSecret;
 use acs_storage::users::User;
 use chrono::Duration;
+use serde_json::json;
 
 use super::principal_cache::Kind;
 use super::{Method, Principal, principal_of};
@@ -93,7 +94,8 @@ pub fn start(ctx: &mut Context<'_>, user: &User) -> ApiResult<SessionCookie> {
             }
         }
         acs_storage::users::touch_last_login(conn, user.id, now)?;
-        Ok(())
+        let subject = crate::activity::Subject::user(user);
+        crate::activity::record(conn, now, Some(user), "login", &subject, None, json!({}))
     })?;
     Ok(SessionCookie {
         name: settings.session_cookie_name().to_owned(),

@@ -151,7 +151,10 @@ pub async fn login_submit(
                     csrf,
                 })
             }
-            None => Ok(Outcome::Failed),
+            None => {
+                record_failure(ctx, &name)?;
+                Ok(Outcome::Failed)
+            }
         }
     })
     .await;
@@ -176,6 +179,36 @@ pub async fn login_submit(
         }
         Err(other) => Err(other),
     }
+}
+
+/// Records a failed form login: against the user when the name exists, else against id 0
+/// (visible to superusers and auditors only), with the name that was tried.
+fn record_failure(ctx: &mut crate::context::Context<'_>, username: &str) -> ApiResult<()> {
+    let user = if username.contains('\0') {
+        None
+    } else {
+        acs_storage::users::find_by_username(ctx.conn()?, username)?
+    };
+    let subject = match &user {
+        Some(user) => crate::activity::Subject::user(user),
+        None => crate::activity::Subject {
+            kind: acs_storage::activity::USER,
+            id: 0,
+            summary: json!({ "id": 0, "username": username }),
+        },
+    };
+    let now = ctx.now;
+    ctx.write(|conn| {
+        crate::activity::record(
+            conn,
+            now,
+            None,
+            "login_failed",
+            &subject,
+            None,
+            json!({ "username": username }),
+        )
+    })
 }
 
 fn html_escape(text: &str) -> String {

@@ -1,5 +1,7 @@
 //! One handler per endpoint, grouped by resource.
 
+pub mod activity_stream;
+pub mod applications;
 pub mod fallback;
 pub mod login;
 pub mod logout;
@@ -8,4 +10,5 @@ pub mod organizations;
 pub mod profile;
 pub mod root;
 pub mod settings;
+pub mod tokens;
 pub mod users;

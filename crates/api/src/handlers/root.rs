@@ -41,6 +41,9 @@ pub async fn api_v2_root() -> HttpResponse {
         "metrics": "/api/v2/metrics/",
         "users": "/api/v2/users/",
         "organizations": "/api/v2/organizations/",
+        "applications": "/api/v2/applications/",
+        "tokens": "/api/v2/tokens/",
+        "activity_stream": "/api/v2/activity_stream/",
         "settings": "/api/v2/settings/",
     }))
 }

@@ -6,4 +6,4 @@ pub mod registry;
 mod snapshot;
 
 pub use cache::SettingsCache;
-pub use snapshot::{OAuth2Provider, Settings};
+pub use snapshot::Settings;

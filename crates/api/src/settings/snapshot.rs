@@ -15,23 +15,8 @@ pub struct Settings {
     sessions_per_user: i64,
     session_cookie_name: String,
     allow_oauth2_for_external_users: bool,
-    oauth2_provider: OAuth2Provider,
+    oauth2_provider: acs_oauth2::Lifetimes,
     trusted_proxies: Vec<std::net::IpAddr>,
-}
-
-/// Lifetimes from `OAUTH2_PROVIDER`, in seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OAuth2Provider {
-    /// Application access tokens.
-    pub access_token_expire_seconds: i64,
-    /// Personal access tokens.
-    pub personal_access_token_expire_seconds: i64,
-    /// Refresh tokens, from their creation.
-    pub refresh_token_expire_seconds: i64,
-    /// Authorization codes.
-    pub authorization_code_expire_seconds: i64,
-    /// How long a used refresh token may be replayed without triggering reuse detection.
-    pub refresh_token_reuse_grace_seconds: i64,
 }
 
 impl Settings {
@@ -72,15 +57,15 @@ impl Settings {
                 })
         };
         let access = lifetime("ACCESS_TOKEN_EXPIRE_SECONDS");
-        let oauth2_provider = OAuth2Provider {
-            access_token_expire_seconds: access,
+        let oauth2_provider = acs_oauth2::Lifetimes {
+            access_token_seconds: access,
             // The personal lifetime follows the access-token lifetime unless set on its own.
-            personal_access_token_expire_seconds: provider
+            personal_access_token_seconds: provider
                 .get("PERSONAL_ACCESS_TOKEN_EXPIRE_SECONDS")
                 .and_then(Value::as_i64)
                 .unwrap_or(access),
-            refresh_token_expire_seconds: lifetime("REFRESH_TOKEN_EXPIRE_SECONDS"),
-            authorization_code_expire_seconds: lifetime("AUTHORIZATION_CODE_EXPIRE_SECONDS"),
+            refresh_token_seconds: lifetime("REFRESH_TOKEN_EXPIRE_SECONDS"),
+            authorization_code_seconds: lifetime("AUTHORIZATION_CODE_EXPIRE_SECONDS"),
             refresh_token_reuse_grace_seconds: lifetime("REFRESH_TOKEN_REUSE_GRACE_SECONDS"),
         };
         let mut settings = Settings {
@@ -110,10 +95,10 @@ impl Settings {
         settings.values.insert(
             "OAUTH2_PROVIDER",
             serde_json::json!({
-                "ACCESS_TOKEN_EXPIRE_SECONDS": settings.oauth2_provider.access_token_expire_seconds,
-                "PERSONAL_ACCESS_TOKEN_EXPIRE_SECONDS": settings.oauth2_provider.personal_access_token_expire_seconds,
-                "REFRESH_TOKEN_EXPIRE_SECONDS": settings.oauth2_provider.refresh_token_expire_seconds,
-                "AUTHORIZATION_CODE_EXPIRE_SECONDS": settings.oauth2_provider.authorization_code_expire_seconds,
+                "ACCESS_TOKEN_EXPIRE_SECONDS": settings.oauth2_provider.access_token_seconds,
+                "PERSONAL_ACCESS_TOKEN_EXPIRE_SECONDS": settings.oauth2_provider.personal_access_token_seconds,
+                "REFRESH_TOKEN_EXPIRE_SECONDS": settings.oauth2_provider.refresh_token_seconds,
+                "AUTHORIZATION_CODE_EXPIRE_SECONDS": settings.oauth2_provider.authorization_code_seconds,
                 "REFRESH_TOKEN_REUSE_GRACE_SECONDS": settings.oauth2_provider.refresh_token_reuse_grace_seconds,
             }),
         );
@@ -151,7 +136,7 @@ impl Settings {
     }
 
     /// `OAUTH2_PROVIDER` with defaults filled in.
-    pub fn oauth2_provider(&self) -> OAuth2Provider {
+    pub fn oauth2_provider(&self) -> acs_oauth2::Lifetimes {
         self.oauth2_provider
     }
 
@@ -171,14 +156,8 @@ mod tests {
         assert!(settings.auth_basic_enabled());
         assert_eq!(settings.session_cookie_age(), 1800);
         assert_eq!(settings.session_cookie_name(), "acs_sessionid");
-        assert_eq!(
-            settings.oauth2_provider().access_token_expire_seconds,
-            31_536_000
-        );
-        assert_eq!(
-            settings.oauth2_provider().authorization_code_expire_seconds,
-            600
-        );
+        assert_eq!(settings.oauth2_provider().access_token_seconds, 31_536_000);
+        assert_eq!(settings.oauth2_provider().authorization_code_seconds, 600);
     }
 
     #[test]
@@ -188,8 +167,8 @@ mod tests {
             r#"{"ACCESS_TOKEN_EXPIRE_SECONDS": 60}"#.to_owned(),
         )];
         let provider = Settings::from_rows(&rows).oauth2_provider();
-        assert_eq!(provider.personal_access_token_expire_seconds, 60);
-        assert_eq!(provider.refresh_token_expire_seconds, 2_628_000);
+        assert_eq!(provider.personal_access_token_seconds, 60);
+        assert_eq!(provider.refresh_token_seconds, 2_628_000);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::NAME_TAKEN;
 use super::input::OrganizationInput;
 use super::render::render_organization;
+use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
@@ -31,10 +32,21 @@ pub async fn create_organization(
                 created: now,
                 modified: now,
             };
-            acs_storage::organizations::insert(conn, &new).map_err(|error| match error {
-                StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
-                other => other.into(),
-            })
+            let org =
+                acs_storage::organizations::insert(conn, &new).map_err(|error| match error {
+                    StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
+                    other => other.into(),
+                })?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "create",
+                &Subject::named(acs_storage::activity::ORGANIZATION, org.id, &org.name),
+                None,
+                activity::fields_of(&render_organization(&principal, &org, Default::default()))?,
+            )?;
+            Ok(org)
         })?;
         tracing::info!(
             actor = principal.user.id,

@@ -2,7 +2,9 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 
+use super::render::render_organization;
 use super::visible;
+use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::ApiResult;
 use crate::state::AppState;
@@ -16,9 +18,22 @@ pub async fn delete_organization(
     let id = path.into_inner();
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        visible(ctx, &principal, id)?;
+        let org = visible(ctx, &principal, id)?;
         acs_authz::can_delete_organization(&principal.actor, id)?;
-        ctx.write(|conn| Ok(acs_storage::organizations::delete(conn, id)?))?;
+        let record = render_organization(&principal, &org, Default::default());
+        let now = ctx.now;
+        ctx.write(|conn| {
+            acs_storage::organizations::delete(conn, id)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "delete",
+                &Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name),
+                None,
+                activity::fields_of(&record)?,
+            )
+        })?;
         tracing::info!(
             actor = principal.user.id,
             organization = id,

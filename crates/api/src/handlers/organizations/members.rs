@@ -6,6 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
+use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::users::target_of;
@@ -114,7 +115,7 @@ async fn change(
         let disassociate = fields.boolean("disassociate").unwrap_or(false);
         fields.finish()?;
         let user_id = user_id.ok_or_else(|| ApiError::field("id", "This field is required."))?;
-        visible(ctx, &principal, id)?;
+        let org = visible(ctx, &principal, id)?;
         let user = match acs_storage::users::find(ctx.conn()?, user_id) {
             Ok(user) => user,
             Err(acs_storage::StorageError::NotFound) => {
@@ -132,12 +133,33 @@ async fn change(
             role,
             &target_of(&user, &memberships),
         )?;
+        let now = ctx.now;
         let changed = ctx.write(|conn| {
-            Ok(if disassociate {
+            let changed = if disassociate {
                 acs_storage::organizations::remove_role(conn, id, user.id, role)?
             } else {
                 acs_storage::organizations::add_role(conn, id, user.id, role)?
-            })
+            };
+            if changed {
+                activity::record(
+                    conn,
+                    now,
+                    Some(&principal.user),
+                    if disassociate {
+                        "disassociate"
+                    } else {
+                        "associate"
+                    },
+                    &Subject::user(&user),
+                    Some(&Subject::named(
+                        acs_storage::activity::ORGANIZATION,
+                        id,
+                        &org.name,
+                    )),
+                    serde_json::json!({ "role": acs_storage::organizations::role_name(role) }),
+                )?;
+            }
+            Ok(changed)
         })?;
         tracing::info!(
             actor = principal.user.id,

@@ -1,13 +1,14 @@
 //! `PUT` and `PATCH /api/v2/organizations/<id>/`.
 
 use acs_storage::StorageError;
-use acs_storage::organizations::OrganizationChanges;
+use acs_storage::organizations::{OrganizationChanges, RoleCounts};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::OrganizationInput;
 use super::render::render_organization;
 use super::{NAME_TAKEN, visible};
+use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
@@ -42,7 +43,7 @@ async fn update(
 ) -> ApiResult<HttpResponse> {
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        visible(ctx, &principal, id)?;
+        let before = visible(ctx, &principal, id)?;
         acs_authz::can_change_organization(&principal.actor, id)?;
         let input = OrganizationInput::read(&body.0, full)?;
         let changes = OrganizationChanges {
@@ -50,11 +51,29 @@ async fn update(
             description: input.description,
             modified: Some(ctx.now),
         };
+        let now = ctx.now;
         let org = ctx.write(|conn| {
-            acs_storage::organizations::update(conn, id, &changes).map_err(|error| match error {
-                StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
-                other => other.into(),
-            })
+            let org =
+                acs_storage::organizations::update(conn, id, &changes).map_err(
+                    |error| match error {
+                        StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
+                        other => other.into(),
+                    },
+                )?;
+            let counts = RoleCounts::default();
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "update",
+                &Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name),
+                None,
+                activity::diff(
+                    &render_organization(&principal, &before, counts),
+                    &render_organization(&principal, &org, counts),
+                )?,
+            )?;
+            Ok(org)
         })?;
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &[id])?;
         Ok(render_organization(

@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::UserInput;
 use super::render_user;
+use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
@@ -52,10 +53,21 @@ pub async fn create_user(
                 created: now,
                 modified: now,
             };
-            acs_storage::users::insert(conn, &new).map_err(|error| match error {
+            let user = acs_storage::users::insert(conn, &new).map_err(|error| match error {
                 StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
                 other => other.into(),
-            })
+            })?;
+            let record = render_user(&principal, &user, &Default::default());
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "create",
+                &Subject::user(&user),
+                None,
+                activity::fields_of(&record)?,
+            )?;
+            Ok(user)
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user created");
         Ok(render_user(&principal, &user, &Default::default()))

@@ -3,6 +3,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
+use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::ApiResult;
 use crate::state::AppState;
@@ -16,9 +17,22 @@ pub async fn delete_user(
     let segment = path.into_inner();
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let (user, _, target) = visible(ctx, &principal, &segment)?;
+        let (user, memberships, target) = visible(ctx, &principal, &segment)?;
         acs_authz::can_delete_user(&principal.actor, &target)?;
-        ctx.write(|conn| Ok(acs_storage::users::delete(conn, user.id)?))?;
+        let record = super::render_user(&principal, &user, &memberships);
+        let now = ctx.now;
+        ctx.write(|conn| {
+            acs_storage::users::delete(conn, user.id)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "delete",
+                &Subject::user(&user),
+                None,
+                activity::fields_of(&record)?,
+            )
+        })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user deleted");
         Ok(())
     })

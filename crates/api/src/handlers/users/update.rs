@@ -8,6 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
 use super::{render_user, visible};
+use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
@@ -78,6 +79,7 @@ async fn update(
         } else {
             None
         };
+        let now = ctx.now;
         let updated = ctx.write(|conn| {
             let updated =
                 acs_storage::users::update(conn, user.id, &changes).map_err(
@@ -89,6 +91,22 @@ async fn update(
             if password_changed {
                 acs_storage::sessions::delete_for_user_except(conn, user.id, keep)?;
             }
+            let mut changes = activity::diff(
+                &render_user(&principal, &user, &memberships),
+                &render_user(&principal, &updated, &memberships),
+            )?;
+            if password_changed && let Some(fields) = changes.as_object_mut() {
+                fields.insert("password".into(), serde_json::json!(acs_oauth2::MASK));
+            }
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "update",
+                &Subject::user(&updated),
+                None,
+                changes,
+            )?;
             Ok(updated)
         })?;
         tracing::info!(

@@ -1,0 +1,179 @@
+//! Writing activity stream entries (contract §4): handlers call [`record`] inside the write
+//! transaction of the change, so the change and its entry commit together. Rendered records
+//! are turned into change sets here, and every secret-bearing key is masked on the way in.
+
+use acs_storage::DbConnection;
+use acs_storage::activity::NewActivity;
+use acs_storage::users::User;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::error::{ApiError, ApiResult};
+
+/// Keys whose values never reach the activity stream in clear.
+const SECRET_KEYS: &[&str] = &["password", "token", "refresh_token", "client_secret"];
+
+/// Keys every record starts with; they describe the record, not the change.
+const ENVELOPE_KEYS: &[&str] = &[
+    "id",
+    "type",
+    "url",
+    "related",
+    "summary_fields",
+    "created",
+    "modified",
+];
+
+/// One object an entry is about: its kind (`acs_storage::activity::USER`, …), id and the
+/// summary shown with the entry (kept as it was, so entries of deleted objects still read).
+#[derive(Debug, Clone)]
+pub struct Subject {
+    /// Kind of the object.
+    pub kind: &'static str,
+    /// Its id.
+    pub id: i64,
+    /// `{id, name}` or `{id, username}` at the time.
+    pub summary: Value,
+}
+
+impl Subject {
+    /// A user.
+    pub fn user(user: &User) -> Self {
+        Subject {
+            kind: acs_storage::activity::USER,
+            id: user.id,
+            summary: json!({ "id": user.id, "username": user.username }),
+        }
+    }
+
+    /// Any other object with a name.
+    pub fn named(kind: &'static str, id: i64, name: &str) -> Self {
+        Subject {
+            kind,
+            id,
+            summary: json!({ "id": id, "name": name }),
+        }
+    }
+}
+
+/// The fields of a rendered record, without the envelope and with secrets masked: the change
+/// set of a create or a delete.
+pub fn fields_of(record: &impl Serialize) -> ApiResult<Value> {
+    let Value::Object(mut fields) =
+        serde_json::to_value(record).map_err(|e| ApiError::Internal(e.to_string()))?
+    else {
+        return Ok(json!({}));
+    };
+    for key in ENVELOPE_KEYS {
+        fields.remove(*key);
+    }
+    Ok(Value::Object(masked(fields)))
+}
+
+/// `{field: [old, new]}` for every field that differs between two renderings of one record:
+/// the change set of an update.
+pub fn diff(before: &impl Serialize, after: &impl Serialize) -> ApiResult<Value> {
+    let (Value::Object(before), Value::Object(after)) = (fields_of(before)?, fields_of(after)?)
+    else {
+        return Ok(json!({}));
+    };
+    let changes: Map<String, Value> = after
+        .into_iter()
+        .filter_map(|(key, new)| {
+            let old = before.get(&key).cloned().unwrap_or(Value::Null);
+            (old != new).then(|| (key, json!([old, new])))
+        })
+        .collect();
+    Ok(Value::Object(changes))
+}
+
+fn masked(mut fields: Map<String, Value>) -> Map<String, Value> {
+    for key in SECRET_KEYS {
+        if let Some(value) = fields.get_mut(*key)
+            && !value.is_null()
+        {
+            *value = json!(acs_oauth2::MASK);
+        }
+    }
+    fields
+}
+
+/// Appends an entry: `actor` did `operation` to `object1` (and `object2`, for associations).
+pub fn record(
+    conn: &mut DbConnection,
+    now: acs_storage::Timestamp,
+    actor: Option<&User>,
+    operation: &str,
+    object1: &Subject,
+    object2: Option<&Subject>,
+    changes: Value,
+) -> ApiResult<()> {
+    let mut summary = Map::new();
+    if let Some(actor) = actor {
+        summary.insert(
+            "actor".into(),
+            json!({
+                "id": actor.id,
+                "username": actor.username,
+                "first_name": actor.first_name,
+                "last_name": actor.last_name,
+            }),
+        );
+    }
+    summary.insert(object1.kind.into(), json!([object1.summary]));
+    if let Some(object2) = object2 {
+        let entry = summary
+            .entry(object2.kind)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(items) = entry {
+            items.push(object2.summary.clone());
+        }
+    }
+    let changes = match changes {
+        Value::Object(fields) => Value::Object(masked(fields)),
+        other => other,
+    };
+    acs_storage::activity::record(
+        conn,
+        &NewActivity {
+            timestamp: now,
+            actor_id: actor.map(|a| a.id),
+            operation,
+            object1: object1.kind,
+            object1_id: object1.id,
+            object2: object2.map_or("", |o| o.kind),
+            object2_id: object2.map(|o| o.id),
+            changes: &changes.to_string(),
+            summary: &Value::Object(summary).to_string(),
+        },
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_masked_and_envelopes_dropped() {
+        let record = json!({
+            "id": 1, "type": "o_auth2_access_token", "url": "/x/", "related": {},
+            "summary_fields": {}, "created": "t", "modified": "t",
+            "token": "plain", "refresh_token": null, "scope": "read",
+        });
+        assert_eq!(
+            fields_of(&record).expect("fields"),
+            json!({"token": "************", "refresh_token": null, "scope": "read"})
+        );
+    }
+
+    #[test]
+    fn diffs_list_only_changed_fields() {
+        let before = json!({"id": 1, "modified": "a", "scope": "read", "description": "x"});
+        let after = json!({"id": 1, "modified": "b", "scope": "write", "description": "x"});
+        assert_eq!(
+            diff(&before, &after).expect("diff"),
+            json!({"scope": ["read", "write"]})
+        );
+    }
+}

@@ -1,0 +1,46 @@
+//! `DELETE /api/v2/applications/<id>/`.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::render::render_one;
+use super::visible;
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+/// Deletes an application and every token issued to it.
+pub async fn delete_application(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let app = visible(ctx, &principal, id)?;
+        acs_authz::can_delete_application(&principal.actor, &super::target_of(&app))?;
+        let record = render_one(ctx.conn()?, &principal, &app, None)?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            acs_storage::applications::delete(conn, id)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "delete",
+                &Subject::named(acs_storage::activity::APPLICATION, id, &app.name),
+                None,
+                activity::fields_of(&record)?,
+            )
+        })?;
+        tracing::info!(
+            actor = principal.user.id,
+            application = id,
+            "application deleted"
+        );
+        Ok(())
+    })
+    .await?;
+    Ok(reply.no_content())
+}

@@ -1,0 +1,173 @@
+//! The application record (spec §2.1).
+
+use acs_oauth2::PlainSecret;
+use acs_storage::applications::{Application, ApplicationSummaries};
+use serde::Serialize;
+
+use crate::auth::Principal;
+use crate::http::render::timestamp;
+
+/// An application as the API shows it. The client secret appears in clear only in the response
+/// that created it, and never for public clients.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApplicationRecord {
+    id: i64,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    url: String,
+    related: Related,
+    summary_fields: SummaryFields,
+    created: String,
+    modified: String,
+    name: String,
+    description: String,
+    client_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_secret: Option<String>,
+    client_type: String,
+    redirect_uris: String,
+    authorization_grant_type: String,
+    skip_authorization: bool,
+    organization: i64,
+    user: Option<i64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Related {
+    tokens: String,
+    activity_stream: String,
+    organization: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct SummaryFields {
+    organization: OrganizationSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<UserSummary>,
+    user_capabilities: Capabilities,
+    tokens: TokensSummary,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct OrganizationSummary {
+    id: i64,
+    name: String,
+    description: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct UserSummary {
+    id: i64,
+    username: String,
+    first_name: String,
+    last_name: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Capabilities {
+    edit: bool,
+    delete: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct TokensSummary {
+    count: i64,
+    results: Vec<TokenBrief>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct TokenBrief {
+    id: i64,
+    token: &'static str,
+    scope: String,
+}
+
+/// Renders `app` as `viewer` sees it; `secret` is the plain client secret, given only by the
+/// request that created the application.
+pub fn render_application(
+    viewer: &Principal,
+    app: &Application,
+    summaries: &ApplicationSummaries,
+    secret: Option<&PlainSecret>,
+) -> ApplicationRecord {
+    let caps = acs_authz::application_capabilities(&viewer.actor, &super::target_of(app));
+    let base = format!("/api/v2/applications/{}/", app.id);
+    let (org_id, org_name, org_description) = summaries.organization.clone();
+    let public = app.client_type == acs_oauth2::ClientType::Public.as_str();
+    ApplicationRecord {
+        id: app.id,
+        kind: "o_auth2_application",
+        related: Related {
+            tokens: format!("{base}tokens/"),
+            activity_stream: format!("{base}activity_stream/"),
+            organization: format!("/api/v2/organizations/{}/", app.organization_id),
+            user: app.user_id.map(|id| format!("/api/v2/users/{id}/")),
+        },
+        url: base,
+        summary_fields: SummaryFields {
+            organization: OrganizationSummary {
+                id: org_id,
+                name: org_name,
+                description: org_description,
+            },
+            user: summaries
+                .user
+                .clone()
+                .map(|(id, username, first_name, last_name)| UserSummary {
+                    id,
+                    username,
+                    first_name,
+                    last_name,
+                }),
+            user_capabilities: Capabilities {
+                edit: caps.edit,
+                delete: caps.delete,
+            },
+            tokens: TokensSummary {
+                count: summaries.token_count,
+                results: summaries
+                    .first_tokens
+                    .iter()
+                    .map(|(id, scope)| TokenBrief {
+                        id: *id,
+                        token: acs_oauth2::MASK,
+                        scope: scope.clone(),
+                    })
+                    .collect(),
+            },
+        },
+        created: timestamp(&app.created),
+        modified: timestamp(&app.modified),
+        name: app.name.clone(),
+        description: app.description.clone(),
+        client_id: app.client_id.clone(),
+        client_secret: (!public).then(|| acs_oauth2::shown(secret).to_owned()),
+        client_type: app.client_type.clone(),
+        redirect_uris: app.redirect_uris.clone(),
+        authorization_grant_type: app.authorization_grant_type.clone(),
+        skip_authorization: app.skip_authorization,
+        organization: app.organization_id,
+        user: app.user_id,
+    }
+}
+
+impl ApplicationRecord {
+    /// The application's id.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+}
+
+/// Renders one application with its summaries (one set of queries).
+pub fn render_one(
+    conn: &mut acs_storage::DbConnection,
+    viewer: &Principal,
+    app: &Application,
+    secret: Option<&PlainSecret>,
+) -> crate::error::ApiResult<ApplicationRecord> {
+    let mut summaries = acs_storage::applications::summaries(conn, std::slice::from_ref(app))?;
+    let summary = summaries.remove(&app.id).unwrap_or_default();
+    Ok(render_application(viewer, app, &summary, secret))
+}

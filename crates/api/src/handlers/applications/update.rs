@@ -1,0 +1,85 @@
+//! `PUT` and `PATCH /api/v2/applications/<id>/`. Grant type, organization, owner and client
+//! credentials are fixed at creation.
+
+use acs_storage::applications::ApplicationChanges;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::input::{ApplicationInput, Fixed};
+use super::render::render_one;
+use super::{name_conflict, visible};
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// Full update.
+pub async fn put_application(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, true).await
+}
+
+/// Partial update.
+pub async fn patch_application(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, false).await
+}
+
+async fn update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: i64,
+    body: JsonObject,
+    full: bool,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let app = visible(ctx, &principal, id)?;
+        acs_authz::can_change_application(&principal.actor, &super::target_of(&app))?;
+        let grant_type = acs_oauth2::GrantType::parse(&app.authorization_grant_type)
+            .map_err(|e| ApiError::Internal(format!("stored grant type: {e}")))?;
+        let fixed = Fixed {
+            grant_type,
+            organization: app.organization_id,
+            user: app.user_id,
+        };
+        let input = ApplicationInput::read(&body.0, full, Some(fixed))?;
+        let before = render_one(ctx.conn()?, &principal, &app, None)?;
+        let changes = ApplicationChanges {
+            name: input.name,
+            description: input.description,
+            client_type: input.client_type.map(|t| t.as_str().to_owned()),
+            redirect_uris: input.redirect_uris,
+            skip_authorization: input.skip_authorization,
+            modified: Some(ctx.now),
+        };
+        let now = ctx.now;
+        let updated = ctx.write(|conn| {
+            let updated =
+                acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
+            let after = render_one(conn, &principal, &updated, None)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "update",
+                &Subject::named(acs_storage::activity::APPLICATION, id, &updated.name),
+                None,
+                activity::diff(&before, &after)?,
+            )?;
+            Ok(after)
+        })?;
+        Ok(updated)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}

@@ -1,0 +1,192 @@
+//! Token creation: `POST /api/v2/tokens/`, `/api/v2/users/<id>/tokens/`,
+//! `…/personal_tokens/`, `…/authorized_tokens/` and `/api/v2/applications/<id>/tokens/`.
+//! Whichever path, the token belongs to the caller (the user in a `users/<id>/` path only has
+//! to be visible), as in the reference.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::input::TokenInput;
+use super::issue::{Request, issue};
+use super::render::{TokenRecord, render_token};
+use crate::auth::Principal;
+use crate::context::{Context, Reply, run};
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// Which application the new token is for.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    /// As the body says (`application` optional or null).
+    FromBody,
+    /// A personal token; a posted `application` is ignored.
+    Personal,
+    /// An application token; `application` required.
+    Authorized,
+    /// For the application in the path.
+    Of(i64),
+}
+
+/// `POST /api/v2/tokens/`.
+pub async fn create_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        create(ctx, &principal, &body, Kind::FromBody)
+    })
+    .await?;
+    Ok(created(reply))
+}
+
+/// `POST /api/v2/users/<id>/tokens/`.
+pub async fn create_user_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    under_user(req, state, path.into_inner(), body, Kind::FromBody).await
+}
+
+/// `POST /api/v2/users/<id>/personal_tokens/`.
+pub async fn create_personal_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    under_user(req, state, path.into_inner(), body, Kind::Personal).await
+}
+
+/// `POST /api/v2/users/<id>/authorized_tokens/`.
+pub async fn create_authorized_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    under_user(req, state, path.into_inner(), body, Kind::Authorized).await
+}
+
+/// `POST /api/v2/applications/<id>/tokens/`.
+pub async fn create_application_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        crate::handlers::applications::visible(ctx, &principal, id)?;
+        create(ctx, &principal, &body, Kind::Of(id))
+    })
+    .await?;
+    Ok(created(reply))
+}
+
+async fn under_user(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    segment: String,
+    body: JsonObject,
+    kind: Kind,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        crate::handlers::users::visible(ctx, &principal, &segment)?;
+        create(ctx, &principal, &body, kind)
+    })
+    .await?;
+    Ok(created(reply))
+}
+
+fn created(reply: Reply<TokenRecord>) -> HttpResponse {
+    let location = format!("/api/v2/tokens/{}/", reply.value.id());
+    let mut response = reply.json(StatusCode::CREATED);
+    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&location) {
+        response
+            .headers_mut()
+            .insert(actix_web::http::header::LOCATION, value);
+    }
+    response
+}
+
+fn create(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    body: &JsonObject,
+    kind: Kind,
+) -> ApiResult<TokenRecord> {
+    let reads_application = matches!(kind, Kind::FromBody | Kind::Authorized);
+    let input = TokenInput::read(&body.0, true, reads_application)?;
+    let application_id = match kind {
+        Kind::FromBody => input.application.flatten(),
+        Kind::Personal => None,
+        Kind::Authorized => match input.application {
+            Some(Some(id)) => Some(id),
+            Some(None) => {
+                return Err(ApiError::field(
+                    "application",
+                    "This field may not be null.",
+                ));
+            }
+            None => return Err(ApiError::field("application", "This field is required.")),
+        },
+        Kind::Of(id) => Some(id),
+    };
+    let application = match application_id {
+        Some(id) => match acs_storage::applications::find(ctx.conn()?, id) {
+            Ok(app) => Some(app),
+            Err(acs_storage::StorageError::NotFound) => {
+                return Err(ApiError::field(
+                    "application",
+                    format!("Invalid pk \"{id}\" - object does not exist."),
+                ));
+            }
+            Err(other) => return Err(other.into()),
+        },
+        None => None,
+    };
+    let target = application
+        .as_ref()
+        .map(crate::handlers::applications::target_of);
+    acs_authz::can_create_token(&principal.actor, target.as_ref())?;
+    let settings = ctx.settings()?;
+    let now = ctx.now;
+    let rng = ctx.state.rng.clone();
+    let (Some(scope), Some(description)) = (input.scope.as_deref(), input.description.as_deref())
+    else {
+        return Err(ApiError::Internal("validated fields missing".into()));
+    };
+    let issued = ctx.write(|conn| {
+        issue(
+            conn,
+            &rng,
+            &settings,
+            now,
+            Request {
+                actor: Some(&principal.user),
+                owner: &principal.user,
+                application: application.as_ref(),
+                scope,
+                description,
+            },
+        )
+    })?;
+    tracing::info!(
+        actor = principal.user.id,
+        token = issued.token.id,
+        application = ?application_id,
+        "token created"
+    );
+    let rows = acs_storage::tokens::rows(ctx.conn()?, vec![issued.token.clone()])?;
+    let row = rows
+        .first()
+        .ok_or_else(|| ApiError::Internal("token row vanished".into()))?;
+    Ok(render_token(row, Some(issued.plain())))
+}

@@ -1,0 +1,44 @@
+//! `DELETE /api/v2/tokens/<id>/`: revocation. The token and its refresh token stop working at
+//! once, on every server (bearer principals are cached only under the tokens counter).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::render::render_one;
+use super::visible;
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+/// Revokes a token.
+pub async fn delete_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (token, target) = visible(ctx, &principal, id)?;
+        acs_authz::can_delete_token(&principal.actor, &target)?;
+        let description = token.description.clone();
+        let record = render_one(ctx.conn()?, token)?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            acs_storage::tokens::revoke(conn, id, now)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "delete",
+                &Subject::named(acs_storage::activity::TOKEN, id, &description),
+                None,
+                activity::fields_of(&record)?,
+            )
+        })?;
+        tracing::info!(actor = principal.user.id, token = id, "token revoked");
+        Ok(())
+    })
+    .await?;
+    Ok(reply.no_content())
+}

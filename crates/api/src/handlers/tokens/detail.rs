@@ -1,0 +1,26 @@
+//! `GET /api/v2/tokens/<id>/`.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::render::render_one;
+use super::visible;
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+/// One token (values masked).
+pub async fn get_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (token, _) = visible(ctx, &principal, id)?;
+        render_one(ctx.conn()?, token)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}

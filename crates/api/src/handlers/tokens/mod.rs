@@ -1,0 +1,61 @@
+//! `/api/v2/tokens/`, `<id>/`, and the token lists under users and applications.
+
+mod create;
+mod delete;
+mod detail;
+mod input;
+mod issue;
+mod list;
+mod options;
+mod render;
+mod update;
+
+pub use create::{
+    create_application_token, create_authorized_token, create_personal_token, create_token,
+    create_user_token,
+};
+pub use delete::delete_token;
+pub use detail::get_token;
+pub use issue::{Issued, issue};
+pub use list::{
+    list_application_tokens, list_authorized_tokens, list_personal_tokens, list_tokens,
+    list_user_tokens,
+};
+pub use options::{options_token, options_tokens};
+pub use render::{TokenRecord, render_token};
+pub use update::{patch_token, put_token};
+
+use acs_authz::TargetToken;
+use acs_storage::tokens::AccessToken;
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// The facts `authz` needs about a token: its owner with their organization roles.
+pub fn target_of(ctx: &mut Context<'_>, token: &AccessToken) -> ApiResult<TargetToken> {
+    let owner = acs_storage::users::find(ctx.conn()?, token.user_id)?;
+    let memberships = acs_storage::users::memberships_of(ctx.conn()?, owner.id)?;
+    Ok(TargetToken {
+        id: token.id,
+        owner: crate::handlers::users::target_of(&owner, &memberships),
+        application: token.application_id,
+    })
+}
+
+/// The token `id`, if the caller may see it: 404 if missing, 403 if invisible.
+pub fn visible(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    id: i64,
+) -> ApiResult<(AccessToken, TargetToken)> {
+    let token = acs_storage::tokens::find(ctx.conn()?, id).map_err(|error| match error {
+        acs_storage::StorageError::NotFound => ApiError::no_such("OAuth2AccessToken"),
+        other => other.into(),
+    })?;
+    let target = target_of(ctx, &token)?;
+    if !acs_authz::can_view_token(&principal.actor, &target) {
+        return Err(ApiError::permission_denied());
+    }
+    Ok((token, target))
+}

@@ -1,0 +1,74 @@
+//! `PUT` and `PATCH /api/v2/tokens/<id>/`: only `description` and `scope` change; a PUT that
+//! omits them resets them (`""`, `write`), as in the reference.
+
+use acs_storage::tokens::TokenChanges;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::input::TokenInput;
+use super::render::render_one;
+use super::visible;
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// Full update.
+pub async fn put_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, true).await
+}
+
+/// Partial update.
+pub async fn patch_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, false).await
+}
+
+async fn update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: i64,
+    body: JsonObject,
+    full: bool,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (token, target) = visible(ctx, &principal, id)?;
+        acs_authz::can_change_token(&principal.actor, &target)?;
+        let input = TokenInput::read(&body.0, full, false)?;
+        let before = render_one(ctx.conn()?, token)?;
+        let changes = TokenChanges {
+            description: input.description,
+            scope: input.scope,
+            modified: Some(ctx.now),
+        };
+        let now = ctx.now;
+        ctx.write(|conn| {
+            let updated = acs_storage::tokens::update(conn, id, &changes)?;
+            let subject = Subject::named(acs_storage::activity::TOKEN, id, &updated.description);
+            let after = render_one(conn, updated)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "update",
+                &subject,
+                None,
+                activity::diff(&before, &after)?,
+            )?;
+            Ok(after)
+        })
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}

@@ -1,0 +1,297 @@
+//! The activity stream: who changed what, when. Entries are written in the same transaction as
+//! the change they describe, so a change and its record commit or fail together. Callers mask
+//! secrets in `changes` before they get here.
+
+use acs_authz::{ApplicationVisibility, Id, TokenVisibility, UserVisibility};
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::{activity_stream, users};
+use crate::{Backend, DbConnection, StorageResult, Timestamp};
+
+/// `object1`/`object2` value of a user.
+pub const USER: &str = "user";
+/// `object1`/`object2` value of an organization.
+pub const ORGANIZATION: &str = "organization";
+/// `object1`/`object2` value of an application.
+pub const APPLICATION: &str = "o_auth2_application";
+/// `object1`/`object2` value of an access token.
+pub const TOKEN: &str = "o_auth2_access_token";
+
+/// An activity stream row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = activity_stream)]
+pub struct Activity {
+    /// Primary key.
+    pub id: i64,
+    /// When it happened.
+    pub timestamp: Timestamp,
+    /// Who did it (`None` for the system, or an actor since deleted).
+    pub actor_id: Option<i64>,
+    /// `create`, `update`, `delete`, `associate`, `disassociate`, `login`, `login_failed`.
+    pub operation: String,
+    /// Kind of the object acted on.
+    pub object1: String,
+    /// Its id.
+    pub object1_id: i64,
+    /// Kind of the second object of an association (empty if none).
+    pub object2: String,
+    /// Its id.
+    pub object2_id: Option<i64>,
+    /// JSON object of the changes, secrets masked.
+    pub changes: String,
+    /// JSON object of summaries (actor and objects) as they were at the time.
+    pub summary: String,
+}
+
+/// The values of a new entry.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = activity_stream)]
+pub struct NewActivity<'a> {
+    /// When it happened.
+    pub timestamp: Timestamp,
+    /// Who did it.
+    pub actor_id: Option<i64>,
+    /// The operation.
+    pub operation: &'a str,
+    /// Kind of the object acted on.
+    pub object1: &'a str,
+    /// Its id.
+    pub object1_id: i64,
+    /// Kind of the second object of an association (empty if none).
+    pub object2: &'a str,
+    /// Its id.
+    pub object2_id: Option<i64>,
+    /// JSON object of the changes, secrets masked.
+    pub changes: &'a str,
+    /// JSON object of summaries.
+    pub summary: &'a str,
+}
+
+/// Appends an entry.
+pub fn record(conn: &mut DbConnection, entry: &NewActivity<'_>) -> StorageResult<()> {
+    diesel::insert_into(activity_stream::table)
+        .values(entry)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Which entries a caller may read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActivityVisibility {
+    /// Superusers and system auditors read everything.
+    All,
+    /// Everyone else: their own actions, and entries about objects they can see now.
+    Limited {
+        /// The caller.
+        user_id: Id,
+        /// Users the caller can see.
+        users: UserVisibility,
+        /// Organizations the caller belongs to.
+        organizations: Vec<Id>,
+        /// Applications the caller can see.
+        applications: ApplicationVisibility,
+        /// Tokens the caller can see.
+        tokens: TokenVisibility,
+    },
+}
+
+type ActivityQuery<'a> = activity_stream::BoxedQuery<'a, Backend>;
+
+fn visible<'a>(query: ActivityQuery<'a>, visibility: &ActivityVisibility) -> ActivityQuery<'a> {
+    use crate::schema::{access_tokens, applications, organization_roles};
+
+    let ActivityVisibility::Limited {
+        user_id,
+        users: user_visibility,
+        organizations,
+        applications: app_visibility,
+        tokens: token_visibility,
+    } = visibility
+    else {
+        return query;
+    };
+    // The subqueries are written out rather than reused from the list modules: diesel's
+    // multi-backend connection cannot nest a boxed query inside another.
+    let (app_orgs, app_owner) = match app_visibility {
+        ApplicationVisibility::All => (None, None),
+        ApplicationVisibility::Limited {
+            user_id,
+            administered,
+        } => (Some(administered.clone()), Some(*user_id)),
+    };
+    let visible_apps = applications::table
+        .filter(
+            applications::organization_id
+                .eq_any(app_orgs.clone().unwrap_or_default())
+                .or(applications::user_id.eq(app_owner.unwrap_or(0)))
+                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
+                    if app_orgs.is_none() { "1 = 1" } else { "1 = 0" },
+                )),
+        )
+        .select(applications::id);
+    let (token_orgs, token_owner) = match token_visibility {
+        TokenVisibility::All => (None, None),
+        TokenVisibility::Limited {
+            user_id,
+            administered,
+        } => (Some(administered.clone()), Some(*user_id)),
+    };
+    let managed = organization_roles::table
+        .filter(organization_roles::organization_id.eq_any(token_orgs.clone().unwrap_or_default()))
+        .select(organization_roles::user_id);
+    let visible_tokens = access_tokens::table
+        .filter(
+            access_tokens::user_id
+                .eq(token_owner.unwrap_or(0))
+                .or(access_tokens::user_id.eq_any(managed))
+                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
+                    if token_orgs.is_none() {
+                        "1 = 1"
+                    } else {
+                        "1 = 0"
+                    },
+                )),
+        )
+        .select(access_tokens::id);
+    let (related_orgs, related_user, superusers, all_users) = match user_visibility {
+        UserVisibility::All => (Vec::new(), 0, false, true),
+        UserVisibility::Related {
+            user_id,
+            organizations,
+            superusers,
+        } => (organizations.clone(), *user_id, *superusers, false),
+    };
+    let related = organization_roles::table
+        .filter(organization_roles::organization_id.eq_any(related_orgs))
+        .select(organization_roles::user_id);
+    let visible_users = users::table
+        .filter(
+            users::id
+                .eq(related_user)
+                .or(users::is_superuser
+                    .eq(superusers)
+                    .and(users::is_superuser.eq(true)))
+                .or(users::id.eq_any(related))
+                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(if all_users {
+                    "1 = 1"
+                } else {
+                    "1 = 0"
+                })),
+        )
+        .select(users::id);
+    query.filter(
+        activity_stream::actor_id
+            .eq(*user_id)
+            .or(activity_stream::object1
+                .eq(USER)
+                .and(activity_stream::object1_id.eq_any(visible_users)))
+            .or(activity_stream::object1
+                .eq(ORGANIZATION)
+                .and(activity_stream::object1_id.eq_any(organizations.clone())))
+            .or(activity_stream::object1
+                .eq(APPLICATION)
+                .and(activity_stream::object1_id.eq_any(visible_apps)))
+            .or(activity_stream::object1
+                .eq(TOKEN)
+                .and(activity_stream::object1_id.eq_any(visible_tokens))),
+    )
+}
+
+fn about<'a>(query: ActivityQuery<'a>, object: Option<(&'a str, i64)>) -> ActivityQuery<'a> {
+    match object {
+        Some((kind, id)) => query.filter(
+            activity_stream::object1
+                .eq(kind)
+                .and(activity_stream::object1_id.eq(id))
+                .or(activity_stream::object2
+                    .eq(kind)
+                    .and(activity_stream::object2_id.eq(id))),
+        ),
+        None => query,
+    }
+}
+
+fn filtered<'a>(
+    mut query: ActivityQuery<'a>,
+    params: &ListParams,
+) -> Result<ActivityQuery<'a>, ListError> {
+    for filter in &params.filters {
+        query = match filter.field.as_str() {
+            "id" => crate::filter_integer!(query, activity_stream::id, filter)?,
+            "timestamp" => crate::filter_timestamp!(query, activity_stream::timestamp, filter)?,
+            "actor" => crate::filter_integer!(query, activity_stream::actor_id, filter)?,
+            "operation" => crate::filter_text!(query, activity_stream::operation, filter)?,
+            "object1" => crate::filter_text!(query, activity_stream::object1, filter)?,
+            "object2" => crate::filter_text!(query, activity_stream::object2, filter)?,
+            "changes" => return Err(ListError::SecretField(filter.field.clone())),
+            _ => return Err(ListError::UnknownField(filter.field.clone())),
+        };
+    }
+    if let Some(text) = &params.search {
+        query = query.filter(activity_stream::operation.eq(text.to_lowercase()));
+    }
+    Ok(query)
+}
+
+fn ordered<'a>(
+    mut query: ActivityQuery<'a>,
+    params: &ListParams,
+) -> Result<ActivityQuery<'a>, ListError> {
+    for key in &params.order {
+        let desc = key.descending;
+        query = match key.field.as_str() {
+            "id" => crate::order_column!(query, activity_stream::id, desc),
+            "timestamp" => crate::order_column!(query, activity_stream::timestamp, desc),
+            "actor" => crate::order_column!(query, activity_stream::actor_id, desc),
+            "operation" => crate::order_column!(query, activity_stream::operation, desc),
+            "object1" => crate::order_column!(query, activity_stream::object1, desc),
+            "changes" => return Err(ListError::SecretField(key.field.clone())),
+            _ => return Err(ListError::UnknownField(key.field.clone())),
+        };
+    }
+    Ok(query.then_order_by(activity_stream::id.asc()))
+}
+
+/// Lists the entries `visibility` allows, about `object` (kind, id) when given.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &ActivityVisibility,
+    object: Option<(&str, i64)>,
+    params: &ListParams,
+) -> StorageResult<Result<Page<Activity>, ListError>> {
+    let base = || {
+        about(
+            visible(activity_stream::table.into_boxed(), visibility),
+            object,
+        )
+    };
+    let counted = match filtered(base(), params) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let paged = match filtered(base(), params).and_then(|query| ordered(query, params)) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let count = counted.count().get_result(conn)?;
+    let items = paged
+        .select(Activity::as_select())
+        .offset(params.offset)
+        .limit(params.limit)
+        .load(conn)?;
+    Ok(Ok(Page { count, items }))
+}
+
+/// One entry, if `visibility` allows it.
+pub fn find(
+    conn: &mut DbConnection,
+    visibility: &ActivityVisibility,
+    id: i64,
+) -> StorageResult<Option<Activity>> {
+    Ok(visible(activity_stream::table.into_boxed(), visibility)
+        .filter(activity_stream::id.eq(id))
+        .select(Activity::as_select())
+        .first(conn)
+        .optional()?)
+}

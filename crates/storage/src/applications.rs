@@ -1,0 +1,371 @@
+//! OAuth 2 applications: rows, writes, lookups and the visibility-filtered list. The client
+//! secret is stored only as its SHA-256 digest.
+
+use std::collections::HashMap;
+
+use acs_authz::ApplicationVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::schema::{access_tokens, applications, organizations, users};
+use crate::{Backend, DbConnection, StorageResult, Timestamp};
+
+/// An application row.
+#[derive(Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = applications)]
+pub struct Application {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique within the organization.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Public identifier of the client.
+    pub client_id: String,
+    /// SHA-256 digest of the client secret.
+    pub client_secret_digest: Vec<u8>,
+    /// `confidential` or `public`.
+    pub client_type: String,
+    /// Space-separated registered redirect URIs.
+    pub redirect_uris: String,
+    /// `authorization-code` or `password`; fixed at creation.
+    pub authorization_grant_type: String,
+    /// Whether the consent page is skipped.
+    pub skip_authorization: bool,
+    /// Owning organization; fixed at creation.
+    pub organization_id: i64,
+    /// Optional owner.
+    pub user_id: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+impl std::fmt::Debug for Application {
+    // The secret digest stays out of logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Application")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("organization_id", &self.organization_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The values of a new application.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = applications)]
+pub struct NewApplication<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// Generated client id.
+    pub client_id: &'a str,
+    /// Digest of the generated client secret.
+    pub client_secret_digest: &'a [u8],
+    /// `confidential` or `public`.
+    pub client_type: &'a str,
+    /// Validated redirect URIs.
+    pub redirect_uris: &'a str,
+    /// `authorization-code` or `password`.
+    pub authorization_grant_type: &'a str,
+    /// Skip the consent page.
+    pub skip_authorization: bool,
+    /// Owning organization.
+    pub organization_id: i64,
+    /// Optional owner.
+    pub user_id: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is. Grant type, organization, owner and
+/// client credentials never change.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = applications)]
+pub struct ApplicationChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New client type.
+    pub client_type: Option<String>,
+    /// New redirect URIs.
+    pub redirect_uris: Option<String>,
+    /// New consent setting.
+    pub skip_authorization: Option<bool>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+/// What an application record shows of its organization and owner.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ApplicationSummaries {
+    /// `(id, name, description)` of the organization.
+    pub organization: (i64, String, String),
+    /// `(id, username, first_name, last_name)` of the owner.
+    pub user: Option<(i64, String, String, String)>,
+    /// Number of access tokens of the application.
+    pub token_count: i64,
+    /// The first ten tokens by id: `(id, scope)`.
+    pub first_tokens: Vec<(i64, String)>,
+}
+
+/// Finds an application by primary key.
+pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Application> {
+    Ok(applications::table
+        .find(id)
+        .select(Application::as_select())
+        .first(conn)?)
+}
+
+/// Finds an application by its client id.
+pub fn find_by_client_id(
+    conn: &mut DbConnection,
+    client_id: &str,
+) -> StorageResult<Option<Application>> {
+    Ok(crate::with_backend!(conn, |c| applications::table
+        .filter(applications::client_id.eq(client_id))
+        .select(Application::as_select())
+        .first(c)
+        .optional())?)
+}
+
+/// Inserts an application.
+pub fn insert(conn: &mut DbConnection, app: &NewApplication<'_>) -> StorageResult<Application> {
+    Ok(diesel::insert_into(applications::table)
+        .values(app)
+        .returning(applications::all_columns)
+        .get_result(conn)?)
+}
+
+/// Applies `changes` and returns the updated row.
+pub fn update(
+    conn: &mut DbConnection,
+    id: i64,
+    changes: &ApplicationChanges,
+) -> StorageResult<Application> {
+    Ok(diesel::update(applications::table.find(id))
+        .set(changes)
+        .returning(applications::all_columns)
+        .get_result(conn)?)
+}
+
+/// Deletes an application with its tokens; false if there was none.
+pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    // The foreign keys cascade too; deleting the tokens explicitly keeps the tokens counter
+    // (and so every node's cached bearer principals) in step on either backend.
+    diesel::delete(access_tokens::table.filter(access_tokens::application_id.eq(id)))
+        .execute(conn)?;
+    Ok(diesel::delete(applications::table.find(id)).execute(conn)? > 0)
+}
+
+/// Organization, owner and token summaries of each application in `apps`.
+pub fn summaries(
+    conn: &mut DbConnection,
+    apps: &[Application],
+) -> StorageResult<HashMap<i64, ApplicationSummaries>> {
+    let org_ids: Vec<i64> = apps.iter().map(|a| a.organization_id).collect();
+    let user_ids: Vec<i64> = apps.iter().filter_map(|a| a.user_id).collect();
+    let app_ids: Vec<i64> = apps.iter().map(|a| a.id).collect();
+    let orgs: HashMap<i64, (i64, String, String)> = organizations::table
+        .filter(organizations::id.eq_any(&org_ids))
+        .select((
+            organizations::id,
+            organizations::name,
+            organizations::description,
+        ))
+        .load::<(i64, String, String)>(conn)?
+        .into_iter()
+        .map(|row| (row.0, row))
+        .collect();
+    let owners: HashMap<i64, (i64, String, String, String)> = users::table
+        .filter(users::id.eq_any(&user_ids))
+        .select((
+            users::id,
+            users::username,
+            users::first_name,
+            users::last_name,
+        ))
+        .load::<(i64, String, String, String)>(conn)?
+        .into_iter()
+        .map(|row| (row.0, row))
+        .collect();
+    let counts: HashMap<i64, i64> = access_tokens::table
+        .filter(access_tokens::application_id.eq_any(&app_ids))
+        .group_by(access_tokens::application_id)
+        .select((access_tokens::application_id, diesel::dsl::count_star()))
+        .load::<(Option<i64>, i64)>(conn)?
+        .into_iter()
+        .filter_map(|(app, count)| Some((app?, count)))
+        .collect();
+    let mut summaries = HashMap::with_capacity(apps.len());
+    for app in apps {
+        let token_count = counts.get(&app.id).copied().unwrap_or(0);
+        // At most ten per application, and only for applications that have any.
+        let first_tokens = if token_count > 0 {
+            access_tokens::table
+                .filter(access_tokens::application_id.eq(app.id))
+                .order(access_tokens::id)
+                .limit(10)
+                .select((access_tokens::id, access_tokens::scope))
+                .load(conn)?
+        } else {
+            Vec::new()
+        };
+        summaries.insert(
+            app.id,
+            ApplicationSummaries {
+                organization: orgs.get(&app.organization_id).cloned().unwrap_or_default(),
+                user: app.user_id.and_then(|id| owners.get(&id).cloned()),
+                token_count,
+                first_tokens,
+            },
+        );
+    }
+    Ok(summaries)
+}
+
+/// Which applications a list covers besides the caller's visibility.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ApplicationScope {
+    /// Only applications of this organization.
+    pub organization: Option<i64>,
+    /// Only applications owned by this user.
+    pub user: Option<i64>,
+}
+
+type ApplicationsQuery<'a> = applications::BoxedQuery<'a, Backend>;
+
+fn visible<'a>(
+    query: ApplicationsQuery<'a>,
+    visibility: &ApplicationVisibility,
+) -> ApplicationsQuery<'a> {
+    match visibility {
+        ApplicationVisibility::All => query,
+        ApplicationVisibility::Limited {
+            user_id,
+            administered,
+        } => query.filter(
+            applications::organization_id
+                .eq_any(administered.clone())
+                .or(applications::user_id.eq(*user_id)),
+        ),
+    }
+}
+
+fn scoped<'a>(mut query: ApplicationsQuery<'a>, scope: ApplicationScope) -> ApplicationsQuery<'a> {
+    if let Some(org) = scope.organization {
+        query = query.filter(applications::organization_id.eq(org));
+    }
+    if let Some(user) = scope.user {
+        query = query.filter(applications::user_id.eq(user));
+    }
+    query
+}
+
+/// The query of the applications `visibility` allows, within `scope`; for lists and for
+/// subqueries (the activity stream shows entries of visible applications).
+pub(crate) fn visible_query<'a>(
+    visibility: &ApplicationVisibility,
+    scope: ApplicationScope,
+) -> ApplicationsQuery<'a> {
+    scoped(visible(applications::table.into_boxed(), visibility), scope)
+}
+
+fn filtered<'a>(
+    mut query: ApplicationsQuery<'a>,
+    params: &ListParams,
+) -> Result<ApplicationsQuery<'a>, ListError> {
+    for filter in &params.filters {
+        query = match filter.field.as_str() {
+            "id" => crate::filter_integer!(query, applications::id, filter)?,
+            "name" => crate::filter_text!(query, applications::name, filter)?,
+            "description" => crate::filter_text!(query, applications::description, filter)?,
+            "client_type" => crate::filter_text!(query, applications::client_type, filter)?,
+            "redirect_uris" => crate::filter_text!(query, applications::redirect_uris, filter)?,
+            "authorization_grant_type" => {
+                crate::filter_text!(query, applications::authorization_grant_type, filter)?
+            }
+            "skip_authorization" => {
+                crate::filter_bool!(query, applications::skip_authorization, filter)?
+            }
+            "organization" => crate::filter_integer!(query, applications::organization_id, filter)?,
+            "user" => crate::filter_integer!(query, applications::user_id, filter)?,
+            "created" => crate::filter_timestamp!(query, applications::created, filter)?,
+            "modified" => crate::filter_timestamp!(query, applications::modified, filter)?,
+            // Client credentials: filtering would let a caller probe for them.
+            "client_id" | "client_secret" => {
+                return Err(ListError::SecretField(filter.field.clone()));
+            }
+            _ => return Err(ListError::UnknownField(filter.field.clone())),
+        };
+    }
+    if let Some(text) = &params.search {
+        let pattern = like_pattern("%", &text.to_lowercase(), "%");
+        query = query.filter(
+            lower(applications::name)
+                .like(pattern.clone())
+                .escape('\\')
+                .or(lower(applications::description).like(pattern).escape('\\')),
+        );
+    }
+    Ok(query)
+}
+
+fn ordered<'a>(
+    mut query: ApplicationsQuery<'a>,
+    params: &ListParams,
+) -> Result<ApplicationsQuery<'a>, ListError> {
+    for key in &params.order {
+        let desc = key.descending;
+        query = match key.field.as_str() {
+            "id" => crate::order_column!(query, applications::id, desc),
+            "name" => crate::order_column!(query, applications::name, desc),
+            "description" => crate::order_column!(query, applications::description, desc),
+            "client_type" => crate::order_column!(query, applications::client_type, desc),
+            "authorization_grant_type" => {
+                crate::order_column!(query, applications::authorization_grant_type, desc)
+            }
+            "organization" => crate::order_column!(query, applications::organization_id, desc),
+            "user" => crate::order_column!(query, applications::user_id, desc),
+            "created" => crate::order_column!(query, applications::created, desc),
+            "modified" => crate::order_column!(query, applications::modified, desc),
+            "client_id" | "client_secret" => {
+                return Err(ListError::SecretField(key.field.clone()));
+            }
+            _ => return Err(ListError::UnknownField(key.field.clone())),
+        };
+    }
+    Ok(query.then_order_by(applications::id.asc()))
+}
+
+/// Lists the applications `visibility` allows within `scope`, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &ApplicationVisibility,
+    scope: ApplicationScope,
+    params: &ListParams,
+) -> StorageResult<Result<Page<Application>, ListError>> {
+    let counted = match filtered(visible_query(visibility, scope), params) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let paged = match filtered(visible_query(visibility, scope), params)
+        .and_then(|query| ordered(query, params))
+    {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let count = counted.count().get_result(conn)?;
+    let items = paged
+        .select(Application::as_select())
+        .offset(params.offset)
+        .limit(params.limit)
+        .load(conn)?;
+    Ok(Ok(Page { count, items }))
+}

@@ -1,0 +1,342 @@
+//! OAuth 2 access tokens and their refresh tokens. Both are stored only as SHA-256 digests of
+//! their values, so a database dump holds no usable credential.
+
+use acs_authz::TokenVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::schema::{access_tokens, applications, organization_roles, refresh_tokens, users};
+use crate::users::User;
+use crate::{Backend, DbConnection, StorageResult, Timestamp};
+
+/// An access token row.
+#[derive(Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = access_tokens)]
+pub struct AccessToken {
+    /// Primary key.
+    pub id: i64,
+    /// SHA-256 of the token value.
+    pub digest: Vec<u8>,
+    /// The user the token acts for.
+    pub user_id: i64,
+    /// The application it was issued to; `None` for a personal access token.
+    pub application_id: Option<i64>,
+    /// Free text.
+    pub description: String,
+    /// Space-separated scope words as stored.
+    pub scope: String,
+    /// The token stops working at this time.
+    pub expires: Timestamp,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+impl std::fmt::Debug for AccessToken {
+    // The digest stays out of logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AccessToken")
+            .field("id", &self.id)
+            .field("user_id", &self.user_id)
+            .field("application_id", &self.application_id)
+            .field("scope", &self.scope)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The values of a new access token.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = access_tokens)]
+pub struct NewAccessToken<'a> {
+    /// Digest of the generated value.
+    pub digest: &'a [u8],
+    /// Owner.
+    pub user_id: i64,
+    /// Application, or `None` for a personal token.
+    pub application_id: Option<i64>,
+    /// Free text.
+    pub description: &'a str,
+    /// Validated scope.
+    pub scope: &'a str,
+    /// Expiry.
+    pub expires: Timestamp,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// The values of a new refresh token, bound to an access token.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = refresh_tokens)]
+pub struct NewRefreshToken<'a> {
+    /// Digest of the generated value.
+    pub digest: &'a [u8],
+    /// Owner.
+    pub user_id: i64,
+    /// Application.
+    pub application_id: i64,
+    /// The access token it renews.
+    pub access_token_id: Option<i64>,
+    /// The scope a refresh grants.
+    pub scope: &'a str,
+    /// Creation time (expiry is counted from it).
+    pub created: Timestamp,
+}
+
+/// A partial update; only description and scope ever change.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = access_tokens)]
+pub struct TokenChanges {
+    /// New description.
+    pub description: Option<String>,
+    /// New scope.
+    pub scope: Option<String>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+/// What a token record shows of its owner and application.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRow {
+    /// The token.
+    pub token: AccessToken,
+    /// `(id, username, first_name, last_name)` of the owner.
+    pub user: (i64, String, String, String),
+    /// `(id, name, client_id)` of the application.
+    pub application: Option<(i64, String, String)>,
+}
+
+/// The unexpired token with this digest and its active user, in one indexed query.
+pub fn find_active(
+    conn: &mut DbConnection,
+    digest: &[u8],
+    now: Timestamp,
+) -> StorageResult<Option<(AccessToken, User)>> {
+    // Every bearer-authenticated request that misses the principal cache runs this.
+    Ok(crate::with_backend!(conn, |c| access_tokens::table
+        .inner_join(users::table)
+        .filter(access_tokens::digest.eq(digest))
+        .filter(access_tokens::expires.gt(now))
+        .filter(users::is_active.eq(true))
+        .select((AccessToken::as_select(), User::as_select()))
+        .first(c)
+        .optional())?)
+}
+
+/// Finds a token by primary key.
+pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<AccessToken> {
+    Ok(access_tokens::table
+        .find(id)
+        .select(AccessToken::as_select())
+        .first(conn)?)
+}
+
+/// Stores an access token.
+pub fn insert(conn: &mut DbConnection, token: &NewAccessToken<'_>) -> StorageResult<AccessToken> {
+    Ok(diesel::insert_into(access_tokens::table)
+        .values(token)
+        .returning(access_tokens::all_columns)
+        .get_result(conn)?)
+}
+
+/// Stores a refresh token.
+pub fn insert_refresh(conn: &mut DbConnection, token: &NewRefreshToken<'_>) -> StorageResult<()> {
+    diesel::insert_into(refresh_tokens::table)
+        .values(token)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Applies `changes` and returns the updated row.
+pub fn update(
+    conn: &mut DbConnection,
+    id: i64,
+    changes: &TokenChanges,
+) -> StorageResult<AccessToken> {
+    Ok(diesel::update(access_tokens::table.find(id))
+        .set(changes)
+        .returning(access_tokens::all_columns)
+        .get_result(conn)?)
+}
+
+/// Revokes a token: deletes it and marks its refresh token revoked, so neither works again.
+/// False if there was no such token.
+pub fn revoke(conn: &mut DbConnection, id: i64, now: Timestamp) -> StorageResult<bool> {
+    diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::access_token_id.eq(id))
+            .filter(refresh_tokens::revoked.is_null()),
+    )
+    .set(refresh_tokens::revoked.eq(now))
+    .execute(conn)?;
+    Ok(diesel::delete(access_tokens::table.find(id)).execute(conn)? > 0)
+}
+
+/// Owner and application summaries of `tokens`, in the same order.
+pub fn rows(conn: &mut DbConnection, tokens: Vec<AccessToken>) -> StorageResult<Vec<TokenRow>> {
+    let user_ids: Vec<i64> = tokens.iter().map(|t| t.user_id).collect();
+    let app_ids: Vec<i64> = tokens.iter().filter_map(|t| t.application_id).collect();
+    let owners: std::collections::HashMap<i64, (i64, String, String, String)> = users::table
+        .filter(users::id.eq_any(&user_ids))
+        .select((
+            users::id,
+            users::username,
+            users::first_name,
+            users::last_name,
+        ))
+        .load::<(i64, String, String, String)>(conn)?
+        .into_iter()
+        .map(|row| (row.0, row))
+        .collect();
+    let apps: std::collections::HashMap<i64, (i64, String, String)> = if app_ids.is_empty() {
+        Default::default()
+    } else {
+        applications::table
+            .filter(applications::id.eq_any(&app_ids))
+            .select((
+                applications::id,
+                applications::name,
+                applications::client_id,
+            ))
+            .load::<(i64, String, String)>(conn)?
+            .into_iter()
+            .map(|row| (row.0, row))
+            .collect()
+    };
+    Ok(tokens
+        .into_iter()
+        .map(|token| TokenRow {
+            user: owners.get(&token.user_id).cloned().unwrap_or_default(),
+            application: token.application_id.and_then(|id| apps.get(&id).cloned()),
+            token,
+        })
+        .collect())
+}
+
+/// Which tokens a list covers besides the caller's visibility.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TokenScope {
+    /// Only tokens of this user.
+    pub user: Option<i64>,
+    /// Only tokens of this application.
+    pub application: Option<i64>,
+    /// `Some(true)`: only personal tokens; `Some(false)`: only application tokens.
+    pub personal: Option<bool>,
+}
+
+type TokensQuery<'a> = access_tokens::BoxedQuery<'a, Backend>;
+
+fn visible<'a>(query: TokensQuery<'a>, visibility: &TokenVisibility) -> TokensQuery<'a> {
+    match visibility {
+        TokenVisibility::All => query,
+        TokenVisibility::Limited {
+            user_id,
+            administered,
+        } => {
+            let managed = organization_roles::table
+                .filter(organization_roles::organization_id.eq_any(administered.clone()))
+                .select(organization_roles::user_id);
+            query.filter(
+                access_tokens::user_id
+                    .eq(*user_id)
+                    .or(access_tokens::user_id.eq_any(managed)),
+            )
+        }
+    }
+}
+
+/// The query of the tokens `visibility` allows, within `scope`.
+pub(crate) fn visible_query<'a>(
+    visibility: &TokenVisibility,
+    scope: TokenScope,
+) -> TokensQuery<'a> {
+    let mut query = visible(access_tokens::table.into_boxed(), visibility);
+    if let Some(user) = scope.user {
+        query = query.filter(access_tokens::user_id.eq(user));
+    }
+    if let Some(app) = scope.application {
+        query = query.filter(access_tokens::application_id.eq(app));
+    }
+    match scope.personal {
+        Some(true) => query.filter(access_tokens::application_id.is_null()),
+        Some(false) => query.filter(access_tokens::application_id.is_not_null()),
+        None => query,
+    }
+}
+
+fn filtered<'a>(
+    mut query: TokensQuery<'a>,
+    params: &ListParams,
+) -> Result<TokensQuery<'a>, ListError> {
+    for filter in &params.filters {
+        query = match filter.field.as_str() {
+            "id" => crate::filter_integer!(query, access_tokens::id, filter)?,
+            "user" => crate::filter_integer!(query, access_tokens::user_id, filter)?,
+            "application" => crate::filter_integer!(query, access_tokens::application_id, filter)?,
+            "description" => crate::filter_text!(query, access_tokens::description, filter)?,
+            "scope" => crate::filter_text!(query, access_tokens::scope, filter)?,
+            "expires" => crate::filter_timestamp!(query, access_tokens::expires, filter)?,
+            "created" => crate::filter_timestamp!(query, access_tokens::created, filter)?,
+            "modified" => crate::filter_timestamp!(query, access_tokens::modified, filter)?,
+            "token" | "refresh_token" => {
+                return Err(ListError::SecretField(filter.field.clone()));
+            }
+            _ => return Err(ListError::UnknownField(filter.field.clone())),
+        };
+    }
+    if let Some(text) = &params.search {
+        let pattern = like_pattern("%", &text.to_lowercase(), "%");
+        query = query.filter(lower(access_tokens::description).like(pattern).escape('\\'));
+    }
+    Ok(query)
+}
+
+fn ordered<'a>(
+    mut query: TokensQuery<'a>,
+    params: &ListParams,
+) -> Result<TokensQuery<'a>, ListError> {
+    for key in &params.order {
+        let desc = key.descending;
+        query = match key.field.as_str() {
+            "id" => crate::order_column!(query, access_tokens::id, desc),
+            "user" => crate::order_column!(query, access_tokens::user_id, desc),
+            "application" => crate::order_column!(query, access_tokens::application_id, desc),
+            "description" => crate::order_column!(query, access_tokens::description, desc),
+            "scope" => crate::order_column!(query, access_tokens::scope, desc),
+            "expires" => crate::order_column!(query, access_tokens::expires, desc),
+            "created" => crate::order_column!(query, access_tokens::created, desc),
+            "modified" => crate::order_column!(query, access_tokens::modified, desc),
+            "token" | "refresh_token" => return Err(ListError::SecretField(key.field.clone())),
+            _ => return Err(ListError::UnknownField(key.field.clone())),
+        };
+    }
+    Ok(query.then_order_by(access_tokens::id.asc()))
+}
+
+/// Lists the tokens `visibility` allows within `scope`, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &TokenVisibility,
+    scope: TokenScope,
+    params: &ListParams,
+) -> StorageResult<Result<Page<AccessToken>, ListError>> {
+    let counted = match filtered(visible_query(visibility, scope), params) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let paged = match filtered(visible_query(visibility, scope), params)
+        .and_then(|query| ordered(query, params))
+    {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let count = counted.count().get_result(conn)?;
+    let items = paged
+        .select(AccessToken::as_select())
+        .offset(params.offset)
+        .limit(params.limit)
+        .load(conn)?;
+    Ok(Ok(Page { count, items }))
+}
