@@ -77,6 +77,13 @@ ensure_postgres() {
   die "PostgreSQL does not answer on 127.0.0.1:5432 after 30 s (see /var/log/postgresql/)"
 }
 
+# --- pg_dump (the secrets-at-rest test dumps the PostgreSQL test database) ---
+ensure_pg_dump() {
+  command -v pg_dump >/dev/null && return 0
+  say "installing postgresql-client (pg_dump)"
+  apt_install postgresql-client
+}
+
 # --- awxkit CLI in <repo>/.venv ----------------------------------------------
 ensure_awxkit() {
   if [ -x "$VENV/bin/awx" ] && "$VENV/bin/awx" --help >/dev/null 2>&1; then
@@ -95,4 +102,5 @@ ensure_awxkit() {
 
 ensure_libpq
 ensure_postgres
+ensure_pg_dump
 ensure_awxkit

@@ -288,6 +288,7 @@ impl TestServer {
             client: build_client(Some(jar.clone())),
             jar: Some(jar),
             basic: None,
+            bearer: None,
         }
     }
 
@@ -298,6 +299,7 @@ impl TestServer {
             client: self.bare_client(),
             jar: None,
             basic: None,
+            bearer: None,
         }
     }
 
@@ -462,6 +464,7 @@ pub struct Agent {
     pub client: Client,
     jar: Option<Arc<Jar>>,
     basic: Option<(String, String)>,
+    bearer: Option<String>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -483,12 +486,38 @@ impl Agent {
         }
     }
 
+    /// The same agent, sending `Authorization: Bearer <token>` (and no Basic credentials).
+    pub fn with_bearer(&self, token: &str) -> Agent {
+        Agent {
+            basic: None,
+            bearer: Some(token.to_owned()),
+            ..self.clone()
+        }
+    }
+
+    /// Creates a personal token for this agent's user (`POST /api/v2/users/<me>/personal_tokens/`)
+    /// and returns its value.
+    pub fn personal_token(&self, scope: &str) -> String {
+        let me = self.get_json("/api/v2/me/")["results"][0]["id"].clone();
+        let created = self
+            .post(&format!("/api/v2/users/{me}/personal_tokens/"))
+            .json(&json!({ "scope": scope, "description": "test" }))
+            .call()
+            .expect(201)
+            .json();
+        created["token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no token in {created}"))
+            .to_owned()
+    }
+
     /// A request to `path` (a path starting with `/`, query included).
     pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
         let builder = self.client.request(method, format!("{}{path}", self.base));
-        match &self.basic {
-            Some((user, password)) => builder.basic_auth(user, Some(password)),
-            None => builder,
+        match (&self.basic, &self.bearer) {
+            (Some((user, password)), _) => builder.basic_auth(user, Some(password)),
+            (None, Some(token)) => builder.bearer_auth(token),
+            (None, None) => builder,
         }
     }
 

@@ -14,6 +14,7 @@ backend_tests!(
     awx_users_list_human_format,
     awx_users_list_all_follows_next,
     awx_me,
+    awx_login_token_lists_users,
 );
 
 fn awx_bin() -> PathBuf {
@@ -36,18 +37,21 @@ fn awx_bin() -> PathBuf {
 /// Runs `awx` as admin with `args` after the connection options; asserts exit 0 and returns
 /// stdout.
 fn awx(server: &TestServer, args: &[&str]) -> String {
+    let credentials = [
+        "--conf.username",
+        "admin",
+        "--conf.password",
+        &server.admin_password,
+    ];
+    run_awx(server, &credentials, args)
+}
+
+/// Runs `awx` against `server` with the given credential options, then `args`.
+fn run_awx(server: &TestServer, credentials: &[&str], args: &[&str]) -> String {
     let mut command = Command::new(awx_bin());
     command
-        .args([
-            "--conf.host",
-            &server.base,
-            "--conf.username",
-            "admin",
-            "--conf.password",
-            &server.admin_password,
-            "--conf.color",
-            "false",
-        ])
+        .args(["--conf.host", &server.base, "--conf.color", "false"])
+        .args(credentials)
         .args(args)
         .env("PYTHONWARNINGS", "ignore")
         .env_remove("CONTROLLER_HOST")
@@ -175,4 +179,30 @@ fn awx_users_create_modify_delete(backend: Backend) {
         .get(&format!("/api/v2/users/{id}/"))
         .call()
         .expect(404);
+}
+
+fn awx_login_token_lists_users(backend: Backend) {
+    // `awx login` creates a personal token with Basic credentials; `--conf.token` then sends
+    // it as a bearer token and never logs in.
+    let server = TestServer::start(backend);
+    server.create_user("turing", "pw-turing", false);
+    let login: Value = serde_json::from_str(&awx(&server, &["login"]))
+        .unwrap_or_else(|error| panic!("awx login printed no JSON: {error}"));
+    let token = login["token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no token in {login}"))
+        .to_owned();
+    let listed = run_awx(&server, &["--conf.token", &token], &["users", "list"]);
+    let output: Value = serde_json::from_str(&listed)
+        .unwrap_or_else(|error| panic!("users list printed no JSON ({error}): {listed}"));
+    let mut names = listed_usernames(&output);
+    names.sort();
+    assert_eq!(names, ["admin", "turing"], "{output}");
+    // The token is a personal token of admin, described as awxkit describes it.
+    let tokens = server
+        .admin()
+        .get_json("/api/v2/users/admin/personal_tokens/");
+    assert_eq!(tokens["count"], 1, "{tokens}");
+    assert_eq!(tokens["results"][0]["description"], "AWX CLI");
+    assert_eq!(tokens["results"][0]["scope"], "write");
 }

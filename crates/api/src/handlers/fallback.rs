@@ -1,17 +1,38 @@
 //! Answers for paths and methods that nothing else serves.
 
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
+use crate::context::run;
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// 404 for unknown paths.
 pub async fn not_found() -> HttpResponse {
     HttpResponse::NotFound().json(json!({ "detail": "The requested resource could not be found." }))
 }
 
-/// 405 for a method a resource does not serve.
-pub async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+/// 405 for a method a resource does not serve. A read-scoped token is refused with 403 first,
+/// as on every other unsafe request (contract §3: before any other check).
+pub async fn method_not_allowed(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| acs_oauth2::parse_bearer(value).is_some());
+    if bearer && !crate::context::is_safe(req.method()) {
+        run(&state, &req, |ctx| {
+            if let Some(principal) = ctx.principal()? {
+                acs_authz::check_method(&principal.actor, false)?;
+            }
+            Ok(())
+        })
+        .await?;
+    }
     Err(ApiError::MethodNotAllowed(req.method().to_string()))
 }
 
