@@ -19,6 +19,7 @@ backend_tests!(
     invalid_bearer_falls_through_to_the_session,
     secret_fields_cannot_be_filtered,
     token_changes_reach_the_activity_stream,
+    deleting_the_organization_revokes_its_application_tokens,
 );
 
 const MASK: &str = "************";
@@ -821,6 +822,31 @@ fn token_changes_reach_the_activity_stream(backend: Backend) {
     server
         .as_user("frank", "pw-frank-1")
         .get(&format!("/api/v2/activity_stream/{first}/"))
+        .call()
+        .expect(404);
+}
+
+fn deleting_the_organization_revokes_its_application_tokens(backend: Backend) {
+    let server = TestServer::start(backend);
+    let (app, org) = application(&server, "doomed");
+    let admin = server.admin();
+    let record = admin
+        .post("/api/v2/tokens/")
+        .json(&json!({ "application": app }))
+        .call()
+        .expect(201)
+        .json();
+    let bearer = server
+        .anonymous()
+        .with_bearer(record["token"].as_str().expect("token"));
+    bearer.get("/api/v2/me/").call().expect(200);
+    admin
+        .delete(&format!("/api/v2/organizations/{org}/"))
+        .call()
+        .expect(204);
+    bearer.get("/api/v2/me/").call().expect(401);
+    admin
+        .get(&format!("/api/v2/applications/{app}/"))
         .call()
         .expect(404);
 }

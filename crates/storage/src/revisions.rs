@@ -24,11 +24,14 @@ pub struct Revisions {
     pub tokens: i64,
 }
 
-/// The current counters (one primary-key read, on the backend's statement cache: it runs on
-/// every request).
+/// The current counters (one read of a one-row table, on the backend's statement cache: it
+/// runs on every request).
 pub fn current(conn: &mut DbConnection) -> StorageResult<Revisions> {
-    Ok(crate::with_backend!(conn, |c| revisions::table
-        .find(1)
+    // No WHERE and no LIMIT: the table holds exactly one row (a CHECK constraint), and a
+    // statement without bound parameters is never re-prepared. With `find(1).first()` SQLite
+    // re-parsed the statement on every step, since its plan depended on a bound value.
+    let rows: Vec<Revisions> = crate::with_backend!(conn, |c| revisions::table
         .select(Revisions::as_select())
-        .first(c))?)
+        .load(c))?;
+    rows.into_iter().next().ok_or(crate::StorageError::NotFound)
 }

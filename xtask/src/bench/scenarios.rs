@@ -29,7 +29,18 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "session",
         prepare: session,
     },
+    Scenario {
+        name: "bearer",
+        prepare: bearer,
+    },
+    Scenario {
+        name: "token_issue",
+        prepare: token_issue,
+    },
 ];
+
+const PERSONAL_TOKENS_PATH: &str = "/api/v2/users/admin/personal_tokens/";
+const TOKENS_PATH: &str = "/api/v2/tokens/";
 
 const LOGIN_PATH: &str = "/api/login/";
 
@@ -91,6 +102,72 @@ fn session(addr: SocketAddr) -> Result<Vec<u8>> {
         &[("Cookie", cookies.as_str())],
         b"",
     ))
+}
+
+/// An OAuth 2 personal access token (write scope), as `awx login` obtains one.
+fn bearer(addr: SocketAddr) -> Result<Vec<u8>> {
+    let token = personal_token(addr)?;
+    let authorization = format!("Bearer {token}");
+    Ok(load::request(
+        "GET",
+        addr,
+        ME_PATH,
+        &[("Authorization", authorization.as_str())],
+        b"",
+    ))
+}
+
+/// Token issuance: every request creates a personal token (`POST /api/v2/tokens/`),
+/// authenticated by a bearer token so that the figure is the issuing, not a password check.
+fn token_issue(addr: SocketAddr) -> Result<Vec<u8>> {
+    let token = personal_token(addr)?;
+    let authorization = format!("Bearer {token}");
+    Ok(load::request(
+        "POST",
+        addr,
+        TOKENS_PATH,
+        &[
+            ("Authorization", authorization.as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        br#"{"description": "bench", "scope": "read"}"#,
+    ))
+}
+
+/// Creates a write-scoped personal token for the admin with Basic credentials.
+fn personal_token(addr: SocketAddr) -> Result<String> {
+    let credentials = BASE64_STANDARD.encode(format!("{ADMIN_USERNAME}:{ADMIN_PASSWORD}"));
+    let authorization = format!("Basic {credentials}");
+    let body = br#"{"description": "bench", "scope": "write"}"#;
+    let reply = load::fetch(
+        addr,
+        &load::request(
+            "POST",
+            addr,
+            PERSONAL_TOKENS_PATH,
+            &[
+                ("Authorization", authorization.as_str()),
+                ("Content-Type", "application/json"),
+            ],
+            body,
+        ),
+    )?;
+    if reply.status != 201 {
+        let body: String = String::from_utf8_lossy(&reply.body)
+            .chars()
+            .take(300)
+            .collect();
+        return Err(format!(
+            "POST {PERSONAL_TOKENS_PATH} answered {} instead of 201: {body}",
+            reply.status
+        )
+        .into());
+    }
+    let record: serde_json::Value = serde_json::from_slice(&reply.body)?;
+    record["token"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("POST {PERSONAL_TOKENS_PATH} returned no token").into())
 }
 
 /// The last non-empty value `reply` sets for cookie `name` (an empty one only deletes it).

@@ -92,27 +92,13 @@ impl ApplicationInput {
                 (None, None)
             }
         };
-        // Redirect URIs are checked against the grant type once both are known.
-        let redirect_uris = match (grant_type, &redirect_uris) {
-            (Some(grant), Some(uris)) => match acs_oauth2::validate_redirect_uris(uris, grant) {
-                Ok(normalized) => Some(normalized),
-                Err(error) => {
-                    fields.error("redirect_uris", error.to_string());
-                    None
-                }
-            },
-            (Some(grant), None) if full => {
-                match acs_oauth2::validate_redirect_uris("", grant) {
-                    Ok(normalized) => Some(normalized),
-                    // An authorization-code application needs at least one URI: an
-                    // object-level error, as the reference reports it.
-                    Err(error) => {
-                        fields.error("__all__", error.to_string());
-                        None
-                    }
-                }
-            }
-            _ => redirect_uris,
+        // Redirect URIs are checked against the grant type once both are known. An empty list
+        // for an authorization-code application is an object-level error, as the reference
+        // reports it; the other problems belong to the field.
+        let redirect_uris = match (grant_type, redirect_uris) {
+            (Some(grant), Some(uris)) => check_redirect_uris(&mut fields, &uris, grant),
+            (Some(grant), None) if full => check_redirect_uris(&mut fields, "", grant),
+            (_, uris) => uris,
         };
         fields.finish()?;
         if creating && organization.is_none() {
@@ -133,6 +119,24 @@ impl ApplicationInput {
             organization,
             user,
         })
+    }
+}
+
+fn check_redirect_uris(
+    fields: &mut FieldReader<'_>,
+    uris: &str,
+    grant: GrantType,
+) -> Option<String> {
+    match acs_oauth2::validate_redirect_uris(uris, grant) {
+        Ok(normalized) => Some(normalized),
+        Err(error @ acs_oauth2::RedirectUriError::EmptyForAuthorizationCode) => {
+            fields.error("__all__", error.to_string());
+            None
+        }
+        Err(error) => {
+            fields.error("redirect_uris", error.to_string());
+            None
+        }
     }
 }
 
