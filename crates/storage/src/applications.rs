@@ -268,9 +268,8 @@ fn scoped<'a>(mut query: ApplicationsQuery<'a>, scope: ApplicationScope) -> Appl
     query
 }
 
-/// The query of the applications `visibility` allows, within `scope`; for lists and for
-/// subqueries (the activity stream shows entries of visible applications).
-pub(crate) fn visible_query<'a>(
+/// The query of the applications `visibility` allows, within `scope`.
+fn visible_query<'a>(
     visibility: &ApplicationVisibility,
     scope: ApplicationScope,
 ) -> ApplicationsQuery<'a> {

@@ -248,10 +248,7 @@ fn visible<'a>(query: TokensQuery<'a>, visibility: &TokenVisibility) -> TokensQu
 }
 
 /// The query of the tokens `visibility` allows, within `scope`.
-pub(crate) fn visible_query<'a>(
-    visibility: &TokenVisibility,
-    scope: TokenScope,
-) -> TokensQuery<'a> {
+fn visible_query<'a>(visibility: &TokenVisibility, scope: TokenScope) -> TokensQuery<'a> {
     let mut query = visible(access_tokens::table.into_boxed(), visibility);
     if let Some(user) = scope.user {
         query = query.filter(access_tokens::user_id.eq(user));

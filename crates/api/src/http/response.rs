@@ -62,6 +62,15 @@ impl<T: serde::Serialize> Reply<T> {
         apply_session(&mut builder, self.session.as_ref(), self.secure);
         builder.json(self.value)
     }
+
+    /// A 201 response for a new record at `location` (its relative URL).
+    pub fn created(self, location: &str) -> HttpResponse {
+        let mut builder = HttpResponse::Created();
+        apply_session(&mut builder, self.session.as_ref(), self.secure);
+        builder
+            .insert_header((actix_web::http::header::LOCATION, location))
+            .json(self.value)
+    }
 }
 
 impl Reply<()> {

@@ -2,7 +2,6 @@
 //! `/api/v2/organizations/<id>/applications/` (in that organization).
 
 use acs_storage::applications::NewApplication;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::ApplicationInput;
@@ -65,13 +64,7 @@ pub async fn create_organization_application(
 
 fn created(reply: crate::context::Reply<ApplicationRecord>) -> HttpResponse {
     let location = format!("/api/v2/applications/{}/", reply.value.id());
-    let mut response = reply.json(StatusCode::CREATED);
-    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&location) {
-        response
-            .headers_mut()
-            .insert(actix_web::http::header::LOCATION, value);
-    }
-    response
+    reply.created(&location)
 }
 
 /// What the path fixes about the new application.

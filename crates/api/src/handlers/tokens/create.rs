@@ -3,7 +3,6 @@
 //! Whichever path, the token belongs to the caller (the user in a `users/<id>/` path only has
 //! to be visible), as in the reference.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::TokenInput;
@@ -107,13 +106,7 @@ async fn under_user(
 
 fn created(reply: Reply<TokenRecord>) -> HttpResponse {
     let location = format!("/api/v2/tokens/{}/", reply.value.id());
-    let mut response = reply.json(StatusCode::CREATED);
-    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&location) {
-        response
-            .headers_mut()
-            .insert(actix_web::http::header::LOCATION, value);
-    }
-    response
+    reply.created(&location)
 }
 
 fn create(
@@ -180,13 +173,9 @@ fn create(
     })?;
     tracing::info!(
         actor = principal.user.id,
-        token = issued.token.id,
+        token = issued.row.token.id,
         application = ?application_id,
         "token created"
     );
-    let rows = acs_storage::tokens::rows(ctx.conn()?, vec![issued.token.clone()])?;
-    let row = rows
-        .first()
-        .ok_or_else(|| ApiError::Internal("token row vanished".into()))?;
-    Ok(render_token(row, Some(issued.plain())))
+    Ok(render_token(&issued.row, Some(issued.plain())))
 }

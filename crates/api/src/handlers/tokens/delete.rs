@@ -22,7 +22,7 @@ pub async fn delete_token(
         let (token, target) = visible(ctx, &principal, id)?;
         acs_authz::can_delete_token(&principal.actor, &target)?;
         let description = token.description.clone();
-        let record = render_one(ctx.conn()?, token)?;
+        let record = render_one(ctx.conn()?, token, None)?;
         let now = ctx.now;
         ctx.write(|conn| {
             acs_storage::tokens::revoke(conn, id, now)?;

@@ -19,7 +19,7 @@ pub async fn get_token(
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
         let (token, _) = visible(ctx, &principal, id)?;
-        render_one(ctx.conn()?, token)
+        render_one(ctx.conn()?, token, None)
     })
     .await?;
     Ok(reply.json(StatusCode::OK))

@@ -5,7 +5,7 @@
 use acs_oauth2::PlainSecret;
 use acs_storage::DbConnection;
 use acs_storage::applications::Application;
-use acs_storage::tokens::{AccessToken, NewAccessToken, NewRefreshToken};
+use acs_storage::tokens::{NewAccessToken, NewRefreshToken, TokenRow};
 use acs_storage::users::User;
 
 use super::render::{Plain, render_token};
@@ -15,8 +15,8 @@ use crate::error::{ApiError, ApiResult};
 /// A token just issued, with its plain values (shown once).
 #[derive(Debug)]
 pub struct Issued {
-    /// The stored row.
-    pub token: AccessToken,
+    /// The stored row with its owner and application summaries.
+    pub row: TokenRow,
     /// The access token value.
     pub value: PlainSecret,
     /// The refresh token value, for application tokens.
@@ -96,19 +96,25 @@ pub fn issue(
             },
         )?;
     }
-    let rows = acs_storage::tokens::rows(conn, vec![token.clone()])?;
-    let masked = rows.first().map(|row| render_token(row, None));
+    let row = acs_storage::tokens::rows(conn, vec![token])?
+        .pop()
+        .ok_or_else(|| ApiError::Internal("token row vanished".into()))?;
+    let masked = render_token(&row, None);
     activity::record(
         conn,
         now,
         request.actor,
         "create",
-        &Subject::named(acs_storage::activity::TOKEN, token.id, request.description),
+        &Subject::named(
+            acs_storage::activity::TOKEN,
+            row.token.id,
+            request.description,
+        ),
         None,
         activity::fields_of(&masked)?,
     )?;
     Ok(Issued {
-        token,
+        row,
         value,
         refresh,
     })

@@ -122,14 +122,15 @@ pub fn render_token(row: &TokenRow, plain: Option<Plain<'_>>) -> TokenRecord {
     }
 }
 
-/// Renders one stored token (masked).
+/// Renders one stored token with its summaries; `plain` only in the creation response.
 pub fn render_one(
     conn: &mut acs_storage::DbConnection,
     token: acs_storage::tokens::AccessToken,
+    plain: Option<Plain<'_>>,
 ) -> crate::error::ApiResult<TokenRecord> {
     let rows = acs_storage::tokens::rows(conn, vec![token])?;
     let row = rows
         .first()
         .ok_or_else(|| crate::error::ApiError::Internal("token row vanished".into()))?;
-    Ok(render_token(row, None))
+    Ok(render_token(row, plain))
 }

@@ -46,7 +46,7 @@ async fn update(
         let (token, target) = visible(ctx, &principal, id)?;
         acs_authz::can_change_token(&principal.actor, &target)?;
         let input = TokenInput::read(&body.0, full, false)?;
-        let before = render_one(ctx.conn()?, token)?;
+        let before = render_one(ctx.conn()?, token, None)?;
         let changes = TokenChanges {
             description: input.description,
             scope: input.scope,
@@ -56,7 +56,7 @@ async fn update(
         ctx.write(|conn| {
             let updated = acs_storage::tokens::update(conn, id, &changes)?;
             let subject = Subject::named(acs_storage::activity::TOKEN, id, &updated.description);
-            let after = render_one(conn, updated)?;
+            let after = render_one(conn, updated, None)?;
             activity::record(
                 conn,
                 now,
