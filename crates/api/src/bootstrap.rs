@@ -184,3 +184,46 @@ pub fn first_superuser(
     tracing::info!(username = %config.admin_username, "created the first superuser");
     Ok(())
 }
+
+/// Creates the managed credential types, or brings them up to date after an upgrade. Nodes
+/// starting together may race to create them; the loser's transaction fails on the unique
+/// namespace and is retried once, finding them present.
+pub fn managed_credential_types(conn: &mut DbConnection) -> Result<(), StartError> {
+    let types = acs_credential_types::managed_types();
+    let texts: Vec<(String, String)> = types
+        .iter()
+        .map(|t| (t.inputs.to_string(), t.injectors.to_string()))
+        .collect();
+    let definitions: Vec<acs_storage::credential_types::ManagedDefinition<'_>> = types
+        .iter()
+        .zip(&texts)
+        .map(
+            |(t, (inputs, injectors))| acs_storage::credential_types::ManagedDefinition {
+                namespace: t.namespace,
+                name: t.name,
+                description: t.description,
+                kind: t.kind.as_str(),
+                inputs,
+                injectors,
+            },
+        )
+        .collect();
+    let now = chrono::Utc::now().naive_utc();
+    let upsert = |conn: &mut DbConnection| {
+        diesel::Connection::transaction(conn, |conn| {
+            acs_storage::credential_types::upsert_managed(conn, &definitions, now)
+        })
+    };
+    let outcome = match upsert(conn) {
+        Err(acs_storage::StorageError::Conflict(_)) => upsert(conn)?,
+        other => other?,
+    };
+    if outcome.created > 0 || outcome.updated > 0 {
+        tracing::info!(
+            created = outcome.created,
+            updated = outcome.updated,
+            "managed credential types brought up to date"
+        );
+    }
+    Ok(())
+}

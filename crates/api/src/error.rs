@@ -34,6 +34,10 @@ pub enum ApiError {
     /// Field-level validation problems.
     #[error("invalid fields: {0:?}")]
     Fields(BTreeMap<String, Vec<String>>),
+    /// Validation problems whose shape is richer than one list per field (a credential's
+    /// `inputs` errors are keyed by input): the map is the body.
+    #[error("invalid body: {0:?}")]
+    Invalid(serde_json::Map<String, serde_json::Value>),
     /// The method is not served here.
     #[error("method {0} not allowed")]
     MethodNotAllowed(String),
@@ -124,7 +128,9 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::BadRequest(_) | ApiError::Fields(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::Fields(_) | ApiError::Invalid(_) => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::NotAcceptable => StatusCode::NOT_ACCEPTABLE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -145,6 +151,7 @@ impl ResponseError for ApiError {
                 json!({ "detail": detail })
             }
             ApiError::Fields(fields) => json!(fields),
+            ApiError::Invalid(body) => serde_json::Value::Object(body.clone()),
             ApiError::MethodNotAllowed(method) => {
                 json!({ "detail": format!("Method \"{method}\" not allowed.") })
             }

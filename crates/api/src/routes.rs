@@ -3,8 +3,9 @@
 use actix_web::web;
 
 use crate::handlers::{
-    activity_stream as activity, applications as apps, fallback, login, logout, metrics,
-    organizations as orgs, profile, root, settings, tokens, users,
+    activity_stream as activity, applications as apps, credential_types as ctypes,
+    credentials as creds, fallback, login, logout, metrics, organizations as orgs, profile, root,
+    settings, tokens, users,
 };
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
@@ -12,7 +13,6 @@ const UNSERVED_COLLECTIONS: &[&str] = &[
     "projects",
     "inventories",
     "teams",
-    "credentials",
     "job_templates",
     "workflow_job_templates",
     "instance_groups",
@@ -214,6 +214,61 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(
         web::resource("/api/v2/tokens/{id}/activity_stream/")
             .get(activity::list_token_activity)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/organizations/{id}/source_credentials/")
+            .get(orgs::list_source_credentials)
+            .post(orgs::change_source_credentials)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/credential_types/")
+            .get(ctypes::list_credential_types)
+            .post(ctypes::create_credential_type)
+            .route(options(ctypes::options_credential_types))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/credential_types/{id}/")
+            .get(ctypes::get_credential_type)
+            .put(ctypes::put_credential_type)
+            .patch(ctypes::patch_credential_type)
+            .delete(ctypes::delete_credential_type)
+            .route(options(ctypes::options_credential_type))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/credential_types/{id}/credentials/")
+            .get(creds::list_type_credentials)
+            .post(creds::create_type_credential)
+            .route(options(creds::options_credentials))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/credential_types/{id}/activity_stream/")
+            .get(activity::list_credential_type_activity)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/credentials/")
+            .get(creds::list_credentials)
+            .post(creds::create_credential)
+            .route(options(creds::options_credentials))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/credentials/{id}/")
+            .get(creds::get_credential)
+            .put(creds::put_credential)
+            .patch(creds::patch_credential)
+            .delete(creds::delete_credential)
+            .route(options(creds::options_credential))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/v2/credentials/{id}/activity_stream/")
+            .get(activity::list_credential_activity)
             .default_service(not_allowed()),
     )
     .service(

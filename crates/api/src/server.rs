@@ -27,6 +27,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         }
         bootstrap::seed_settings(&mut conn, &config.setting_overrides)?;
         bootstrap::first_superuser(&mut conn, &config, &rng)?;
+        bootstrap::managed_credential_types(&mut conn)?;
     }
     let passwords = crate::auth::PasswordCache::new(&rng)
         .map_err(|_| StartError::Other("random number generator failed".into()))?;
@@ -40,6 +41,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         passwords,
         principals,
         rng,
+        input_cipher: acs_credential_types::InputCipher::from_secret_key(&secret_key.0),
         secret_key,
         config,
         pages,

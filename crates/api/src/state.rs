@@ -31,4 +31,6 @@ pub struct AppState {
     pub pages: Pages,
     /// The deployment's secret key (encryption keys derive from it).
     pub secret_key: crate::bootstrap::SecretKey,
+    /// Seals and opens secret credential inputs (key derived from the secret key).
+    pub input_cipher: acs_credential_types::InputCipher,
 }

@@ -1,5 +1,5 @@
-//! Pure access rules of ACS for users, organizations, OAuth 2 applications
-//! and tokens.
+//! Pure access rules of ACS for users, organizations, OAuth 2 applications,
+//! tokens, credential types and credentials.
 //!
 //! ACS answers AWX 24.6.1's API, so the user and organization rules mirror
 //! what AWX's RBAC lets each kind of user do; the application and token
@@ -30,6 +30,10 @@
 //! | Token | view / list | superuser and system auditor: all; everyone else: their own, and those of every user belonging to an organization they administer |
 //! | Token | create | anyone, for themself: a personal token, or a token for an application they may view |
 //! | Token | change / delete | superuser; its owner; admin of an organization the owner belongs to, unless the owner is privileged |
+//! | Credential type | view / list | every authenticated user |
+//! | Credential type | create / change / delete | superuser |
+//! | Credential | view / list | superuser and system auditor: all; everyone else: their own, those of organizations they administer, and those of users belonging to an organization they administer |
+//! | Credential | create / change / delete | superuser; an organization's admins for its credentials; a user for their own; admin of an organization the owning user belongs to, unless that user is privileged |
 //! | Any | create / change / delete, any method but GET, HEAD, OPTIONS | never with a read-only [`Actor`] (an OAuth 2 token whose scope lacks `write`), not even a superuser; [`check_method`] refuses such requests before any other check |
 //!
 //! The system auditor flag only adds reading: an auditor still manages the
@@ -70,6 +74,7 @@
 mod actor;
 mod applications;
 mod capabilities;
+mod credentials;
 mod denial;
 mod organizations;
 mod scope;
@@ -86,6 +91,11 @@ pub use applications::{
     can_create_application, can_delete_application, can_view_application, visible_applications,
 };
 pub use capabilities::Capabilities;
+pub use credentials::{
+    CredentialOwner, CredentialVisibility, TargetCredential, can_change_credential,
+    can_create_credential, can_delete_credential, can_view_credential, can_write_credential_types,
+    credential_capabilities, visible_credentials,
+};
 pub use denial::Denied;
 pub use organizations::{
     OrganizationRole, OrganizationVisibility, can_change_membership, can_change_organization,

@@ -1,4 +1,39 @@
-//! Credential-type rules of ACS (input and injector configurations, their validation).
+//! Credential-type rules of ACS.
 //!
-//! This crate is pure: it performs no I/O. Its content arrives with the credential types
-//! work (issue 5); the foundation only reserves its place in the workspace.
+//! A credential type declares the inputs its credentials hold (an *input configuration*) and
+//! how those inputs reach a job (an *injector configuration*). This crate holds the rules about
+//! both and about the credentials themselves, reproducing the reference system's behaviour and
+//! messages where the product contract does not change them:
+//!
+//! * [`document`]: accepting `inputs`/`injectors` given as JSON values or as YAML/JSON text,
+//!   with size, depth and alias-expansion limits;
+//! * [`kind`]: the credential-type kinds and the rule for custom types' kinds;
+//! * [`inputs`]: the input configuration model and its validation;
+//! * [`managed`]: the registry of managed (built-in) credential types;
+//! * [`values`]: validating a credential's inputs against its type, and the display (masked)
+//!   form of stored inputs;
+//! * [`ssh_key`]: the `ssh_private_key` format check (PEM parsing, encrypted-key detection);
+//! * [`cipher`]: the encryption of secret inputs at rest (AES-256-GCM).
+//!
+//! The crate is pure: it performs no I/O, reads no clock and keeps no mutable global state.
+//! Randomness is passed in by the caller (a [`ring::rand::SecureRandom`]).
+
+pub mod cipher;
+pub mod document;
+pub mod injectors;
+pub mod inputs;
+pub mod kind;
+pub mod managed;
+pub(crate) mod schema_messages;
+pub mod ssh_key;
+pub mod values;
+
+pub use cipher::{CipherError, InputCipher};
+pub use document::{DocumentError, parse_document};
+pub use inputs::{FieldType, Format, InputConfiguration, InputField, validate_inputs_config};
+pub use kind::{Kind, check_custom_kind};
+pub use managed::{ManagedType, managed_type, managed_types};
+pub use ssh_key::{KeyInfo, check_private_key};
+pub use values::{
+    InputErrors, encrypted_fields, masked, validate_credential_inputs, with_declared_defaults,
+};

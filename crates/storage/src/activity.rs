@@ -2,7 +2,7 @@
 //! the change they describe, so a change and its record commit or fail together. Callers mask
 //! secrets in `changes` before they get here.
 
-use acs_authz::{ApplicationVisibility, Id, TokenVisibility, UserVisibility};
+use acs_authz::{ApplicationVisibility, CredentialVisibility, Id, TokenVisibility, UserVisibility};
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
@@ -17,6 +17,10 @@ pub const ORGANIZATION: &str = "organization";
 pub const APPLICATION: &str = "o_auth2_application";
 /// `object1`/`object2` value of an access token.
 pub const TOKEN: &str = "o_auth2_access_token";
+/// `object1`/`object2` value of a credential type.
+pub const CREDENTIAL_TYPE: &str = "credential_type";
+/// `object1`/`object2` value of a credential.
+pub const CREDENTIAL: &str = "credential";
 
 /// An activity stream row.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
@@ -93,13 +97,15 @@ pub enum ActivityVisibility {
         applications: ApplicationVisibility,
         /// Tokens the caller can see.
         tokens: TokenVisibility,
+        /// Credentials the caller can see (every credential type is visible to everyone).
+        credentials: CredentialVisibility,
     },
 }
 
 type ActivityQuery<'a> = activity_stream::BoxedQuery<'a, Backend>;
 
 fn visible<'a>(query: ActivityQuery<'a>, visibility: &ActivityVisibility) -> ActivityQuery<'a> {
-    use crate::schema::{access_tokens, applications, organization_roles};
+    use crate::schema::{access_tokens, applications, credentials, organization_roles};
 
     let ActivityVisibility::Limited {
         user_id,
@@ -107,6 +113,7 @@ fn visible<'a>(query: ActivityQuery<'a>, visibility: &ActivityVisibility) -> Act
         organizations,
         applications: app_visibility,
         tokens: token_visibility,
+        credentials: credential_visibility,
     } = visibility
     else {
         return query;
@@ -180,9 +187,41 @@ fn visible<'a>(query: ActivityQuery<'a>, visibility: &ActivityVisibility) -> Act
                 })),
         )
         .select(users::id);
+    let (credential_orgs, credential_owner) = match credential_visibility {
+        CredentialVisibility::All => (None, None),
+        CredentialVisibility::Limited {
+            user_id,
+            administered,
+        } => (Some(administered.clone()), Some(*user_id)),
+    };
+    let credential_users = organization_roles::table
+        .filter(
+            organization_roles::organization_id.eq_any(credential_orgs.clone().unwrap_or_default()),
+        )
+        .select(organization_roles::user_id.nullable());
+    let visible_credentials = credentials::table
+        .filter(
+            credentials::user_id
+                .eq(credential_owner.unwrap_or(0))
+                .or(credentials::organization_id
+                    .eq_any(credential_orgs.clone().unwrap_or_default()))
+                .or(credentials::user_id.eq_any(credential_users))
+                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
+                    if credential_orgs.is_none() {
+                        "1 = 1"
+                    } else {
+                        "1 = 0"
+                    },
+                )),
+        )
+        .select(credentials::id);
     query.filter(
         activity_stream::actor_id
             .eq(*user_id)
+            .or(activity_stream::object1.eq(CREDENTIAL_TYPE))
+            .or(activity_stream::object1
+                .eq(CREDENTIAL)
+                .and(activity_stream::object1_id.eq_any(visible_credentials)))
             .or(activity_stream::object1
                 .eq(USER)
                 .and(activity_stream::object1_id.eq_any(visible_users)))

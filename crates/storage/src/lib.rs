@@ -8,6 +8,8 @@
 pub mod activity;
 pub mod applications;
 mod connection;
+pub mod credential_types;
+pub mod credentials;
 mod error;
 pub mod list;
 mod migrations;
@@ -16,6 +18,7 @@ pub mod revisions;
 pub mod schema;
 pub mod sessions;
 pub mod settings;
+pub mod source_credentials;
 pub mod stats;
 pub mod throttle;
 pub mod tokens;

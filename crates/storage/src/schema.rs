@@ -133,6 +133,47 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    credential_types (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        kind -> Text,
+        namespace -> Nullable<Text>,
+        managed -> Bool,
+        inputs -> Text,
+        injectors -> Text,
+        created_by -> Nullable<BigInt>,
+        modified_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    credentials (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        credential_type_id -> BigInt,
+        organization_id -> Nullable<BigInt>,
+        user_id -> Nullable<BigInt>,
+        inputs -> Text,
+        created_by -> Nullable<BigInt>,
+        modified_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    organization_source_credentials (organization_id, credential_id) {
+        organization_id -> BigInt,
+        credential_id -> BigInt,
+        position -> Integer,
+    }
+}
+
 diesel::joinable!(organization_roles -> organizations (organization_id));
 diesel::joinable!(organization_roles -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -141,6 +182,9 @@ diesel::joinable!(access_tokens -> users (user_id));
 diesel::joinable!(access_tokens -> applications (application_id));
 diesel::joinable!(refresh_tokens -> access_tokens (access_token_id));
 diesel::joinable!(activity_stream -> users (actor_id));
+diesel::joinable!(credentials -> credential_types (credential_type_id));
+diesel::joinable!(organization_source_credentials -> credentials (credential_id));
+diesel::joinable!(organization_source_credentials -> organizations (organization_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -154,4 +198,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     access_tokens,
     refresh_tokens,
     activity_stream,
+    credential_types,
+    credentials,
+    organization_source_credentials,
 );

@@ -2,6 +2,8 @@
 
 pub mod activity_stream;
 pub mod applications;
+pub mod credential_types;
+pub mod credentials;
 pub mod fallback;
 pub mod login;
 pub mod logout;

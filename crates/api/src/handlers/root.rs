@@ -43,6 +43,8 @@ pub async fn api_v2_root() -> HttpResponse {
         "organizations": "/api/v2/organizations/",
         "applications": "/api/v2/applications/",
         "tokens": "/api/v2/tokens/",
+        "credential_types": "/api/v2/credential_types/",
+        "credentials": "/api/v2/credentials/",
         "activity_stream": "/api/v2/activity_stream/",
         "settings": "/api/v2/settings/",
     }))

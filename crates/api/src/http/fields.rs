@@ -150,6 +150,21 @@ impl<'a> FieldReader<'a> {
             Err(ApiError::Fields(self.errors))
         }
     }
+
+    /// Like [`finish`](Self::finish), adding errors already shaped as JSON (`{"inputs":
+    /// {"url": ["…"]}}`) to the per-field lists.
+    pub fn finish_with(self, shaped: Map<String, Value>) -> ApiResult<()> {
+        if self.errors.is_empty() && shaped.is_empty() {
+            return Ok(());
+        }
+        let mut body: Map<String, Value> = self
+            .errors
+            .into_iter()
+            .map(|(field, messages)| (field, Value::from(messages)))
+            .collect();
+        body.extend(shaped);
+        Err(ApiError::Invalid(body))
+    }
 }
 
 #[cfg(test)]

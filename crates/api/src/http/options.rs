@@ -22,6 +22,10 @@ pub struct FieldMeta {
     pub filterable: bool,
     /// Maximum length of strings.
     pub max_length: Option<usize>,
+    /// `(value, label)` pairs of a choice field, as `GET` shows them.
+    pub choices: &'static [(&'static str, &'static str)],
+    /// The choices a write (`POST`, `PUT`) accepts, when narrower than `choices`.
+    pub write_choices: Option<&'static [(&'static str, &'static str)]>,
 }
 
 impl FieldMeta {
@@ -41,6 +45,8 @@ impl FieldMeta {
             read_only: false,
             filterable: true,
             max_length: None,
+            choices: &[],
+            write_choices: None,
         }
     }
 
@@ -55,6 +61,8 @@ impl FieldMeta {
             read_only: true,
             filterable: true,
             max_length: None,
+            choices: &[],
+            write_choices: None,
         }
     }
 
@@ -76,6 +84,18 @@ impl FieldMeta {
         self
     }
 
+    /// Lists the choices of a choice field.
+    pub const fn choices(mut self, choices: &'static [(&'static str, &'static str)]) -> Self {
+        self.choices = choices;
+        self
+    }
+
+    /// Narrows the choices a write accepts.
+    pub const fn write_choices(mut self, choices: &'static [(&'static str, &'static str)]) -> Self {
+        self.write_choices = Some(choices);
+        self
+    }
+
     fn describe(&self, for_write: bool) -> Value {
         let mut entry = Map::new();
         entry.insert("type".into(), json!(self.kind));
@@ -88,6 +108,21 @@ impl FieldMeta {
         }
         if let Some(n) = self.max_length {
             entry.insert("max_length".into(), json!(n));
+        }
+        let choices = match (for_write, self.write_choices) {
+            (true, Some(narrower)) => narrower,
+            _ => self.choices,
+        };
+        if !choices.is_empty() {
+            entry.insert(
+                "choices".into(),
+                Value::Array(
+                    choices
+                        .iter()
+                        .map(|(value, label)| json!([value, label]))
+                        .collect(),
+                ),
+            );
         }
         entry.insert("filterable".into(), json!(self.filterable));
         Value::Object(entry)

@@ -93,6 +93,40 @@ pub async fn list_token_activity(
     Ok(reply.json(StatusCode::OK))
 }
 
+/// `GET /api/v2/credential_types/<id>/activity_stream/`.
+pub async fn list_credential_type_activity(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let list = ListRequest::from_request(&req)?;
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        ctx.require_user()?;
+        crate::handlers::credential_types::find(ctx, id)?;
+        about(ctx, acs_storage::activity::CREDENTIAL_TYPE, id, &list)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// `GET /api/v2/credentials/<id>/activity_stream/`.
+pub async fn list_credential_activity(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let list = ListRequest::from_request(&req)?;
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        crate::handlers::credentials::visible(ctx, &principal, id)?;
+        about(ctx, acs_storage::activity::CREDENTIAL, id, &list)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
 fn about(
     ctx: &mut Context<'_>,
     kind: &'static str,

@@ -6,7 +6,8 @@ mod render;
 
 pub use detail::get_activity;
 pub use list::{
-    list_activity, list_application_activity, list_organization_activity, list_token_activity,
+    list_activity, list_application_activity, list_credential_activity,
+    list_credential_type_activity, list_organization_activity, list_token_activity,
     list_user_activity,
 };
 pub use render::{ActivityRecord, render_activity};
@@ -36,5 +37,6 @@ pub fn visibility(principal: &Principal) -> ActivityVisibility {
         organizations,
         applications: acs_authz::visible_applications(actor),
         tokens: acs_authz::visible_tokens(actor),
+        credentials: acs_authz::visible_credentials(actor),
     }
 }

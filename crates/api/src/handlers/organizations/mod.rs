@@ -8,6 +8,7 @@ mod list;
 mod members;
 mod options;
 mod render;
+mod source_credentials;
 mod update;
 
 pub use create::create_organization;
@@ -16,6 +17,7 @@ pub use detail::get_organization;
 pub use list::list_organizations;
 pub use members::{change_admins, change_members, list_admins, list_members, options_members};
 pub use options::{options_organization, options_organizations};
+pub use source_credentials::{change_source_credentials, list_source_credentials};
 pub use update::{patch_organization, put_organization};
 
 use acs_storage::organizations::Organization;

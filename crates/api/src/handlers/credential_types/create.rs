@@ -1,0 +1,80 @@
+//! `POST /api/v2/credential_types/`.
+
+use acs_storage::credential_types::NewCredentialType;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::input;
+use super::name_conflict;
+use super::render::render_credential_type;
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// Creates a custom credential type (superusers only). `managed` and `namespace` are not
+/// writable: a created type is always custom.
+pub async fn create_credential_type(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        acs_authz::can_write_credential_types(&principal.actor)?;
+        let input = input::read(&body.0, true, None)?;
+        let (Some(name), Some(kind), Some(inputs), Some(injectors)) = (
+            input.name.as_deref(),
+            input.kind.as_deref(),
+            input.inputs.as_ref(),
+            input.injectors.as_ref(),
+        ) else {
+            return Err(ApiError::Internal("validated fields missing".into()));
+        };
+        let now = ctx.now;
+        let inputs = inputs.to_string();
+        let injectors = injectors.to_string();
+        ctx.write(|conn| {
+            let created = acs_storage::credential_types::insert(
+                conn,
+                &NewCredentialType {
+                    name,
+                    description: input.description.as_deref().unwrap_or_default(),
+                    kind,
+                    namespace: None,
+                    managed: false,
+                    inputs: &inputs,
+                    injectors: &injectors,
+                    created_by: Some(principal.user.id),
+                    modified_by: Some(principal.user.id),
+                    created: now,
+                    modified: now,
+                },
+            )
+            .map_err(name_conflict)?;
+            let record = render_credential_type(&principal, &created)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "create",
+                &Subject::named(
+                    acs_storage::activity::CREDENTIAL_TYPE,
+                    created.id,
+                    &created.name,
+                ),
+                None,
+                activity::fields_of(&record)?,
+            )?;
+            tracing::info!(
+                actor = principal.user.id,
+                credential_type = created.id,
+                "credential type created"
+            );
+            Ok(record)
+        })
+    })
+    .await?;
+    let location = format!("/api/v2/credential_types/{}/", reply.value.id());
+    Ok(reply.created(&location))
+}

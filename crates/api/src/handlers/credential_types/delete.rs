@@ -1,0 +1,60 @@
+//! `DELETE /api/v2/credential_types/<id>/`.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::find;
+use super::render::render_credential_type;
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+const IN_USE: &str = "Credential types that are in use cannot be deleted";
+
+/// Deletes a custom credential type that no credential uses.
+pub async fn delete_credential_type(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let stored = find(ctx, id)?;
+        acs_authz::can_write_credential_types(&principal.actor)?;
+        if stored.managed {
+            return Err(ApiError::Forbidden(
+                "Deletion not allowed for managed credential types".into(),
+            ));
+        }
+        let record = render_credential_type(&principal, &stored)?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            if acs_storage::credential_types::credential_count(conn, id)? > 0 {
+                return Err(ApiError::Forbidden(IN_USE.into()));
+            }
+            // The foreign key refuses too, should a credential arrive between count and delete.
+            acs_storage::credential_types::delete(conn, id).map_err(|error| match error {
+                acs_storage::StorageError::Conflict(_) => ApiError::Forbidden(IN_USE.into()),
+                other => other.into(),
+            })?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "delete",
+                &Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &stored.name),
+                None,
+                activity::fields_of(&record)?,
+            )
+        })?;
+        tracing::info!(
+            actor = principal.user.id,
+            credential_type = id,
+            "credential type deleted"
+        );
+        Ok(())
+    })
+    .await?;
+    Ok(reply.no_content())
+}

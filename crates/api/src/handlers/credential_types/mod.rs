@@ -1,0 +1,59 @@
+//! `/api/v2/credential_types/`, `<id>/` and `<id>/credentials/`.
+
+mod create;
+mod delete;
+mod detail;
+mod input;
+mod list;
+mod options;
+mod render;
+mod update;
+
+pub use create::create_credential_type;
+pub use delete::delete_credential_type;
+pub use detail::get_credential_type;
+pub use list::list_credential_types;
+pub use options::{options_credential_type, options_credential_types};
+pub use render::{CredentialTypeRecord, render_credential_type};
+pub use update::{patch_credential_type, put_credential_type};
+
+use acs_credential_types::InputConfiguration;
+use acs_storage::credential_types::CredentialType;
+
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// The credential type `id`, or 404. Every authenticated user may read every type.
+pub fn find(ctx: &mut Context<'_>, id: i64) -> ApiResult<CredentialType> {
+    acs_storage::credential_types::find(ctx.conn()?, id).map_err(|error| match error {
+        acs_storage::StorageError::NotFound => ApiError::no_such("CredentialType"),
+        other => other.into(),
+    })
+}
+
+/// The stored input configuration of `credential_type`. It was validated when written, so a
+/// failure here means the database was edited by hand.
+pub fn input_configuration(credential_type: &CredentialType) -> ApiResult<InputConfiguration> {
+    let value: serde_json::Value = serde_json::from_str(&credential_type.inputs)
+        .map_err(|e| ApiError::Internal(format!("stored credential type inputs: {e}")))?;
+    acs_credential_types::validate_inputs_config(&value, credential_type.managed)
+        .map(|(config, _)| config)
+        .map_err(|errors| {
+            ApiError::Internal(format!(
+                "stored credential type {} inputs: {}",
+                credential_type.id,
+                errors.join("; ")
+            ))
+        })
+}
+
+/// The message for a name taken within the kind.
+pub const NAME_TAKEN: &str = "Credential type with this Name and Kind already exists.";
+
+/// Maps a uniqueness conflict on write to the documented object-level error.
+pub fn name_conflict(error: acs_storage::StorageError) -> ApiError {
+    match error {
+        acs_storage::StorageError::Conflict(_) => ApiError::field("__all__", NAME_TAKEN),
+        other => other.into(),
+    }
+}

@@ -1,0 +1,90 @@
+//! `PUT` and `PATCH /api/v2/credential_types/<id>/`.
+
+use acs_storage::credential_types::CredentialTypeChanges;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::render::render_credential_type;
+use super::{find, input, name_conflict};
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// Full update.
+pub async fn put_credential_type(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, true).await
+}
+
+/// Partial update.
+pub async fn patch_credential_type(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update(req, state, path.into_inner(), body, false).await
+}
+
+async fn update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: i64,
+    body: JsonObject,
+    full: bool,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let stored = find(ctx, id)?;
+        acs_authz::can_write_credential_types(&principal.actor)?;
+        if stored.managed {
+            return Err(ApiError::Forbidden(
+                "Modifications not allowed for managed credential types".into(),
+            ));
+        }
+        let input = input::read(&body.0, full, Some(&stored))?;
+        let changes_inputs = input.changes_inputs(&stored);
+        let before = render_credential_type(&principal, &stored)?;
+        let changes = CredentialTypeChanges {
+            name: input.name,
+            description: input.description,
+            kind: input.kind,
+            inputs: input.inputs.map(|v| v.to_string()),
+            injectors: input.injectors.map(|v| v.to_string()),
+            modified_by: Some(Some(principal.user.id)),
+            modified: Some(ctx.now),
+        };
+        let now = ctx.now;
+        ctx.write(|conn| {
+            // The update takes the row's lock first; a credential being saved takes the same
+            // lock, so the in-use count below cannot miss one validated against old inputs.
+            let updated =
+                acs_storage::credential_types::update(conn, id, &changes).map_err(name_conflict)?;
+            if changes_inputs && acs_storage::credential_types::credential_count(conn, id)? > 0 {
+                return Err(ApiError::Forbidden(
+                    "Modifications to inputs are not allowed for credential types that are in use"
+                        .into(),
+                ));
+            }
+            let after = render_credential_type(&principal, &updated)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "update",
+                &Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &updated.name),
+                None,
+                activity::diff(&before, &after)?,
+            )?;
+            Ok(after)
+        })
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}

@@ -1,0 +1,117 @@
+//! `POST /api/v2/credentials/` and `/api/v2/credential_types/<id>/credentials/`.
+
+use acs_storage::credentials::NewCredential;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::render::{CredentialRecord, render_one};
+use super::{input, name_conflict, owner_of, validate};
+use crate::activity::{self, Subject};
+use crate::auth::Principal;
+use crate::context::{Context, Reply, run};
+use crate::error::{ApiError, ApiResult};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// Creates a credential from the body alone.
+pub async fn create_credential(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        create(ctx, &principal, body)
+    })
+    .await?;
+    Ok(created(reply))
+}
+
+/// Creates a credential of the type in the path.
+pub async fn create_type_credential(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    mut body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let type_id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        crate::handlers::credential_types::find(ctx, type_id)?;
+        body.0.insert("credential_type".into(), type_id.into());
+        create(ctx, &principal, body)
+    })
+    .await?;
+    Ok(created(reply))
+}
+
+fn created(reply: Reply<CredentialRecord>) -> HttpResponse {
+    let location = format!("/api/v2/credentials/{}/", reply.value.id());
+    reply.created(&location)
+}
+
+fn create(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    body: JsonObject,
+) -> ApiResult<CredentialRecord> {
+    let input = input::read(&body.0, true, None)?;
+    let (Some(name), Some(type_id), Some(submitted)) = (
+        input.name.as_deref(),
+        input.credential_type,
+        input.inputs.as_ref(),
+    ) else {
+        return Err(ApiError::Internal("validated fields missing".into()));
+    };
+    validate::type_exists(ctx.conn()?, type_id)?;
+    if let Some(org) = input.organization {
+        validate::organization_exists(ctx.conn()?, org)?;
+    }
+    if let Some(user) = input.user {
+        validate::user_exists(ctx.conn()?, user)?;
+    }
+    let owner = owner_of(ctx.conn()?, input.organization, input.user)?;
+    acs_authz::can_create_credential(&principal.actor, &owner)?;
+    let now = ctx.now;
+    let state = ctx.state;
+    ctx.write(|conn| {
+        let (credential_type, inputs) =
+            validate::stored_inputs(conn, state, type_id, submitted, None)?;
+        validate::owner_allowed(&credential_type, input.organization)?;
+        let credential = acs_storage::credentials::insert(
+            conn,
+            &NewCredential {
+                name,
+                description: input.description.as_deref().unwrap_or_default(),
+                credential_type_id: type_id,
+                organization_id: input.organization,
+                user_id: input.user,
+                inputs: &inputs,
+                created_by: Some(principal.user.id),
+                modified_by: Some(principal.user.id),
+                created: now,
+                modified: now,
+            },
+        )
+        .map_err(name_conflict)?;
+        let record = render_one(conn, principal, &credential, &credential_type)?;
+        activity::record(
+            conn,
+            now,
+            Some(&principal.user),
+            "create",
+            &Subject::named(
+                acs_storage::activity::CREDENTIAL,
+                credential.id,
+                &credential.name,
+            ),
+            None,
+            activity::fields_of(&record)?,
+        )?;
+        tracing::info!(
+            actor = principal.user.id,
+            credential = credential.id,
+            "credential created"
+        );
+        Ok(record)
+    })
+}

@@ -1,0 +1,48 @@
+//! `DELETE /api/v2/credentials/<id>/`.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::render::render_one;
+use super::visible;
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+/// Deletes a credential; it leaves every content-source list it was in.
+pub async fn delete_credential(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (credential, target) = visible(ctx, &principal, id)?;
+        acs_authz::can_delete_credential(&principal.actor, &target)?;
+        let credential_type =
+            acs_storage::credential_types::find(ctx.conn()?, credential.credential_type_id)?;
+        let record = render_one(ctx.conn()?, &principal, &credential, &credential_type)?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            acs_storage::credentials::delete(conn, id)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "delete",
+                &Subject::named(acs_storage::activity::CREDENTIAL, id, &credential.name),
+                None,
+                activity::fields_of(&record)?,
+            )
+        })?;
+        tracing::info!(
+            actor = principal.user.id,
+            credential = id,
+            "credential deleted"
+        );
+        Ok(())
+    })
+    .await?;
+    Ok(reply.no_content())
+}

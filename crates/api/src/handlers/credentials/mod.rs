@@ -1,0 +1,86 @@
+//! `/api/v2/credentials/`, `<id>/`, and `/api/v2/credential_types/<id>/credentials/`.
+
+mod create;
+mod delete;
+mod detail;
+mod input;
+mod list;
+mod options;
+mod render;
+mod secrets;
+mod update;
+mod validate;
+
+pub use create::{create_credential, create_type_credential};
+pub use delete::delete_credential;
+pub use detail::get_credential;
+pub use list::{list_credentials, list_type_credentials};
+pub use options::{options_credential, options_credentials};
+pub use render::{CredentialRecord, render_page};
+pub use update::{patch_credential, put_credential};
+
+use acs_authz::{CredentialOwner, TargetCredential};
+use acs_storage::DbConnection;
+use acs_storage::credentials::Credential;
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// The facts `authz` needs about a credential (a user owner's roles are read).
+pub fn target_of(conn: &mut DbConnection, credential: &Credential) -> ApiResult<TargetCredential> {
+    Ok(TargetCredential {
+        id: credential.id,
+        owner: owner_of(conn, credential.organization_id, credential.user_id)?,
+    })
+}
+
+/// The owner of a credential owned by `organization` or `user`.
+pub fn owner_of(
+    conn: &mut DbConnection,
+    organization: Option<i64>,
+    user: Option<i64>,
+) -> ApiResult<CredentialOwner> {
+    match (organization, user) {
+        (Some(org), _) => Ok(CredentialOwner::Organization(org)),
+        (None, Some(id)) => {
+            let user = acs_storage::users::find(conn, id)?;
+            let memberships = acs_storage::users::memberships_of(conn, id)?;
+            Ok(CredentialOwner::User(crate::handlers::users::target_of(
+                &user,
+                &memberships,
+            )))
+        }
+        (None, None) => Err(ApiError::Internal("credential without owner".into())),
+    }
+}
+
+/// The credential `id`, if the caller may see it: 404 if missing, 403 if invisible.
+pub fn visible(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    id: i64,
+) -> ApiResult<(Credential, TargetCredential)> {
+    let credential =
+        acs_storage::credentials::find(ctx.conn()?, id).map_err(|error| match error {
+            acs_storage::StorageError::NotFound => ApiError::no_such("Credential"),
+            other => other.into(),
+        })?;
+    let target = target_of(ctx.conn()?, &credential)?;
+    if !acs_authz::can_view_credential(&principal.actor, &target) {
+        return Err(ApiError::permission_denied());
+    }
+    Ok((credential, target))
+}
+
+/// The message for a name taken within the organization and type.
+pub const NAME_TAKEN: &str =
+    "Credential with this Organization, Name and Credential type already exists.";
+
+/// Maps a uniqueness conflict on write to the documented object-level error.
+pub fn name_conflict(error: acs_storage::StorageError) -> ApiError {
+    match error {
+        acs_storage::StorageError::Conflict(_) => ApiError::field("__all__", NAME_TAKEN),
+        other => other.into(),
+    }
+}

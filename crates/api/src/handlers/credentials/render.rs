@@ -1,0 +1,225 @@
+//! The credential record: secret inputs always shown as `$encrypted$`.
+
+use std::collections::HashMap;
+
+use acs_credential_types::InputConfiguration;
+use acs_storage::credential_types::CredentialType;
+use acs_storage::credentials::{Credential, CredentialSummaries};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::auth::Principal;
+use crate::error::ApiResult;
+use crate::http::render::timestamp;
+
+/// A credential as the API shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CredentialRecord {
+    id: i64,
+    #[serde(rename = "type")]
+    record_type: &'static str,
+    url: String,
+    related: Related,
+    summary_fields: SummaryFields,
+    created: String,
+    modified: String,
+    name: String,
+    description: String,
+    organization: Option<i64>,
+    user: Option<i64>,
+    credential_type: i64,
+    managed: bool,
+    inputs: Map<String, Value>,
+    kind: Option<String>,
+    cloud: bool,
+    kubernetes: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Related {
+    credential_type: String,
+    activity_stream: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    organization: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    created_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    modified_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct SummaryFields {
+    credential_type: TypeSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    organization: Option<OrganizationSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<UserSummary>,
+    user_capabilities: Capabilities,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct TypeSummary {
+    id: i64,
+    name: String,
+    description: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct OrganizationSummary {
+    id: i64,
+    name: String,
+    description: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct UserSummary {
+    id: i64,
+    username: String,
+    first_name: String,
+    last_name: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Capabilities {
+    edit: bool,
+    delete: bool,
+    copy: bool,
+    #[serde(rename = "use")]
+    use_: bool,
+}
+
+impl CredentialRecord {
+    /// The credential's id.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+}
+
+/// Renders `credential` for `viewer`; `config` is its type's input configuration and
+/// `summaries` its type and owner summaries.
+fn render(
+    viewer: &Principal,
+    credential: &Credential,
+    target: &acs_authz::TargetCredential,
+    config: &InputConfiguration,
+    summaries: &CredentialSummaries,
+) -> ApiResult<CredentialRecord> {
+    let caps = acs_authz::credential_capabilities(&viewer.actor, target);
+    let base = format!("/api/v2/credentials/{}/", credential.id);
+    let (type_id, type_name, type_description, type_kind, namespace) =
+        summaries.credential_type.clone();
+    let stored = super::secrets::stored(&credential.inputs)?;
+    Ok(CredentialRecord {
+        id: credential.id,
+        record_type: "credential",
+        related: Related {
+            credential_type: format!(
+                "/api/v2/credential_types/{}/",
+                credential.credential_type_id
+            ),
+            activity_stream: format!("{base}activity_stream/"),
+            organization: credential
+                .organization_id
+                .map(|id| format!("/api/v2/organizations/{id}/")),
+            user: credential.user_id.map(|id| format!("/api/v2/users/{id}/")),
+            created_by: credential
+                .created_by
+                .map(|id| format!("/api/v2/users/{id}/")),
+            modified_by: credential
+                .modified_by
+                .map(|id| format!("/api/v2/users/{id}/")),
+        },
+        url: base,
+        summary_fields: SummaryFields {
+            credential_type: TypeSummary {
+                id: type_id,
+                name: type_name,
+                description: type_description,
+            },
+            organization: summaries
+                .organization
+                .clone()
+                .map(|(id, name, description)| OrganizationSummary {
+                    id,
+                    name,
+                    description,
+                }),
+            user: summaries
+                .user
+                .clone()
+                .map(|(id, username, first_name, last_name)| UserSummary {
+                    id,
+                    username,
+                    first_name,
+                    last_name,
+                }),
+            user_capabilities: Capabilities {
+                edit: caps.edit,
+                delete: caps.delete,
+                copy: false,
+                use_: caps.edit,
+            },
+        },
+        created: timestamp(&credential.created),
+        modified: timestamp(&credential.modified),
+        name: credential.name.clone(),
+        description: credential.description.clone(),
+        organization: credential.organization_id,
+        user: credential.user_id,
+        credential_type: credential.credential_type_id,
+        managed: false,
+        inputs: acs_credential_types::masked(config, &stored),
+        kind: namespace,
+        cloud: type_kind == "cloud",
+        kubernetes: false,
+    })
+}
+
+/// Renders a page of credentials, reading each type's configuration and each owner once.
+pub fn render_page(
+    conn: &mut acs_storage::DbConnection,
+    viewer: &Principal,
+    items: &[Credential],
+) -> ApiResult<Vec<CredentialRecord>> {
+    let mut summaries = acs_storage::credentials::summaries(conn, items)?;
+    let mut configs: HashMap<i64, InputConfiguration> = HashMap::new();
+    let mut records = Vec::with_capacity(items.len());
+    for credential in items {
+        if let std::collections::hash_map::Entry::Vacant(slot) =
+            configs.entry(credential.credential_type_id)
+        {
+            let credential_type =
+                acs_storage::credential_types::find(conn, credential.credential_type_id)?;
+            slot.insert(crate::handlers::credential_types::input_configuration(
+                &credential_type,
+            )?);
+        }
+        let target = super::target_of(conn, credential)?;
+        let summary = summaries.remove(&credential.id).unwrap_or_default();
+        records.push(render(
+            viewer,
+            credential,
+            &target,
+            &configs[&credential.credential_type_id],
+            &summary,
+        )?);
+    }
+    Ok(records)
+}
+
+/// Renders one credential of `credential_type`.
+pub fn render_one(
+    conn: &mut acs_storage::DbConnection,
+    viewer: &Principal,
+    credential: &Credential,
+    credential_type: &CredentialType,
+) -> ApiResult<CredentialRecord> {
+    let mut summaries =
+        acs_storage::credentials::summaries(conn, std::slice::from_ref(credential))?;
+    let summary = summaries.remove(&credential.id).unwrap_or_default();
+    let config = crate::handlers::credential_types::input_configuration(credential_type)?;
+    let target = super::target_of(conn, credential)?;
+    render(viewer, credential, &target, &config, &summary)
+}

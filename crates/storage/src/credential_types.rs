@@ -1,0 +1,404 @@
+//! Credential types: rows, writes, the managed-type upsert run at start, and the list.
+//! `inputs` and `injectors` are stored as JSON text, already validated by the caller.
+
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::schema::{credential_types, credentials};
+use crate::{Backend, DbConnection, StorageResult, Timestamp};
+
+/// A credential type row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = credential_types)]
+pub struct CredentialType {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique together with the kind.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// `ssh`, `vault`, `net`, `scm`, `cloud`, `insights` or `source`.
+    pub kind: String,
+    /// Registry key of a managed type; `None` for custom types.
+    pub namespace: Option<String>,
+    /// Whether ACS ships (and protects) the type.
+    pub managed: bool,
+    /// Input configuration (JSON).
+    pub inputs: String,
+    /// Injector configuration (JSON).
+    pub injectors: String,
+    /// Who created it (`None` for managed types).
+    pub created_by: Option<i64>,
+    /// Who changed it last.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+/// The values of a new credential type.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = credential_types)]
+pub struct NewCredentialType<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// Kind.
+    pub kind: &'a str,
+    /// Registry key (managed types only).
+    pub namespace: Option<&'a str>,
+    /// Managed flag.
+    pub managed: bool,
+    /// Input configuration (JSON).
+    pub inputs: &'a str,
+    /// Injector configuration (JSON).
+    pub injectors: &'a str,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Same as `created_by`.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is. Namespace and managed never change
+/// through the API.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = credential_types)]
+pub struct CredentialTypeChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New kind.
+    pub kind: Option<String>,
+    /// New input configuration.
+    pub inputs: Option<String>,
+    /// New injector configuration.
+    pub injectors: Option<String>,
+    /// Who made the change.
+    pub modified_by: Option<Option<i64>>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+/// Finds a credential type by primary key.
+pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<CredentialType> {
+    Ok(credential_types::table
+        .find(id)
+        .select(CredentialType::as_select())
+        .first(conn)?)
+}
+
+/// Finds a managed credential type by namespace.
+pub fn find_by_namespace(
+    conn: &mut DbConnection,
+    namespace: &str,
+) -> StorageResult<Option<CredentialType>> {
+    Ok(credential_types::table
+        .filter(credential_types::namespace.eq(namespace))
+        .select(CredentialType::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Reads a credential type under its row lock (a no-op write), inside a write transaction: a
+/// credential validated against the type's inputs and saved in the same transaction cannot
+/// race a change of those inputs, which takes the same lock.
+pub fn lock(conn: &mut DbConnection, id: i64) -> StorageResult<CredentialType> {
+    Ok(diesel::update(credential_types::table.find(id))
+        .set(credential_types::id.eq(credential_types::id))
+        .returning(credential_types::all_columns)
+        .get_result(conn)?)
+}
+
+/// Inserts a credential type.
+pub fn insert(
+    conn: &mut DbConnection,
+    new: &NewCredentialType<'_>,
+) -> StorageResult<CredentialType> {
+    Ok(diesel::insert_into(credential_types::table)
+        .values(new)
+        .returning(credential_types::all_columns)
+        .get_result(conn)?)
+}
+
+/// Applies `changes` and returns the updated row.
+pub fn update(
+    conn: &mut DbConnection,
+    id: i64,
+    changes: &CredentialTypeChanges,
+) -> StorageResult<CredentialType> {
+    Ok(diesel::update(credential_types::table.find(id))
+        .set(changes)
+        .returning(credential_types::all_columns)
+        .get_result(conn)?)
+}
+
+/// Deletes a credential type; false if there was none. The foreign key refuses the delete
+/// while credentials use the type ([`StorageError::Conflict`](crate::StorageError::Conflict)).
+pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    Ok(diesel::delete(credential_types::table.find(id)).execute(conn)? > 0)
+}
+
+/// How many credentials use the type.
+pub fn credential_count(conn: &mut DbConnection, id: i64) -> StorageResult<i64> {
+    Ok(credentials::table
+        .filter(credentials::credential_type_id.eq(id))
+        .count()
+        .get_result(conn)?)
+}
+
+/// A managed type as the registry defines it.
+#[derive(Debug, Clone, Copy)]
+pub struct ManagedDefinition<'a> {
+    /// Registry key.
+    pub namespace: &'a str,
+    /// Name.
+    pub name: &'a str,
+    /// Description.
+    pub description: &'a str,
+    /// Kind.
+    pub kind: &'a str,
+    /// Input configuration (JSON).
+    pub inputs: &'a str,
+    /// Injector configuration (JSON).
+    pub injectors: &'a str,
+}
+
+/// What [`upsert_managed`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UpsertOutcome {
+    /// Types created.
+    pub created: usize,
+    /// Types whose stored definition differed and was rewritten.
+    pub updated: usize,
+}
+
+/// Makes the stored managed types match `definitions`, matching on namespace: missing types
+/// are created and changed ones rewritten; identical ones are not touched, so running it at
+/// every start (on every node) writes nothing once the database is current.
+pub fn upsert_managed(
+    conn: &mut DbConnection,
+    definitions: &[ManagedDefinition<'_>],
+    now: Timestamp,
+) -> StorageResult<UpsertOutcome> {
+    let mut outcome = UpsertOutcome::default();
+    for definition in definitions {
+        match find_by_namespace(conn, definition.namespace)? {
+            None => {
+                insert(
+                    conn,
+                    &NewCredentialType {
+                        name: definition.name,
+                        description: definition.description,
+                        kind: definition.kind,
+                        namespace: Some(definition.namespace),
+                        managed: true,
+                        inputs: definition.inputs,
+                        injectors: definition.injectors,
+                        created_by: None,
+                        modified_by: None,
+                        created: now,
+                        modified: now,
+                    },
+                )?;
+                outcome.created += 1;
+            }
+            Some(stored) => {
+                let current = stored.name == definition.name
+                    && stored.description == definition.description
+                    && stored.kind == definition.kind
+                    && stored.managed
+                    && stored.inputs == definition.inputs
+                    && stored.injectors == definition.injectors;
+                if !current {
+                    diesel::update(credential_types::table.find(stored.id))
+                        .set((
+                            credential_types::name.eq(definition.name),
+                            credential_types::description.eq(definition.description),
+                            credential_types::kind.eq(definition.kind),
+                            credential_types::managed.eq(true),
+                            credential_types::inputs.eq(definition.inputs),
+                            credential_types::injectors.eq(definition.injectors),
+                            credential_types::modified.eq(now),
+                        ))
+                        .execute(conn)?;
+                    outcome.updated += 1;
+                }
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+type CredentialTypesQuery<'a> = credential_types::BoxedQuery<'a, Backend>;
+
+/// Applies the list filters and search of `params` to a credential-type query; shared with
+/// the credentials list, which filters through `credential_type__<field>`.
+pub(crate) fn filtered<'a>(
+    mut query: CredentialTypesQuery<'a>,
+    params: &ListParams,
+    prefix: &str,
+) -> Result<CredentialTypesQuery<'a>, ListError> {
+    for filter in &params.filters {
+        let Some(field) = filter.field.strip_prefix(prefix) else {
+            continue;
+        };
+        query = match field {
+            "id" => crate::filter_integer!(query, credential_types::id, filter)?,
+            "name" => crate::filter_text!(query, credential_types::name, filter)?,
+            "description" => crate::filter_text!(query, credential_types::description, filter)?,
+            "kind" => crate::filter_text!(query, credential_types::kind, filter)?,
+            "namespace" => filter_namespace(query, filter)?,
+            "managed" => crate::filter_bool!(query, credential_types::managed, filter)?,
+            "created" => crate::filter_timestamp!(query, credential_types::created, filter)?,
+            "modified" => crate::filter_timestamp!(query, credential_types::modified, filter)?,
+            _ => return Err(ListError::UnknownField(filter.field.clone())),
+        };
+    }
+    Ok(query)
+}
+
+/// `namespace` is nullable (custom types have none), so it gets its own lookups.
+fn filter_namespace<'a>(
+    query: CredentialTypesQuery<'a>,
+    filter: &crate::list::Filter,
+) -> Result<CredentialTypesQuery<'a>, ListError> {
+    use crate::list::Lookup;
+    // Namespaces are lower-case identifiers, so the case-insensitive lookups compare the
+    // lower-cased value.
+    let insensitive = matches!(
+        filter.lookup,
+        Lookup::Iexact | Lookup::Icontains | Lookup::Istartswith | Lookup::Iendswith
+    );
+    let value = if insensitive {
+        filter.value.to_lowercase()
+    } else {
+        filter.value.clone()
+    };
+    Ok(match filter.lookup {
+        Lookup::Exact | Lookup::Iexact => query.filter(credential_types::namespace.eq(value)),
+        Lookup::In => query.filter(
+            credential_types::namespace
+                .eq_any(value.split(',').map(str::to_owned).collect::<Vec<_>>()),
+        ),
+        Lookup::Contains | Lookup::Icontains => query.filter(
+            credential_types::namespace
+                .like(like_pattern("%", &value, "%"))
+                .escape('\\'),
+        ),
+        Lookup::Startswith | Lookup::Istartswith => query.filter(
+            credential_types::namespace
+                .like(like_pattern("", &value, "%"))
+                .escape('\\'),
+        ),
+        Lookup::Endswith | Lookup::Iendswith => query.filter(
+            credential_types::namespace
+                .like(like_pattern("%", &value, ""))
+                .escape('\\'),
+        ),
+        Lookup::Isnull => {
+            if crate::list::parse_bool(filter, &value)? {
+                query.filter(credential_types::namespace.is_null())
+            } else {
+                query.filter(credential_types::namespace.is_not_null())
+            }
+        }
+        Lookup::Gt | Lookup::Gte | Lookup::Lt | Lookup::Lte => {
+            return Err(ListError::BadValue {
+                field: filter.field.clone(),
+                reason: "this lookup does not apply to a namespace.".to_owned(),
+            });
+        }
+    })
+}
+
+fn ordered<'a>(
+    mut query: CredentialTypesQuery<'a>,
+    params: &ListParams,
+) -> Result<CredentialTypesQuery<'a>, ListError> {
+    for key in &params.order {
+        let desc = key.descending;
+        query = match key.field.as_str() {
+            "id" => crate::order_column!(query, credential_types::id, desc),
+            "name" => crate::order_column!(query, credential_types::name, desc),
+            "description" => crate::order_column!(query, credential_types::description, desc),
+            "kind" => crate::order_column!(query, credential_types::kind, desc),
+            "namespace" => crate::order_column!(query, credential_types::namespace, desc),
+            "managed" => crate::order_column!(query, credential_types::managed, desc),
+            "created" => crate::order_column!(query, credential_types::created, desc),
+            "modified" => crate::order_column!(query, credential_types::modified, desc),
+            _ => return Err(ListError::UnknownField(key.field.clone())),
+        };
+    }
+    // The reference orders by kind, then name.
+    Ok(query
+        .then_order_by(credential_types::kind.asc())
+        .then_order_by(credential_types::name.asc())
+        .then_order_by(credential_types::id.asc()))
+}
+
+fn searched<'a>(query: CredentialTypesQuery<'a>, params: &ListParams) -> CredentialTypesQuery<'a> {
+    match &params.search {
+        Some(text) => {
+            let pattern = like_pattern("%", &text.to_lowercase(), "%");
+            query.filter(
+                lower(credential_types::name)
+                    .like(pattern.clone())
+                    .escape('\\')
+                    .or(lower(credential_types::description)
+                        .like(pattern)
+                        .escape('\\')),
+            )
+        }
+        None => query,
+    }
+}
+
+/// Lists credential types as `params` ask (every authenticated user sees every type).
+pub fn list(
+    conn: &mut DbConnection,
+    params: &ListParams,
+) -> StorageResult<Result<Page<CredentialType>, ListError>> {
+    let build = || {
+        filtered(credential_types::table.into_boxed(), params, "")
+            .map(|query| searched(query, params))
+    };
+    let counted = match build() {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let paged = match build().and_then(|query| ordered(query, params)) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let count = counted.count().get_result(conn)?;
+    let items = paged
+        .select(CredentialType::as_select())
+        .offset(params.offset)
+        .limit(params.limit)
+        .load(conn)?;
+    Ok(Ok(Page { count, items }))
+}
+
+/// The ids of the credential types matching the `credential_type__<field>` filters of
+/// `params`, or `None` when there are none (no restriction).
+pub(crate) fn ids_for_credential_filters(
+    conn: &mut DbConnection,
+    params: &ListParams,
+) -> StorageResult<Result<Option<Vec<i64>>, ListError>> {
+    const PREFIX: &str = "credential_type__";
+    if !params.filters.iter().any(|f| f.field.starts_with(PREFIX)) {
+        return Ok(Ok(None));
+    }
+    let query = match filtered(credential_types::table.into_boxed(), params, PREFIX) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    Ok(Ok(Some(query.select(credential_types::id).load(conn)?)))
+}

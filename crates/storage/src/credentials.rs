@@ -1,0 +1,366 @@
+//! Credentials: rows, writes, summaries and the visibility-filtered list. Secret inputs
+//! arrive here already sealed by the caller; storage never sees them in clear.
+
+use std::collections::HashMap;
+
+use acs_authz::CredentialVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::schema::{
+    credential_types, credentials, organization_roles, organization_source_credentials,
+    organizations, users,
+};
+use crate::{Backend, DbConnection, StorageResult, Timestamp};
+
+/// A credential row. `inputs` holds secret values sealed, so its `Debug` output is safe, but
+/// it is left out anyway to keep logs short.
+#[derive(Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = credentials)]
+pub struct Credential {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique per organization and type.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Its type.
+    pub credential_type_id: i64,
+    /// Owning organization (exclusive with `user_id`).
+    pub organization_id: Option<i64>,
+    /// Owning user (exclusive with `organization_id`).
+    pub user_id: Option<i64>,
+    /// Input values as JSON; secret values sealed.
+    pub inputs: String,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Last modifier.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credential")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("credential_type_id", &self.credential_type_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The values of a new credential.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = credentials)]
+pub struct NewCredential<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// Its type.
+    pub credential_type_id: i64,
+    /// Owning organization.
+    pub organization_id: Option<i64>,
+    /// Owning user.
+    pub user_id: Option<i64>,
+    /// Input values (secrets sealed).
+    pub inputs: &'a str,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Same as `created_by`.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is. The owner never changes.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = credentials)]
+pub struct CredentialChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New type.
+    pub credential_type_id: Option<i64>,
+    /// New inputs (secrets sealed).
+    pub inputs: Option<String>,
+    /// Who made the change.
+    pub modified_by: Option<Option<i64>>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+/// What a credential record shows of its type and owner.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CredentialSummaries {
+    /// `(id, name, description, kind, namespace)` of the type.
+    pub credential_type: (i64, String, String, String, Option<String>),
+    /// `(id, name, description)` of the owning organization.
+    pub organization: Option<(i64, String, String)>,
+    /// `(id, username, first_name, last_name)` of the owning user.
+    pub user: Option<(i64, String, String, String)>,
+}
+
+/// Finds a credential by primary key.
+pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Credential> {
+    Ok(credentials::table
+        .find(id)
+        .select(Credential::as_select())
+        .first(conn)?)
+}
+
+/// Inserts a credential.
+pub fn insert(conn: &mut DbConnection, new: &NewCredential<'_>) -> StorageResult<Credential> {
+    Ok(diesel::insert_into(credentials::table)
+        .values(new)
+        .returning(credentials::all_columns)
+        .get_result(conn)?)
+}
+
+/// Applies `changes` and returns the updated row.
+pub fn update(
+    conn: &mut DbConnection,
+    id: i64,
+    changes: &CredentialChanges,
+) -> StorageResult<Credential> {
+    Ok(diesel::update(credentials::table.find(id))
+        .set(changes)
+        .returning(credentials::all_columns)
+        .get_result(conn)?)
+}
+
+/// Deletes a credential (and its places in content-source lists); false if there was none.
+pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    diesel::delete(
+        organization_source_credentials::table
+            .filter(organization_source_credentials::credential_id.eq(id)),
+    )
+    .execute(conn)?;
+    Ok(diesel::delete(credentials::table.find(id)).execute(conn)? > 0)
+}
+
+/// Whether anything uses the credential, so that its type may not change: for now its
+/// places in organizations' content-source lists (job templates and inventory sources join
+/// them when they exist).
+pub fn in_use(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    let places: i64 = organization_source_credentials::table
+        .filter(organization_source_credentials::credential_id.eq(id))
+        .count()
+        .get_result(conn)?;
+    Ok(places > 0)
+}
+
+/// Type and owner summaries of each credential in `items`.
+pub fn summaries(
+    conn: &mut DbConnection,
+    items: &[Credential],
+) -> StorageResult<HashMap<i64, CredentialSummaries>> {
+    let type_ids: Vec<i64> = items.iter().map(|c| c.credential_type_id).collect();
+    let org_ids: Vec<i64> = items.iter().filter_map(|c| c.organization_id).collect();
+    let user_ids: Vec<i64> = items.iter().filter_map(|c| c.user_id).collect();
+    type TypeSummary = (i64, String, String, String, Option<String>);
+    let types: HashMap<i64, TypeSummary> = credential_types::table
+        .filter(credential_types::id.eq_any(&type_ids))
+        .select((
+            credential_types::id,
+            credential_types::name,
+            credential_types::description,
+            credential_types::kind,
+            credential_types::namespace,
+        ))
+        .load::<TypeSummary>(conn)?
+        .into_iter()
+        .map(|row| (row.0, row))
+        .collect();
+    let orgs: HashMap<i64, (i64, String, String)> = organizations::table
+        .filter(organizations::id.eq_any(&org_ids))
+        .select((
+            organizations::id,
+            organizations::name,
+            organizations::description,
+        ))
+        .load::<(i64, String, String)>(conn)?
+        .into_iter()
+        .map(|row| (row.0, row))
+        .collect();
+    let owners: HashMap<i64, (i64, String, String, String)> = users::table
+        .filter(users::id.eq_any(&user_ids))
+        .select((
+            users::id,
+            users::username,
+            users::first_name,
+            users::last_name,
+        ))
+        .load::<(i64, String, String, String)>(conn)?
+        .into_iter()
+        .map(|row| (row.0, row))
+        .collect();
+    Ok(items
+        .iter()
+        .map(|c| {
+            (
+                c.id,
+                CredentialSummaries {
+                    credential_type: types
+                        .get(&c.credential_type_id)
+                        .cloned()
+                        .unwrap_or_default(),
+                    organization: c.organization_id.and_then(|id| orgs.get(&id).cloned()),
+                    user: c.user_id.and_then(|id| owners.get(&id).cloned()),
+                },
+            )
+        })
+        .collect())
+}
+
+/// Which credentials a list covers besides the caller's visibility.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CredentialScope {
+    /// Only credentials of this type.
+    pub credential_type: Option<i64>,
+}
+
+type CredentialsQuery<'a> = credentials::BoxedQuery<'a, Backend>;
+
+fn visible<'a>(
+    query: CredentialsQuery<'a>,
+    visibility: &CredentialVisibility,
+) -> CredentialsQuery<'a> {
+    match visibility {
+        CredentialVisibility::All => query,
+        CredentialVisibility::Limited {
+            user_id,
+            administered,
+        } => {
+            let managed_users = organization_roles::table
+                .filter(organization_roles::organization_id.eq_any(administered.clone()))
+                .select(organization_roles::user_id.nullable());
+            query.filter(
+                credentials::user_id
+                    .eq(*user_id)
+                    .or(credentials::organization_id.eq_any(administered.clone()))
+                    .or(credentials::user_id.eq_any(managed_users)),
+            )
+        }
+    }
+}
+
+fn filtered<'a>(
+    mut query: CredentialsQuery<'a>,
+    params: &ListParams,
+    type_ids: Option<&[i64]>,
+) -> Result<CredentialsQuery<'a>, ListError> {
+    if let Some(ids) = type_ids {
+        query = query.filter(credentials::credential_type_id.eq_any(ids.to_vec()));
+    }
+    for filter in &params.filters {
+        query = match filter.field.as_str() {
+            "id" => crate::filter_integer!(query, credentials::id, filter)?,
+            "name" => crate::filter_text!(query, credentials::name, filter)?,
+            "description" => crate::filter_text!(query, credentials::description, filter)?,
+            "credential_type" => {
+                crate::filter_integer!(query, credentials::credential_type_id, filter)?
+            }
+            "organization" => crate::filter_integer!(query, credentials::organization_id, filter)?,
+            "user" => crate::filter_integer!(query, credentials::user_id, filter)?,
+            "created" => crate::filter_timestamp!(query, credentials::created, filter)?,
+            "modified" => crate::filter_timestamp!(query, credentials::modified, filter)?,
+            // Handled by `credential_types::ids_for_credential_filters`.
+            field if field.starts_with("credential_type__") => query,
+            // Inputs hold secrets: filtering would let a caller probe for them.
+            field if field == "inputs" || field.starts_with("inputs__") => {
+                return Err(ListError::SecretField(filter.field.clone()));
+            }
+            _ => return Err(ListError::UnknownField(filter.field.clone())),
+        };
+    }
+    if let Some(text) = &params.search {
+        let pattern = like_pattern("%", &text.to_lowercase(), "%");
+        query = query.filter(
+            lower(credentials::name)
+                .like(pattern.clone())
+                .escape('\\')
+                .or(lower(credentials::description).like(pattern).escape('\\')),
+        );
+    }
+    Ok(query)
+}
+
+fn ordered<'a>(
+    mut query: CredentialsQuery<'a>,
+    params: &ListParams,
+) -> Result<CredentialsQuery<'a>, ListError> {
+    for key in &params.order {
+        let desc = key.descending;
+        query = match key.field.as_str() {
+            "id" => crate::order_column!(query, credentials::id, desc),
+            "name" => crate::order_column!(query, credentials::name, desc),
+            "description" => crate::order_column!(query, credentials::description, desc),
+            "credential_type" => {
+                crate::order_column!(query, credentials::credential_type_id, desc)
+            }
+            "organization" => crate::order_column!(query, credentials::organization_id, desc),
+            "user" => crate::order_column!(query, credentials::user_id, desc),
+            "created" => crate::order_column!(query, credentials::created, desc),
+            "modified" => crate::order_column!(query, credentials::modified, desc),
+            "inputs" => return Err(ListError::SecretField(key.field.clone())),
+            _ => return Err(ListError::UnknownField(key.field.clone())),
+        };
+    }
+    Ok(query
+        .then_order_by(credentials::name.asc())
+        .then_order_by(credentials::id.asc()))
+}
+
+fn visible_query<'a>(
+    visibility: &CredentialVisibility,
+    scope: CredentialScope,
+) -> CredentialsQuery<'a> {
+    let query = visible(credentials::table.into_boxed(), visibility);
+    match scope.credential_type {
+        Some(id) => query.filter(credentials::credential_type_id.eq(id)),
+        None => query,
+    }
+}
+
+/// Lists the credentials `visibility` allows within `scope`, as `params` ask. Filters on
+/// `credential_type__<field>` (`namespace`, `kind`, `name`, …) select through the type.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &CredentialVisibility,
+    scope: CredentialScope,
+    params: &ListParams,
+) -> StorageResult<Result<Page<Credential>, ListError>> {
+    let type_ids = match crate::credential_types::ids_for_credential_filters(conn, params)? {
+        Ok(ids) => ids,
+        Err(error) => return Ok(Err(error)),
+    };
+    let build = || {
+        filtered(
+            visible_query(visibility, scope),
+            params,
+            type_ids.as_deref(),
+        )
+    };
+    let counted = match build() {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let paged = match build().and_then(|query| ordered(query, params)) {
+        Ok(query) => query,
+        Err(error) => return Ok(Err(error)),
+    };
+    let count = counted.count().get_result(conn)?;
+    let items = paged
+        .select(Credential::as_select())
+        .offset(params.offset)
+        .limit(params.limit)
+        .load(conn)?;
+    Ok(Ok(Page { count, items }))
+}
