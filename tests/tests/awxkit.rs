@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use acs_tests::{Backend, Call, TestServer, backend_tests};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 backend_tests!(
     awx_users_create_modify_delete,
@@ -15,6 +15,8 @@ backend_tests!(
     awx_users_list_all_follows_next,
     awx_me,
     awx_login_token_lists_users,
+    awx_credential_types_create_parses_json_documents,
+    awx_credentials_create_masks_the_secret,
 );
 
 fn awx_bin() -> PathBuf {
@@ -205,4 +207,114 @@ fn awx_login_token_lists_users(backend: Backend) {
     assert_eq!(tokens["count"], 1, "{tokens}");
     assert_eq!(tokens["results"][0]["description"], "AWX CLI");
     assert_eq!(tokens["results"][0]["scope"], "write");
+}
+
+/// `awx credential_types create` with `--inputs`/`--injectors` as JSON text; returns the record.
+fn awx_create_token_type(server: &TestServer, name: &str) -> Value {
+    awx_json(
+        server,
+        &[
+            "credential_types",
+            "create",
+            "--name",
+            name,
+            "--kind",
+            "cloud",
+            "--inputs",
+            r#"{"fields":[{"id":"api_token","label":"Token","secret":true}]}"#,
+            "--injectors",
+            r#"{"env":{"MY_TOKEN":"{{ api_token }}"}}"#,
+        ],
+    )
+}
+
+fn awx_credential_types_create_parses_json_documents(backend: Backend) {
+    // OPTIONS types `inputs` and `injectors` as `json`, so awxkit sends them as objects; the
+    // server stores and returns objects, never strings.
+    let server = TestServer::start(backend);
+    let created = awx_create_token_type(&server, "CLI token");
+    let id = created["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no id in {created}"));
+    assert_eq!(created["name"], "CLI token", "{created}");
+    assert_eq!(created["kind"], "cloud", "{created}");
+    assert_eq!(created["managed"], false, "{created}");
+    assert_eq!(
+        created["inputs"],
+        json!({"fields": [{"id": "api_token", "label": "Token", "secret": true, "type": "string"}]}),
+        "{created}"
+    );
+    assert_eq!(
+        created["injectors"],
+        json!({"env": {"MY_TOKEN": "{{ api_token }}"}}),
+        "{created}"
+    );
+    let stored = server
+        .admin()
+        .get_json(&format!("/api/v2/credential_types/{id}/"));
+    assert!(stored["inputs"].is_object(), "{stored}");
+    assert!(stored["injectors"].is_object(), "{stored}");
+    assert_eq!(stored["inputs"], created["inputs"]);
+    // `list` finds it by name.
+    let listed = awx_json(
+        &server,
+        &["credential_types", "list", "--name", "CLI token"],
+    );
+    assert_eq!(listed["count"], 1, "{listed}");
+    assert_eq!(listed["results"][0]["id"], id, "{listed}");
+}
+
+fn awx_credentials_create_masks_the_secret(backend: Backend) {
+    let server = TestServer::start(backend);
+    let org = server.create_organization("CLI org");
+    let credential_type = awx_create_token_type(&server, "CLI token");
+    let type_id = credential_type["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no id in {credential_type}"))
+        .to_string();
+    let secret = "t-cli-secret-value-0123456789";
+    let inputs = format!(r#"{{"api_token":"{secret}"}}"#);
+    let stdout = awx(
+        &server,
+        &[
+            "credentials",
+            "create",
+            "--name",
+            "CLI credential",
+            "--credential_type",
+            &type_id,
+            "--organization",
+            &org.to_string(),
+            "--inputs",
+            &inputs,
+        ],
+    );
+    assert!(
+        !stdout.contains(secret),
+        "awx printed the secret:\n{stdout}"
+    );
+    let created: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|error| panic!("credentials create printed no JSON ({error}):\n{stdout}"));
+    let id = created["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no id in {created}"));
+    assert_eq!(created["name"], "CLI credential", "{created}");
+    assert_eq!(created["organization"], org, "{created}");
+    assert_eq!(created["credential_type"].to_string(), type_id, "{created}");
+    assert_eq!(
+        created["inputs"],
+        json!({"api_token": "$encrypted$"}),
+        "{created}"
+    );
+    let read = server
+        .admin()
+        .get_json(&format!("/api/v2/credentials/{id}/"));
+    assert_eq!(
+        read["inputs"],
+        json!({"api_token": "$encrypted$"}),
+        "{read}"
+    );
+    let listed = awx(&server, &["credentials", "list"]);
+    assert!(!listed.contains(secret), "{listed}");
+    assert!(listed.contains("CLI credential"), "{listed}");
 }

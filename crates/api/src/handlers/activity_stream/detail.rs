@@ -20,7 +20,7 @@ pub async fn get_activity(
         let principal = ctx.require_user()?;
         let visibility = super::visibility(&principal);
         acs_storage::activity::find(ctx.conn()?, &visibility, id)?
-            .map(|entry| render_activity(&entry))
+            .map(|entry| render_activity(&entry, &principal))
             .ok_or_else(|| ApiError::no_such("ActivityStream"))
     })
     .await?;

@@ -142,7 +142,12 @@ fn page(
     object: Option<(&str, i64)>,
     list: &ListRequest,
 ) -> ApiResult<ListPage<ActivityRecord>> {
+    let viewer = ctx.require_user()?;
     let page = acs_storage::activity::list(ctx.conn()?, visibility, object, &list.params)??;
-    let results = page.items.iter().map(render_activity).collect();
+    let results = page
+        .items
+        .iter()
+        .map(|entry| render_activity(entry, &viewer))
+        .collect();
     list.envelope(page.count, results)
 }

@@ -4,6 +4,7 @@ use acs_storage::activity::Activity;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::auth::Principal;
 use crate::http::render::timestamp;
 
 /// An entry as the API shows it.
@@ -29,13 +30,17 @@ fn object_url(kind: &str, id: i64) -> Option<String> {
         acs_storage::activity::ORGANIZATION => "organizations",
         acs_storage::activity::APPLICATION => "applications",
         acs_storage::activity::TOKEN => "tokens",
+        acs_storage::activity::CREDENTIAL_TYPE => "credential_types",
+        acs_storage::activity::CREDENTIAL => "credentials",
         _ => return None,
     };
     Some(format!("/api/v2/{collection}/{id}/"))
 }
 
-/// Renders one entry. Stored JSON that does not parse (it never should) renders as `{}`.
-pub fn render_activity(entry: &Activity) -> ActivityRecord {
+/// Renders one entry for `viewer`. Stored JSON that does not parse (it never should) renders
+/// as `{}`. A credential type's `injectors` are recorded in full, but, as on the type itself,
+/// only superusers see them.
+pub fn render_activity(entry: &Activity, viewer: &Principal) -> ActivityRecord {
     let mut related = Map::new();
     if let Some(actor) = entry.actor_id {
         related.insert("actor".into(), json!(format!("/api/v2/users/{actor}/")));
@@ -60,6 +65,13 @@ pub fn render_activity(entry: &Activity) -> ActivityRecord {
         }
     }
     let parse = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| json!({}));
+    let mut changes: Value = parse(&entry.changes);
+    if entry.object1 == acs_storage::activity::CREDENTIAL_TYPE
+        && !viewer.actor.is_superuser
+        && let Value::Object(fields) = &mut changes
+    {
+        fields.remove("injectors");
+    }
     ActivityRecord {
         id: entry.id,
         kind: "activity_stream",
@@ -68,7 +80,7 @@ pub fn render_activity(entry: &Activity) -> ActivityRecord {
         summary_fields: parse(&entry.summary),
         timestamp: timestamp(&entry.timestamp),
         operation: entry.operation.clone(),
-        changes: parse(&entry.changes),
+        changes,
         object1: entry.object1.clone(),
         object2: entry.object2.clone(),
     }

@@ -39,11 +39,18 @@ pub fn stored(inputs: &str) -> ApiResult<Map<String, Value>> {
     }
 }
 
-/// The stored inputs with every sealed value opened: the previous values an update may keep.
-pub fn open(cipher: &InputCipher, inputs: &str) -> ApiResult<Map<String, Value>> {
+/// The stored inputs with every sealed secret opened: the previous values an update may keep.
+/// Only the secret fields of `config` (the stored credential's type) hold sealed values; a
+/// non-secret field holds exactly what the client typed, even text shaped like a sealed value.
+pub fn open(
+    cipher: &InputCipher,
+    config: &InputConfiguration,
+    inputs: &str,
+) -> ApiResult<Map<String, Value>> {
     let mut values = stored(inputs)?;
     for (field, value) in values.iter_mut() {
         if let Value::String(text) = value
+            && config.is_secret(field)
             && is_sealed(text)
         {
             let plain = cipher.open(field, text).map_err(|e| {

@@ -62,11 +62,12 @@ async fn update(
             }
         }
         let old_type = acs_storage::credential_types::find(ctx.conn()?, stored.credential_type_id)?;
+        let old_config = crate::handlers::credential_types::input_configuration(&old_type)?;
         let before = render_one(ctx.conn()?, &principal, &stored, &old_type)?;
         let now = ctx.now;
         let state = ctx.state;
         ctx.write(|conn| {
-            let previous = secrets::open(&state.input_cipher, &stored.inputs)?;
+            let previous = secrets::open(&state.input_cipher, &old_config, &stored.inputs)?;
             // New inputs replace the old; a new type re-checks the old ones against it.
             let submitted = match &input.inputs {
                 Some(inputs) => Some(inputs.clone()),

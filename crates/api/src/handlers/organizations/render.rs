@@ -14,7 +14,13 @@ pub fn render_organization(viewer: &Principal, org: &Organization, counts: RoleC
         org.id,
         "organization",
         base.clone(),
-        json!({ "users": format!("{base}users/"), "admins": format!("{base}admins/") }),
+        json!({
+            "users": format!("{base}users/"),
+            "admins": format!("{base}admins/"),
+            "applications": format!("{base}applications/"),
+            "source_credentials": format!("{base}source_credentials/"),
+            "activity_stream": format!("{base}activity_stream/"),
+        }),
         json!({
             "user_capabilities": capabilities(caps),
             "related_field_counts": { "users": counts.users, "admins": counts.admins },
