@@ -833,6 +833,35 @@ pub fn usernames(page: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The integer `id` of a record.
+#[track_caller]
+pub fn id_of(record: &Value) -> i64 {
+    record["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no integer id in {record}"))
+}
+
+/// Every result of a list page.
+#[track_caller]
+pub fn results(page: &Value) -> Vec<Value> {
+    page["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no results in {page}"))
+        .clone()
+}
+
+impl TestServer {
+    /// The id of the managed credential type with `namespace`.
+    #[track_caller]
+    pub fn managed_type_id(&self, namespace: &str) -> i64 {
+        let page = self
+            .admin()
+            .get_json(&format!("/api/v2/credential_types/?namespace={namespace}"));
+        assert_eq!(page["count"], 1, "{namespace}: {page}");
+        id_of(&page["results"][0])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

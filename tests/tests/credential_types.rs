@@ -8,8 +8,8 @@
 use std::time::{Duration, Instant};
 
 use acs_tests::{
-    Agent, Backend, Call, LOGIN_HINT, Reply, TestServer, WWW_AUTHENTICATE, backend_tests,
-    is_api_timestamp,
+    Agent, Backend, Call, LOGIN_HINT, Reply, TestServer, WWW_AUTHENTICATE, backend_tests, id_of,
+    is_api_timestamp, results,
 };
 use serde_json::{Value, json};
 
@@ -90,13 +90,6 @@ fn example_inputs() -> Value {
     ]})
 }
 
-#[track_caller]
-fn id_of(record: &Value) -> i64 {
-    record["id"]
-        .as_i64()
-        .unwrap_or_else(|| panic!("no integer id in {record}"))
-}
-
 /// Creates a type as `agent` (expects 201) and returns the record.
 #[track_caller]
 fn create(agent: &Agent, body: &Value) -> Value {
@@ -109,15 +102,6 @@ fn managed_id(agent: &Agent, namespace: &str) -> i64 {
     let page = agent.get_json(&format!("{TYPES}?namespace={namespace}"));
     assert_eq!(page["count"], 1, "{namespace}: {page}");
     id_of(&page["results"][0])
-}
-
-/// Every result of a list page.
-#[track_caller]
-fn results(page: &Value) -> Vec<Value> {
-    page["results"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no results in {page}"))
-        .clone()
 }
 
 /// Posts a type with `inputs` (and `injectors`, if given) and returns the 400 reply.

@@ -6,7 +6,7 @@
 //! use, the activity stream, read-scope tokens, OPTIONS and malformed bodies.
 
 use acs_tests::{
-    Agent, Backend, Call, LOGIN_HINT, Reply, TestServer, backend_tests, is_api_timestamp,
+    Agent, Backend, Call, LOGIN_HINT, Reply, TestServer, backend_tests, id_of, is_api_timestamp,
 };
 use serde_json::{Value, json};
 
@@ -50,23 +50,6 @@ const MASK: &str = "$encrypted$";
 
 fn cred_path(id: i64) -> String {
     format!("/api/v2/credentials/{id}/")
-}
-
-#[track_caller]
-fn id_of(record: &Value) -> i64 {
-    record["id"]
-        .as_i64()
-        .unwrap_or_else(|| panic!("no integer id in {record}"))
-}
-
-/// The id of the managed type with `namespace`.
-#[track_caller]
-fn type_id(server: &TestServer, namespace: &str) -> i64 {
-    let page = server
-        .admin()
-        .get_json(&format!("/api/v2/credential_types/?namespace={namespace}"));
-    assert_eq!(page["count"], 1, "{namespace}: {page}");
-    id_of(&page["results"][0])
 }
 
 /// Creates a custom type as admin and returns its id.
@@ -122,7 +105,7 @@ fn aws_credential(server: &TestServer, name: &str, org: i64, password: &str) -> 
         &server.admin(),
         &json!({
             "name": name,
-            "credential_type": type_id(server, "aws"),
+            "credential_type": server.managed_type_id("aws"),
             "organization": org,
             "inputs": {"username": "AKIA", "password": password},
         }),
@@ -208,7 +191,7 @@ fn stored_inputs(server: &TestServer, id: i64) -> Value {
 fn superuser_creates_a_credential_with_the_full_record(backend: Backend) {
     let server = TestServer::start(backend);
     let org = server.create_organization("Acme");
-    let aws = type_id(&server, "aws");
+    let aws = server.managed_type_id("aws");
     let admin = server.admin();
     let reply = admin
         .post(CREDS)
@@ -318,7 +301,7 @@ fn superuser_creates_a_credential_with_the_full_record(backend: Backend) {
     // Machine credentials are not cloud credentials.
     let ssh = create(
         &admin,
-        &json!({"name": "Machine", "credential_type": type_id(&server, "ssh"), "organization": org}),
+        &json!({"name": "Machine", "credential_type": server.managed_type_id("ssh"), "organization": org}),
     );
     assert_eq!(ssh["kind"], "ssh");
     assert_eq!(ssh["cloud"], false);
@@ -647,7 +630,7 @@ fn falsy_inputs_become_empty_values(backend: Backend) {
 fn required_inputs_are_checked_on_save(backend: Backend) {
     let server = TestServer::start(backend);
     let org = server.create_organization("Acme");
-    let aws = type_id(&server, "aws");
+    let aws = server.managed_type_id("aws");
     let admin = server.admin();
     let reply = admin
         .post(CREDS)
@@ -682,7 +665,7 @@ fn required_inputs_are_checked_on_save(backend: Backend) {
         reply.json()["inputs"],
         json!({"username": ["This field is required."]})
     );
-    let source = type_id(&server, "content_source_token");
+    let source = server.managed_type_id("content_source_token");
     let reply = admin
         .post(CREDS)
         .json(&json!({"name": "source", "credential_type": source, "organization": org, "inputs": {"token": "t"}}))
@@ -743,7 +726,7 @@ const ENCRYPTED_KEY: &str = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRY
 fn ssh_key_rules_of_managed_types(backend: Backend) {
     let server = TestServer::start(backend);
     let org = server.create_organization("Acme");
-    let ssh = type_id(&server, "ssh");
+    let ssh = server.managed_type_id("ssh");
     let admin = server.admin();
     let post = |inputs: Value| {
         admin
@@ -825,7 +808,7 @@ fn ssh_key_rules_of_managed_types(backend: Backend) {
 fn network_dependency_is_checked(backend: Backend) {
     let server = TestServer::start(backend);
     let org = server.create_organization("Acme");
-    let net = type_id(&server, "net");
+    let net = server.managed_type_id("net");
     let admin = server.admin();
     let reply = admin
         .post(CREDS)
@@ -854,7 +837,7 @@ fn secrets_are_masked_on_every_read(backend: Backend) {
     let secret = "s3cr3t-masked-everywhere";
     let created = aws_credential(&server, "masked", org, secret);
     let id = id_of(&created);
-    let aws = type_id(&server, "aws");
+    let aws = server.managed_type_id("aws");
     let admin = server.admin();
     let boss = server.create_user("boss", "pw-boss", false);
     server.add_admin(org, boss);
@@ -1038,7 +1021,7 @@ fn empty_secret_removes_it_and_inputs_are_replaced_wholesale(backend: Backend) {
 fn encrypted_placeholder_is_refused_on_create(backend: Backend) {
     let server = TestServer::start(backend);
     let org = server.create_organization("Acme");
-    let aws = type_id(&server, "aws");
+    let aws = server.managed_type_id("aws");
     let reply = server
         .admin()
         .post(CREDS)
@@ -1115,7 +1098,7 @@ fn content_source_credentials_need_an_organization(backend: Backend) {
     let server = TestServer::start(backend);
     let org = server.create_organization("Acme");
     let grace = server.create_user("grace", "pw-grace", false);
-    let source = type_id(&server, "content_source_token");
+    let source = server.managed_type_id("content_source_token");
     let admin = server.admin();
     let inputs = json!({"url": "https://galaxy.example.com/", "token": "t"});
     let reply = admin
@@ -1370,7 +1353,7 @@ fn duplicate_name_in_organization_and_type_is_400(backend: Backend) {
     let acme = server.create_organization("Acme");
     let other = server.create_organization("Other");
     let custom = token_type(&server);
-    let aws = type_id(&server, "aws");
+    let aws = server.managed_type_id("aws");
     let admin = server.admin();
     owned(&admin, "twin", custom, ("organization", acme));
     let reply = admin
@@ -1410,12 +1393,12 @@ fn filters_select_through_the_type(backend: Backend) {
     let aws = id_of(&aws_credential(&server, "aws one", acme, "pw"));
     let gce = id_of(&create(
         &admin,
-        &json!({"name": "gce one", "credential_type": type_id(&server, "gce"), "organization": other,
+        &json!({"name": "gce one", "credential_type": server.managed_type_id("gce"), "organization": other,
                 "inputs": {"username": "sa@example.com", "ssh_key_data": PLAIN_KEY}}),
     ));
     let ssh = id_of(&create(
         &admin,
-        &json!({"name": "ssh one", "credential_type": type_id(&server, "ssh"), "organization": acme}),
+        &json!({"name": "ssh one", "credential_type": server.managed_type_id("ssh"), "organization": acme}),
     ));
     let custom_type = token_type(&server);
     let custom = id_of(&owned(
@@ -1426,7 +1409,7 @@ fn filters_select_through_the_type(backend: Backend) {
     ));
     let source = id_of(&create(
         &admin,
-        &json!({"name": "source one", "credential_type": type_id(&server, "content_source_token"),
+        &json!({"name": "source one", "credential_type": server.managed_type_id("content_source_token"),
                 "organization": acme, "inputs": {"url": "https://galaxy.example.com/"}}),
     ));
 
@@ -1530,7 +1513,7 @@ fn inputs_cannot_be_filtered_or_ordered(backend: Backend) {
             assert!(reply.detail().contains("inputs"), "{}", reply.body);
         }
         // Through the type's sub-list as well.
-        let aws = type_id(&server, "aws");
+        let aws = server.managed_type_id("aws");
         let reply = agent
             .get(&format!(
                 "/api/v2/credential_types/{aws}/credentials/?inputs__password=x"
@@ -1547,7 +1530,7 @@ fn inputs_cannot_be_filtered_or_ordered(backend: Backend) {
 fn credential_type_cannot_change_while_in_use(backend: Backend) {
     let server = TestServer::start(backend);
     let acme = server.create_organization("Acme");
-    let source_type = type_id(&server, "content_source_token");
+    let source_type = server.managed_type_id("content_source_token");
     let admin = server.admin();
     let source = id_of(&create(
         &admin,
@@ -1718,7 +1701,7 @@ fn read_scope_token_reads_but_cannot_write(backend: Backend) {
     let acme = server.create_organization("Acme");
     let admin = server.admin();
     let id = id_of(&aws_credential(&server, "guarded", acme, "pw-guarded"));
-    let aws = type_id(&server, "aws");
+    let aws = server.managed_type_id("aws");
     let read = admin.with_bearer(&admin.personal_token("read"));
     let record = read.get_json(&cred_path(id));
     assert_eq!(record["name"], "guarded");

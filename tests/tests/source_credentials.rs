@@ -4,7 +4,7 @@
 //! listed; only organization admins (and superusers) change the list; `/api/v2/settings/jobs/`
 //! shows no content-source settings.
 
-use acs_tests::{Agent, Backend, Call, Reply, TestServer, backend_tests};
+use acs_tests::{Agent, Backend, Call, Reply, TestServer, backend_tests, id_of};
 use serde_json::{Value, json};
 
 backend_tests!(
@@ -31,23 +31,6 @@ fn list_path(org: i64) -> String {
     format!("/api/v2/organizations/{org}/source_credentials/")
 }
 
-#[track_caller]
-fn id_of(record: &Value) -> i64 {
-    record["id"]
-        .as_i64()
-        .unwrap_or_else(|| panic!("no integer id in {record}"))
-}
-
-/// The id of the managed type with `namespace`.
-#[track_caller]
-fn type_id(server: &TestServer, namespace: &str) -> i64 {
-    let page = server
-        .admin()
-        .get_json(&format!("/api/v2/credential_types/?namespace={namespace}"));
-    assert_eq!(page["count"], 1, "{namespace}: {page}");
-    id_of(&page["results"][0])
-}
-
 /// Creates a content-source credential owned by `org` as admin; returns its id.
 #[track_caller]
 fn source(server: &TestServer, org: i64, name: &str) -> i64 {
@@ -56,7 +39,7 @@ fn source(server: &TestServer, org: i64, name: &str) -> i64 {
         .post("/api/v2/credentials/")
         .json(&json!({
             "name": name,
-            "credential_type": type_id(server, "content_source_token"),
+            "credential_type": server.managed_type_id("content_source_token"),
             "organization": org,
             "inputs": {"url": format!("https://{name}.example.com/"), "token": format!("tok-{name}")},
         }))
@@ -266,7 +249,7 @@ fn only_content_source_credentials_may_be_listed(backend: Backend) {
     let aws = id_of(
         &admin
             .post("/api/v2/credentials/")
-            .json(&json!({"name": "aws", "credential_type": type_id(&server, "aws"), "organization": org,
+            .json(&json!({"name": "aws", "credential_type": server.managed_type_id("aws"), "organization": org,
                           "inputs": {"username": "u", "password": "p"}}))
             .call()
             .expect(201)
@@ -275,7 +258,7 @@ fn only_content_source_credentials_may_be_listed(backend: Backend) {
     let machine = id_of(
         &admin
             .post("/api/v2/credentials/")
-            .json(&json!({"name": "machine", "credential_type": type_id(&server, "ssh"), "organization": org}))
+            .json(&json!({"name": "machine", "credential_type": server.managed_type_id("ssh"), "organization": org}))
             .call()
             .expect(201)
             .json(),

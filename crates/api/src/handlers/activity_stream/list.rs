@@ -1,11 +1,14 @@
 //! `GET /api/v2/activity_stream/` and the per-object sub-lists. A sub-list needs the object to
 //! be visible and then shows every entry about it.
 
-use acs_storage::activity::ActivityVisibility;
+use acs_storage::activity::{
+    APPLICATION, ActivityVisibility, CREDENTIAL, CREDENTIAL_TYPE, ORGANIZATION, TOKEN, USER,
+};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::{ActivityRecord, render_activity};
+use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::ApiResult;
 use crate::http::list::{ListPage, ListRequest};
@@ -31,15 +34,11 @@ pub async fn list_user_activity(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let segment = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (user, _, _) = crate::handlers::users::visible(ctx, &principal, &segment)?;
-        about(ctx, acs_storage::activity::USER, user.id, &list)
+    about_visible(req, state, USER, move |ctx, principal| {
+        let (user, _, _) = crate::handlers::users::visible(ctx, principal, &path)?;
+        Ok(user.id)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// `GET /api/v2/organizations/<id>/activity_stream/`.
@@ -48,15 +47,11 @@ pub async fn list_organization_activity(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::organizations::visible(ctx, &principal, id)?;
-        about(ctx, acs_storage::activity::ORGANIZATION, id, &list)
+    about_visible(req, state, ORGANIZATION, move |ctx, principal| {
+        crate::handlers::organizations::visible(ctx, principal, id).map(|_| id)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// `GET /api/v2/applications/<id>/activity_stream/`.
@@ -65,15 +60,11 @@ pub async fn list_application_activity(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::applications::visible(ctx, &principal, id)?;
-        about(ctx, acs_storage::activity::APPLICATION, id, &list)
+    about_visible(req, state, APPLICATION, move |ctx, principal| {
+        crate::handlers::applications::visible(ctx, principal, id).map(|_| id)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// `GET /api/v2/tokens/<id>/activity_stream/`.
@@ -82,32 +73,24 @@ pub async fn list_token_activity(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::tokens::visible(ctx, &principal, id)?;
-        about(ctx, acs_storage::activity::TOKEN, id, &list)
+    about_visible(req, state, TOKEN, move |ctx, principal| {
+        crate::handlers::tokens::visible(ctx, principal, id).map(|_| id)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
-/// `GET /api/v2/credential_types/<id>/activity_stream/`.
+/// `GET /api/v2/credential_types/<id>/activity_stream/` (every type is visible to everyone).
 pub async fn list_credential_type_activity(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        ctx.require_user()?;
-        crate::handlers::credential_types::find(ctx, id)?;
-        about(ctx, acs_storage::activity::CREDENTIAL_TYPE, id, &list)
+    about_visible(req, state, CREDENTIAL_TYPE, move |ctx, _| {
+        crate::handlers::credential_types::find(ctx, id).map(|_| id)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// `GET /api/v2/credentials/<id>/activity_stream/`.
@@ -116,12 +99,28 @@ pub async fn list_credential_activity(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
+    about_visible(req, state, CREDENTIAL, move |ctx, principal| {
+        crate::handlers::credentials::visible(ctx, principal, id).map(|_| id)
+    })
+    .await
+}
+
+/// Every entry about the object of `kind` that `visible` finds (or refuses: 404, 403).
+async fn about_visible<F>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    kind: &'static str,
+    visible: F,
+) -> ApiResult<HttpResponse>
+where
+    F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<i64> + Send + 'static,
+{
+    let list = ListRequest::from_request(&req)?;
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        crate::handlers::credentials::visible(ctx, &principal, id)?;
-        about(ctx, acs_storage::activity::CREDENTIAL, id, &list)
+        let id = visible(ctx, &principal)?;
+        about(ctx, kind, id, &list)
     })
     .await?;
     Ok(reply.json(StatusCode::OK))
