@@ -11,9 +11,11 @@
 //! backend.
 
 use std::net::TcpListener;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -271,6 +273,42 @@ impl TestServer {
             .unwrap_or_else(|error| panic!("{sql}: {error}"));
     }
 
+    /// Runs a query that returns one integer (`SELECT COUNT(*) …`) on the server's database.
+    pub fn query_i64(&self, sql: &str) -> i64 {
+        use diesel::RunQueryDsl;
+        let mut conn = self
+            .database()
+            .connect()
+            .expect("a connection to the test database");
+        diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(&format!(
+            "({sql})"
+        )))
+        .get_result(&mut conn)
+        .unwrap_or_else(|error| panic!("{sql}: {error}"))
+    }
+
+    /// The management command `name` (see [`management_binary`]) set to work on this server's
+    /// database, as an operator on the server's machine would run it: `ACS_DATA_DIR` and
+    /// `ACS_DATABASE_URL` name the server's, and no other `ACS_` variable is passed on.
+    pub fn management_command(&self, name: &str) -> Command {
+        let mut command = Command::new(management_binary(name));
+        for (variable, _) in std::env::vars_os() {
+            if variable.to_string_lossy().starts_with("ACS_") {
+                command.env_remove(variable);
+            }
+        }
+        let data_dir = self
+            .data_dir
+            .as_ref()
+            .expect("the server has a data directory");
+        command.env("ACS_DATA_DIR", data_dir.path());
+        match self.database() {
+            acs_storage::Database::Postgres(url) => command.env("ACS_DATABASE_URL", url),
+            acs_storage::Database::Sqlite(path) => command.env("ACS_DATABASE_URL", path),
+        };
+        command
+    }
+
     /// The absolute URL of `path` (which starts with `/`).
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
@@ -432,6 +470,71 @@ impl Drop for TestServer {
         self.database = None;
         self.data_dir = None;
     }
+}
+
+/// The path of management command `name`, a binary of the `xtask` package
+/// (`revoke_oauth2_tokens`, `create_oauth2_token`, `cleanup_tokens`). On first use the
+/// binaries are built (`cargo build -p xtask --bins`, same profile and target directory as
+/// this test), so the tests never run stale ones. A command that cannot be built or found
+/// fails the test; it is never skipped.
+pub fn management_binary(name: &str) -> PathBuf {
+    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let dir = BUILT
+        .get_or_init(build_management_binaries)
+        .as_ref()
+        .unwrap_or_else(|error| panic!("the management commands are not available: {error}"));
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "management command {name} not found at {} after building the xtask binaries",
+        path.display()
+    );
+    path
+}
+
+/// Builds the xtask binaries into the profile directory this test runs from; returns it.
+fn build_management_binaries() -> Result<PathBuf, String> {
+    // This test runs as <target>/<profile>/deps/<test>-<hash>.
+    let exe = std::env::current_exe().map_err(|error| error.to_string())?;
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .ok_or_else(|| format!("unexpected test location {}", exe.display()))?;
+    let target_dir = profile_dir
+        .parent()
+        .ok_or_else(|| format!("unexpected test location {}", exe.display()))?;
+    let profile = match profile_dir.file_name().and_then(|name| name.to_str()) {
+        Some("debug") => "dev",
+        Some(other) => other,
+        None => return Err(format!("unexpected test location {}", exe.display())),
+    };
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("the tests crate has no parent directory")?;
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(workspace)
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "xtask",
+            "--bins",
+            "--profile",
+            profile,
+        ])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .output()
+        .map_err(|error| format!("cannot run cargo: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo build -p xtask --bins failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(profile_dir.to_path_buf())
 }
 
 /// What a successful [`TestServer::login`] left behind.

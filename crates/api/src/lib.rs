@@ -12,6 +12,7 @@ pub mod config;
 pub mod context;
 pub mod error;
 pub mod handlers;
+pub mod housekeeping;
 pub mod http;
 pub mod pages;
 pub mod routes;

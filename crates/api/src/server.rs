@@ -8,7 +8,7 @@ use ring::rand::SystemRandom;
 pub use crate::bootstrap::StartError;
 use crate::config::Config;
 use crate::state::AppState;
-use crate::{bootstrap, handlers, http, pages, routes, settings};
+use crate::{bootstrap, handlers, housekeeping, http, pages, routes, settings};
 
 /// Prepares everything the server needs (blocking): data directory, secret key, pool,
 /// migrations, settings from the environment, the first superuser.
@@ -48,12 +48,14 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
     }))
 }
 
-/// The HTTP server on `listener`; call inside an actix system and await it.
+/// The HTTP server on `listener`; call inside an actix system and await it. The scheduled
+/// clean-up of expired tokens and sessions starts with it and ends with the system.
 pub fn http_server(
     state: web::Data<AppState>,
     listener: TcpListener,
 ) -> std::io::Result<actix_web::dev::Server> {
     let workers = state.config.workers;
+    let schedule = state.clone();
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
@@ -65,5 +67,6 @@ pub fn http_server(
     .shutdown_timeout(10)
     .listen(listener)?
     .run();
+    housekeeping::schedule::spawn(schedule);
     Ok(server)
 }

@@ -20,13 +20,14 @@ pub mod sessions;
 pub mod settings;
 pub mod source_credentials;
 pub mod stats;
+pub mod sweeps;
 pub mod throttle;
 pub mod tokens;
 pub mod users;
 
 pub use connection::{Backend, Database, DbConnection, Manager, Pool, PooledConnection};
 pub use error::{StorageError, StorageResult};
-pub use migrations::run_migrations;
+pub use migrations::{pending_migrations, run_migrations};
 
 /// Timestamps are stored as naive UTC date-times on both backends.
 pub type Timestamp = chrono::NaiveDateTime;

@@ -18,3 +18,17 @@ pub fn run_migrations(conn: &mut DbConnection) -> StorageResult<usize> {
         .map(|versions| versions.len())
         .map_err(|error| StorageError::Migration(error.to_string()))
 }
+
+/// How many migrations of the connection's backend have not been applied yet. Management
+/// commands refuse to work on a database whose schema is behind the code.
+pub fn pending_migrations(conn: &mut DbConnection) -> StorageResult<usize> {
+    let pending = match conn {
+        DbConnection::Sqlite(inner) => inner
+            .pending_migrations(SQLITE_MIGRATIONS)
+            .map(|migrations| migrations.len()),
+        DbConnection::Postgres(inner) => inner
+            .pending_migrations(POSTGRES_MIGRATIONS)
+            .map(|migrations| migrations.len()),
+    };
+    pending.map_err(|error| StorageError::Migration(error.to_string()))
+}

@@ -2,6 +2,7 @@
 //! next to a bare actix-web server measured in the same run on the same machine.
 
 mod baseline;
+mod housekeeping;
 mod load;
 mod scenarios;
 mod server;
@@ -35,6 +36,37 @@ pub struct BenchArgs {
     /// A PostgreSQL server where the bench may create and drop its database.
     #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
     postgres_url: String,
+    /// Run only these scenarios (repeatable; all when absent): basic, session, bearer,
+    /// token_issue (HTTP, next to the baseline) and token_housekeeping (the management
+    /// commands on a seeded database).
+    #[arg(long = "scenario", value_name = "NAME", value_parser = scenario_name)]
+    scenarios: Vec<String>,
+    /// Access tokens seeded for token_housekeeping.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    tokens: u64,
+}
+
+/// Every scenario `--scenario` accepts.
+fn scenario_names() -> impl Iterator<Item = &'static str> {
+    scenarios::SCENARIOS
+        .iter()
+        .map(|scenario| scenario.name)
+        .chain([housekeeping::NAME])
+}
+
+fn scenario_name(name: &str) -> std::result::Result<String, String> {
+    if scenario_names().any(|known| known == name) {
+        Ok(name.to_owned())
+    } else {
+        let known: Vec<_> = scenario_names().collect();
+        Err(format!("unknown scenario; one of: {}", known.join(", ")))
+    }
+}
+
+impl BenchArgs {
+    fn selected(&self, name: &str) -> bool {
+        self.scenarios.is_empty() || self.scenarios.iter().any(|selected| selected == name)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -76,7 +108,54 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if cfg!(debug_assertions) {
         return rerun_optimised(workspace);
     }
-    let binary = build_server(workspace)?;
+    let postgres_url = (args.database == Backend::Postgres).then_some(args.postgres_url.as_str());
+    let http: Vec<_> = scenarios::SCENARIOS
+        .iter()
+        .filter(|scenario| args.selected(scenario.name))
+        .collect();
+    let rows = if http.is_empty() {
+        Vec::new()
+    } else {
+        let binary = build(workspace, &["-p", "acs-api", "--bin", "acs-server"])?
+            .join(format!("acs-server{}", std::env::consts::EXE_SUFFIX));
+        run_http(args, &binary, postgres_url, &http)?
+    };
+    let steps = if args.selected(housekeeping::NAME) {
+        let bin_dir = build(workspace, &["-p", "xtask", "--bins"])?;
+        housekeeping::run(&bin_dir, postgres_url, args.tokens)
+            .map_err(|error| format!("{}: {error}", housekeeping::NAME))?
+    } else {
+        Vec::new()
+    };
+
+    if !rows.is_empty() {
+        print_table(&rows);
+    }
+    if !steps.is_empty() {
+        housekeeping::print(&steps);
+    }
+    let path = workspace.join("target/bench/results.json");
+    write_json(&path, args, &rows, &steps)?;
+    println!("\nwritten to {}", path.display());
+
+    let failed: Vec<_> = rows
+        .iter()
+        .filter(|row| row.requests == 0 || row.errors == row.requests)
+        .collect();
+    if !failed.is_empty() {
+        let names: Vec<_> = failed.iter().map(|row| row.scenario).collect();
+        return Err(format!("no successful response in: {}", names.join(", ")).into());
+    }
+    Ok(())
+}
+
+/// The baseline, then each HTTP scenario on one release server.
+fn run_http(
+    args: &BenchArgs,
+    binary: &Path,
+    postgres_url: Option<&str>,
+    selected: &[&scenarios::Scenario],
+) -> Result<Vec<Row>> {
     let load = |addr| Load {
         addr,
         connections: usize::from(args.connections),
@@ -96,9 +175,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let mut rows = vec![Row::new("baseline", &baseline, baseline_rps)];
 
-    let postgres_url = (args.database == Backend::Postgres).then_some(args.postgres_url.as_str());
-    let server = server::Server::start(&binary, postgres_url)?;
-    for scenario in scenarios::SCENARIOS {
+    let server = server::Server::start(binary, postgres_url)?;
+    for scenario in selected {
         eprintln!("bench: {}", scenario.name);
         let request = (scenario.prepare)(server.addr)
             .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
@@ -106,22 +184,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .map_err(|error| format!("{}: {error}", scenario.name))?;
         rows.push(Row::new(scenario.name, &measured, baseline_rps));
     }
-    drop(server);
-
-    print_table(&rows);
-    let path = workspace.join("target/bench/results.json");
-    write_json(&path, args, &rows)?;
-    println!("\nwritten to {}", path.display());
-
-    let failed: Vec<_> = rows
-        .iter()
-        .filter(|row| row.requests == 0 || row.errors == row.requests)
-        .collect();
-    if !failed.is_empty() {
-        let names: Vec<_> = failed.iter().map(|row| row.scenario).collect();
-        return Err(format!("no successful response in: {}", names.join(", ")).into());
-    }
-    Ok(())
+    Ok(rows)
 }
 
 /// The workspace root: the parent of this crate's directory.
@@ -156,22 +219,22 @@ fn cargo() -> std::ffi::OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
-/// Builds acs-server in release (its output shown as it goes) and returns the binary's path.
-fn build_server(workspace: &Path) -> Result<PathBuf> {
+/// Builds `what` (cargo package and target options) in release, its output shown as it
+/// goes, and returns the directory of the release binaries.
+fn build(workspace: &Path, what: &[&str]) -> Result<PathBuf> {
     let status = Command::new(cargo())
         .current_dir(workspace)
-        .args(["build", "--release", "-p", "acs-api", "--bin", "acs-server"])
+        .args(["build", "--release"])
+        .args(what)
         .status()
         .map_err(|error| format!("cannot run cargo: {error}"))?;
     if !status.success() {
-        return Err(format!("building acs-server failed: {status}").into());
+        return Err(format!("cargo build --release {} failed: {status}", what.join(" ")).into());
     }
     // Cargo honours CARGO_TARGET_DIR, relative to where it ran; `join` keeps an absolute one.
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| workspace.join("target"), |dir| workspace.join(dir));
-    Ok(target
-        .join("release")
-        .join(format!("acs-server{}", std::env::consts::EXE_SUFFIX)))
+    Ok(target.join("release"))
 }
 
 fn print_table(rows: &[Row]) {
@@ -204,7 +267,12 @@ fn print_table(rows: &[Row]) {
     }
 }
 
-fn write_json(path: &Path, args: &BenchArgs, rows: &[Row]) -> Result<()> {
+fn write_json(
+    path: &Path,
+    args: &BenchArgs,
+    rows: &[Row],
+    steps: &[housekeeping::Step],
+) -> Result<()> {
     let results: Vec<_> = rows
         .iter()
         .map(|row| {
@@ -225,6 +293,10 @@ fn write_json(path: &Path, args: &BenchArgs, rows: &[Row]) -> Result<()> {
         "warmup_secs": WARMUP.as_secs(),
         "connections": args.connections,
         "results": results,
+        "housekeeping": {
+            "access_tokens_seeded": args.tokens,
+            "steps": steps.iter().map(housekeeping::Step::json).collect::<Vec<_>>(),
+        },
     });
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;

@@ -33,8 +33,10 @@ impl Server {
     /// server at `postgres_url` if given (SQLite in the data directory otherwise), and waits
     /// until it answers.
     pub fn start(binary: &Path, postgres_url: Option<&str>) -> Result<Server> {
-        let data_dir = TempDir::create()?;
-        let database = postgres_url.map(PgDatabase::create).transpose()?;
+        let data_dir = TempDir::create("server")?;
+        let database = postgres_url
+            .map(|url| PgDatabase::create(url, "server"))
+            .transpose()?;
         let addr = SocketAddr::from(([127, 0, 0, 1], free_port()?));
         let mut command = Command::new(binary);
         // The bench measures the defaults: settings from the caller's environment would make
@@ -114,11 +116,12 @@ fn free_port() -> Result<u16> {
 
 /// A directory of this process under the system's temporary directory, removed on drop.
 #[derive(Debug)]
-struct TempDir(PathBuf);
+pub(super) struct TempDir(pub(super) PathBuf);
 
 impl TempDir {
-    fn create() -> Result<TempDir> {
-        let path = std::env::temp_dir().join(format!("acs-bench-{}", std::process::id()));
+    /// `acs-bench-<pid>-<label>`, empty.
+    pub(super) fn create(label: &str) -> Result<TempDir> {
+        let path = std::env::temp_dir().join(format!("acs-bench-{}-{label}", std::process::id()));
         // Left over by an earlier run that had the same pid and was killed: start empty.
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path)
@@ -135,17 +138,18 @@ impl Drop for TempDir {
 
 /// A database created for this run with `psql`, dropped on drop.
 #[derive(Debug)]
-struct PgDatabase {
+pub(super) struct PgDatabase {
     /// The server's maintenance database, where CREATE and DROP run.
     admin_url: String,
     name: String,
     /// The URL of the new database.
-    url: String,
+    pub(super) url: String,
 }
 
 impl PgDatabase {
-    fn create(admin_url: &str) -> Result<PgDatabase> {
-        let name = format!("acs_bench_{}", std::process::id());
+    /// `acs_bench_<pid>_<label>` on the server of `admin_url`, empty.
+    pub(super) fn create(admin_url: &str, label: &str) -> Result<PgDatabase> {
+        let name = format!("acs_bench_{}_{label}", std::process::id());
         let url = with_database(admin_url, &name)?;
         // Left over by an earlier run that had the same pid and was killed: start empty.
         psql(

@@ -133,6 +133,15 @@ pub const SETTINGS: &[Definition] = &[
         secret: false,
     },
     Definition {
+        name: "CLEANUP_TOKENS_INTERVAL_SECONDS",
+        category: "system",
+        label: "Token clean-up interval",
+        help_text: "Seconds between two runs of the clean-up of expired tokens and sessions each server does on its own (what cleanup_tokens does); 0 turns it off.",
+        default: || json!(3600),
+        validate: |v| integer_in(v, 0, MAX_CLEANUP_INTERVAL_SECONDS),
+        secret: false,
+    },
+    Definition {
         name: "PROJECTS_ROOT",
         category: "jobs",
         label: "Projects root directory",
@@ -179,6 +188,9 @@ pub fn find(name: &str) -> Option<&'static Definition> {
 pub fn in_category(slug: &str) -> impl Iterator<Item = &'static Definition> + '_ {
     SETTINGS.iter().filter(move |def| def.category == slug)
 }
+
+/// Longest `CLEANUP_TOKENS_INTERVAL_SECONDS` accepted: one year.
+pub const MAX_CLEANUP_INTERVAL_SECONDS: i64 = 31_536_000;
 
 /// Keys of `OAUTH2_PROVIDER` and their defaults.
 pub const OAUTH2_PROVIDER_KEYS: &[(&str, i64)] = &[
@@ -368,6 +380,16 @@ mod tests {
             ),
             ("SESSION_COOKIE_NAME", json!("csrftoken"), "cookie name"),
             ("PROJECTS_ROOT", json!("relative"), "absolute path"),
+            (
+                "CLEANUP_TOKENS_INTERVAL_SECONDS",
+                json!(-1),
+                "greater than or equal to 0",
+            ),
+            (
+                "CLEANUP_TOKENS_INTERVAL_SECONDS",
+                json!(1.5),
+                "valid integer",
+            ),
         ];
         for (name, value, expected) in cases {
             let def = find(name).expect("registered");

@@ -17,6 +17,7 @@ pub struct Settings {
     allow_oauth2_for_external_users: bool,
     oauth2_provider: acs_oauth2::Lifetimes,
     trusted_proxies: Vec<std::net::IpAddr>,
+    cleanup_tokens_interval_seconds: u64,
 }
 
 impl Settings {
@@ -88,6 +89,9 @@ impl Settings {
                         .collect()
                 })
                 .unwrap_or_default(),
+            cleanup_tokens_interval_seconds: get("CLEANUP_TOKENS_INTERVAL_SECONDS")
+                .as_u64()
+                .unwrap_or(3600),
             oauth2_provider,
             values,
         };
@@ -140,6 +144,13 @@ impl Settings {
         self.oauth2_provider
     }
 
+    /// `CLEANUP_TOKENS_INTERVAL_SECONDS`: how often each server cleans up expired tokens and
+    /// sessions; `None` when it is 0 (off).
+    pub fn cleanup_tokens_interval(&self) -> Option<std::time::Duration> {
+        (self.cleanup_tokens_interval_seconds > 0)
+            .then(|| std::time::Duration::from_secs(self.cleanup_tokens_interval_seconds))
+    }
+
     /// `PROXY_IP_ALLOWED_LIST`.
     pub fn trusted_proxies(&self) -> &[std::net::IpAddr] {
         &self.trusted_proxies
@@ -158,6 +169,16 @@ mod tests {
         assert_eq!(settings.session_cookie_name(), "acs_sessionid");
         assert_eq!(settings.oauth2_provider().access_token_seconds, 31_536_000);
         assert_eq!(settings.oauth2_provider().authorization_code_seconds, 600);
+        assert_eq!(
+            settings.cleanup_tokens_interval(),
+            Some(std::time::Duration::from_secs(3600))
+        );
+    }
+
+    #[test]
+    fn cleanup_interval_zero_turns_it_off() {
+        let rows = [("CLEANUP_TOKENS_INTERVAL_SECONDS".to_owned(), "0".to_owned())];
+        assert_eq!(Settings::from_rows(&rows).cleanup_tokens_interval(), None);
     }
 
     #[test]

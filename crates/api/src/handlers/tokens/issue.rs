@@ -8,6 +8,7 @@ use acs_storage::applications::Application;
 use acs_storage::tokens::{NewAccessToken, NewRefreshToken, TokenRow};
 use acs_storage::users::User;
 
+use super::input::TokenInput;
 use super::render::{Plain, render_token};
 use crate::activity::{self, Subject};
 use crate::error::{ApiError, ApiResult};
@@ -118,4 +119,36 @@ pub fn issue(
         value,
         refresh,
     })
+}
+
+/// Issues a personal token (no application) for `owner` from a body of the API's shape,
+/// `{"scope": …, "description": …}`, validated exactly as `POST /api/v2/tokens/` validates it
+/// (scope `write` and an empty description when absent), with no actor: for the
+/// `create_oauth2_token` management command.
+pub fn issue_personal(
+    conn: &mut DbConnection,
+    rng: &dyn ring::rand::SecureRandom,
+    settings: &crate::settings::Settings,
+    now: acs_storage::Timestamp,
+    owner: &User,
+    body: &serde_json::Map<String, serde_json::Value>,
+) -> ApiResult<Issued> {
+    let input = TokenInput::read(body, true, false)?;
+    let (Some(scope), Some(description)) = (input.scope.as_deref(), input.description.as_deref())
+    else {
+        return Err(ApiError::Internal("validated fields missing".into()));
+    };
+    issue(
+        conn,
+        rng,
+        settings,
+        now,
+        Request {
+            actor: None,
+            owner,
+            application: None,
+            scope,
+            description,
+        },
+    )
 }

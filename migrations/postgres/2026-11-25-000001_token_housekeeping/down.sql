@@ -1,0 +1,1 @@
+CREATE INDEX access_tokens_expires ON access_tokens (expires);
