@@ -91,8 +91,9 @@ impl Lifetimes {
     }
 
     /// End of the reuse grace period of a refresh token revoked (used) at
-    /// `revoked`: presenting it again until then (inclusive) returns the
-    /// tokens of the first use instead of failing.
+    /// `revoked`: presenting it again until then (inclusive) is refused
+    /// without revoking the tokens issued from it; later, those are revoked
+    /// too (contract §4, see [`crate::refresh::decide_refresh`]).
     pub fn refresh_token_grace_ends(&self, revoked: NaiveDateTime) -> NaiveDateTime {
         saturating_add_seconds(revoked, self.refresh_token_reuse_grace_seconds)
     }
