@@ -348,6 +348,18 @@ fn cleanup_deletes_only_what_expired(backend: Backend) {
     server.execute_sql(&format!(
         "UPDATE refresh_tokens SET created = {long_ago} WHERE id = (SELECT MIN(id) FROM refresh_tokens)"
     ));
+    // Two authorization codes, one expired.
+    for (digest, expires) in [("01", long_ago), ("02", "'2999-01-01 00:00:00'")] {
+        let digest = match backend {
+            Backend::Sqlite => format!("X'{digest}'"),
+            Backend::Postgres => format!("decode('{digest}', 'hex')"),
+        };
+        server.execute_sql(&format!(
+            "INSERT INTO authorization_codes (digest, application_id, user_id, redirect_uri, \
+             redirect_uri_sent, scope, created, expires) VALUES ({digest}, {app}, {alice_id}, \
+             'https://client.example/cb', TRUE, 'read', {long_ago}, {expires})"
+        ));
+    }
     // Two sessions, one expired.
     for _ in 0..2 {
         server.login(&server.client(), "alice", "pw-alice-1");
@@ -359,7 +371,12 @@ fn cleanup_deletes_only_what_expired(backend: Backend) {
     let outcome = command(&server, "cleanup_tokens", &[]).success();
     assert_eq!(
         outcome.stdout,
-        "Deleted 1 expired access token, 1 expired refresh token and 1 expired session.\n"
+        "Deleted 1 expired access token, 1 expired refresh token, 1 expired authorization code \
+         and 1 expired session.\n"
+    );
+    assert_eq!(
+        server.query_i64("SELECT COUNT(*) FROM authorization_codes"),
+        1
     );
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM access_tokens"), 3);
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM refresh_tokens"), 1);
@@ -378,13 +395,15 @@ fn cleanup_deletes_only_what_expired(backend: Backend) {
             "scheduled": false,
             "deleted_access_tokens": 1,
             "deleted_refresh_tokens": 1,
+            "deleted_authorization_codes": 1,
             "deleted_sessions": 1,
         })
     );
     let again = command(&server, "cleanup_tokens", &[]).success();
     assert_eq!(
         again.stdout,
-        "Deleted 0 expired access tokens, 0 expired refresh tokens and 0 expired sessions.\n"
+        "Deleted 0 expired access tokens, 0 expired refresh tokens, 0 expired authorization \
+         codes and 0 expired sessions.\n"
     );
 }
 

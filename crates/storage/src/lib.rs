@@ -7,6 +7,7 @@
 
 pub mod activity;
 pub mod applications;
+pub mod authorization_codes;
 mod connection;
 pub mod credential_types;
 pub mod credentials;
@@ -14,6 +15,7 @@ mod error;
 pub mod list;
 mod migrations;
 pub mod organizations;
+pub mod refresh_tokens;
 pub mod revisions;
 pub mod schema;
 pub mod sessions;
@@ -31,3 +33,37 @@ pub use migrations::{pending_migrations, run_migrations};
 
 /// Timestamps are stored as naive UTC date-times on both backends.
 pub type Timestamp = chrono::NaiveDateTime;
+
+/// Fixtures for the repository unit tests.
+#[cfg(test)]
+mod test_support {
+    use diesel::connection::SimpleConnection;
+
+    use crate::{Database, DbConnection, Timestamp};
+
+    /// A migrated in-memory SQLite database with user 1 (`alice`), organization 1 and a
+    /// confidential authorization-code application 1 in it.
+    pub fn seeded() -> DbConnection {
+        let mut conn = Database::Sqlite(":memory:".into())
+            .connect()
+            .expect("an in-memory database");
+        crate::run_migrations(&mut conn).expect("migrations");
+        conn.batch_execute(
+            "INSERT INTO users (id, username, password, created, modified) \
+               VALUES (1, 'alice', '!', '2024-01-01 00:00:00', '2024-01-01 00:00:00');
+             INSERT INTO organizations (id, name, created, modified) \
+               VALUES (1, 'o', '2024-01-01 00:00:00', '2024-01-01 00:00:00');
+             INSERT INTO applications (id, name, client_id, client_secret_digest, client_type, \
+               authorization_grant_type, organization_id, created, modified) VALUES \
+               (1, 'a', 'c', X'00', 'confidential', 'authorization-code', 1, \
+                '2024-01-01 00:00:00', '2024-01-01 00:00:00');",
+        )
+        .expect("seed rows");
+        conn
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS` as a timestamp.
+    pub fn at(text: &str) -> Timestamp {
+        chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S").expect("a timestamp")
+    }
+}

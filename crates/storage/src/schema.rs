@@ -115,6 +115,22 @@ diesel::table! {
         scope -> Text,
         created -> Timestamp,
         revoked -> Nullable<Timestamp>,
+        chain_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    authorization_codes (id) {
+        id -> BigInt,
+        digest -> Binary,
+        application_id -> BigInt,
+        user_id -> BigInt,
+        redirect_uri -> Text,
+        redirect_uri_sent -> Bool,
+        scope -> Text,
+        code_challenge -> Nullable<Text>,
+        created -> Timestamp,
+        expires -> Timestamp,
     }
 }
 
@@ -181,6 +197,8 @@ diesel::joinable!(applications -> organizations (organization_id));
 diesel::joinable!(access_tokens -> users (user_id));
 diesel::joinable!(access_tokens -> applications (application_id));
 diesel::joinable!(refresh_tokens -> access_tokens (access_token_id));
+diesel::joinable!(authorization_codes -> applications (application_id));
+diesel::joinable!(authorization_codes -> users (user_id));
 diesel::joinable!(activity_stream -> users (actor_id));
 diesel::joinable!(credentials -> credential_types (credential_type_id));
 diesel::joinable!(organization_source_credentials -> credentials (credential_id));
@@ -197,6 +215,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     applications,
     access_tokens,
     refresh_tokens,
+    authorization_codes,
     activity_stream,
     credential_types,
     credentials,

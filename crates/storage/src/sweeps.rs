@@ -21,7 +21,7 @@ use diesel::expression::BoxableExpression;
 use diesel::prelude::*;
 use diesel::sql_types::Bool;
 
-use crate::schema::{access_tokens, refresh_tokens, sessions};
+use crate::schema::{access_tokens, authorization_codes, refresh_tokens, sessions};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
 /// Rows per batch unless told otherwise: large enough that per-statement overhead vanishes,
@@ -58,6 +58,11 @@ pub enum Sweep {
     DeleteExpiredRefreshTokens {
         /// The current time minus the refresh-token lifetime.
         created_before: Timestamp,
+    },
+    /// Deletes authorization codes whose expiry is at or before `now`.
+    DeleteExpiredAuthorizationCodes {
+        /// The current time.
+        now: Timestamp,
     },
     /// Deletes sessions whose expiry is at or before `now`.
     DeleteExpiredSessions {
@@ -164,6 +169,14 @@ impl Sweep {
                 .offset(offset)
                 .first::<i64>(conn)
                 .optional()?,
+            Table::AuthorizationCodes(predicate) => authorization_codes::table
+                .filter(predicate)
+                .filter(authorization_codes::id.gt(after))
+                .select(authorization_codes::id)
+                .order(authorization_codes::id.asc())
+                .offset(offset)
+                .first::<i64>(conn)
+                .optional()?,
             Table::Sessions(predicate) => sessions::table
                 .filter(predicate)
                 .filter(sessions::id.gt(after))
@@ -208,6 +221,13 @@ impl Sweep {
                     .filter(refresh_tokens::id.le(upto)),
             )
             .execute(conn)?,
+            (_, Table::AuthorizationCodes(predicate)) => diesel::delete(
+                authorization_codes::table
+                    .filter(predicate)
+                    .filter(authorization_codes::id.gt(after))
+                    .filter(authorization_codes::id.le(upto)),
+            )
+            .execute(conn)?,
             (_, Table::Sessions(predicate)) => diesel::delete(
                 sessions::table
                     .filter(predicate)
@@ -245,6 +265,9 @@ impl Sweep {
             Sweep::DeleteExpiredRefreshTokens { created_before } => {
                 Table::RefreshTokens(Box::new(refresh_tokens::created.le(created_before)))
             }
+            Sweep::DeleteExpiredAuthorizationCodes { now } => {
+                Table::AuthorizationCodes(Box::new(authorization_codes::expires.le(now)))
+            }
             Sweep::DeleteExpiredSessions { now } => {
                 Table::Sessions(Box::new(sessions::expires.le(now)))
             }
@@ -256,6 +279,7 @@ impl Sweep {
 enum Table {
     AccessTokens(Predicate<access_tokens::table>),
     RefreshTokens(Predicate<refresh_tokens::table>),
+    AuthorizationCodes(Predicate<authorization_codes::table>),
     Sessions(Predicate<sessions::table>),
 }
 

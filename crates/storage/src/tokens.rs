@@ -83,6 +83,9 @@ pub struct NewRefreshToken<'a> {
     pub scope: &'a str,
     /// Creation time (expiry is counted from it).
     pub created: Timestamp,
+    /// The rotation chain it continues (the id of the chain's first refresh token); `None`
+    /// for a token that starts a chain.
+    pub chain_id: Option<i64>,
 }
 
 /// A partial update; only description and scope ever change.

@@ -1,8 +1,7 @@
 //! `cleanup_tokens`: deletes expired access tokens, expired refresh tokens (revoked and used
-//! ones included, once their lifetime from creation has passed) and expired sessions, in
-//! batches on the live database, and prints the counts. Servers do the same on their own
-//! every `CLEANUP_TOKENS_INTERVAL_SECONDS`; this is for doing it now. (Authorization codes
-//! are not stored yet, so there are none to clean up.)
+//! ones included, once their lifetime from creation has passed), expired authorization codes
+//! and expired sessions, in batches on the live database, and prints the counts. Servers do
+//! the same on their own every `CLEANUP_TOKENS_INTERVAL_SECONDS`; this is for doing it now.
 
 use std::process::ExitCode;
 
@@ -29,7 +28,12 @@ fn run() -> Result<(), CommandError> {
     let settings = acs_api::settings::Settings::from_rows(&rows);
     let mut progress = Progress::new(
         "Deleted",
-        &[Rows::AccessTokens, Rows::RefreshTokens, Rows::Sessions],
+        &[
+            Rows::AccessTokens,
+            Rows::RefreshTokens,
+            Rows::AuthorizationCodes,
+            Rows::Sessions,
+        ],
     );
     let outcome = housekeeping::cleanup(
         &mut conn,
@@ -56,10 +60,11 @@ fn run() -> Result<(), CommandError> {
     }
 }
 
-/// `2 expired access tokens, 0 expired refresh tokens and 1 expired session`.
+/// `2 expired access tokens, 0 expired refresh tokens, 0 expired authorization codes and
+/// 1 expired session`.
 fn summary(counts: CleanupCounts) -> String {
     format!(
-        "{}, {} and {}",
+        "{}, {}, {} and {}",
         counted(
             counts.access_tokens,
             "expired access token",
@@ -69,6 +74,11 @@ fn summary(counts: CleanupCounts) -> String {
             counts.refresh_tokens,
             "expired refresh token",
             "expired refresh tokens"
+        ),
+        counted(
+            counts.authorization_codes,
+            "expired authorization code",
+            "expired authorization codes"
         ),
         counted(counts.sessions, "expired session", "expired sessions"),
     )

@@ -15,6 +15,7 @@ pub struct Progress {
     shown: &'static [Rows],
     access_tokens: usize,
     refresh_tokens: usize,
+    authorization_codes: usize,
     sessions: usize,
 }
 
@@ -37,6 +38,7 @@ impl Progress {
             shown,
             access_tokens: 0,
             refresh_tokens: 0,
+            authorization_codes: 0,
             sessions: 0,
         };
         progress.show();
@@ -48,6 +50,7 @@ impl Progress {
         match rows {
             Rows::AccessTokens => self.access_tokens += count,
             Rows::RefreshTokens => self.refresh_tokens += count,
+            Rows::AuthorizationCodes => self.authorization_codes += count,
             Rows::Sessions => self.sessions += count,
         }
         self.show();
@@ -62,6 +65,11 @@ impl Progress {
                 Rows::RefreshTokens => {
                     counted(self.refresh_tokens, "refresh token", "refresh tokens")
                 }
+                Rows::AuthorizationCodes => counted(
+                    self.authorization_codes,
+                    "authorization code",
+                    "authorization codes",
+                ),
                 Rows::Sessions => counted(self.sessions, "session", "sessions"),
             })
             .collect();

@@ -5,10 +5,8 @@
 //!   or used refresh token that has not expired yet is kept: presenting it again must still
 //!   be recognised as reuse (contract §4), which needs its row;
 //! - access tokens whose expiry has passed;
+//! - authorization codes whose expiry has passed (used ones are deleted when used);
 //! - sessions whose expiry has passed.
-//!
-//! Authorization codes are not stored yet (no table exists); when they are, their clean-up
-//! belongs here.
 
 use acs_storage::DbConnection;
 use acs_storage::Timestamp;
@@ -43,6 +41,8 @@ pub struct CleanupCounts {
     pub access_tokens: usize,
     /// Expired refresh tokens.
     pub refresh_tokens: usize,
+    /// Expired authorization codes.
+    pub authorization_codes: usize,
     /// Expired sessions.
     pub sessions: usize,
 }
@@ -50,7 +50,7 @@ pub struct CleanupCounts {
 impl CleanupCounts {
     /// Rows deleted in all.
     pub fn total(&self) -> usize {
-        self.access_tokens + self.refresh_tokens + self.sessions
+        self.access_tokens + self.refresh_tokens + self.authorization_codes + self.sessions
     }
 }
 
@@ -74,6 +74,10 @@ pub fn cleanup(
             Rows::RefreshTokens,
         ),
         (Sweep::DeleteExpiredAccessTokens { now }, Rows::AccessTokens),
+        (
+            Sweep::DeleteExpiredAuthorizationCodes { now },
+            Rows::AuthorizationCodes,
+        ),
         (Sweep::DeleteExpiredSessions { now }, Rows::Sessions),
     ];
     let mut failure = None;
@@ -86,6 +90,7 @@ pub fn cleanup(
         *match rows {
             Rows::AccessTokens => &mut counts.access_tokens,
             Rows::RefreshTokens => &mut counts.refresh_tokens,
+            Rows::AuthorizationCodes => &mut counts.authorization_codes,
             Rows::Sessions => &mut counts.sessions,
         } = deleted;
         if let Some(error) = error {
@@ -118,6 +123,7 @@ fn record(
         "scheduled": cleanup.scheduled,
         "deleted_access_tokens": counts.access_tokens,
         "deleted_refresh_tokens": counts.refresh_tokens,
+        "deleted_authorization_codes": counts.authorization_codes,
         "deleted_sessions": counts.sessions,
     });
     if !completed {
@@ -188,6 +194,7 @@ mod tests {
             CleanupCounts {
                 access_tokens: 3,
                 refresh_tokens: 0,
+                authorization_codes: 0,
                 sessions: 0
             }
         );

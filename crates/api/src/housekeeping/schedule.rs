@@ -37,6 +37,7 @@ async fn run(state: web::Data<AppState>) {
                     tracing::info!(
                         access_tokens = counts.access_tokens,
                         refresh_tokens = counts.refresh_tokens,
+                        authorization_codes = counts.authorization_codes,
                         sessions = counts.sessions,
                         "expired tokens and sessions deleted"
                     );
@@ -107,10 +108,12 @@ async fn tick(state: &web::Data<AppState>, since_last_run: Duration) -> Result<T
         )
         .map_err(|interrupted| {
             format!(
-                "{} (deleted before it: {} access tokens, {} refresh tokens, {} sessions)",
+                "{} (deleted before it: {} access tokens, {} refresh tokens, {} authorization \
+                 codes, {} sessions)",
                 interrupted.error,
                 interrupted.done.access_tokens,
                 interrupted.done.refresh_tokens,
+                interrupted.done.authorization_codes,
                 interrupted.done.sessions
             )
         })?;

@@ -12,6 +12,8 @@ pub enum Rows {
     AccessTokens,
     /// Refresh tokens revoked or deleted.
     RefreshTokens,
+    /// Authorization codes deleted.
+    AuthorizationCodes,
     /// Sessions deleted.
     Sessions,
 }

@@ -32,6 +32,7 @@ fn statements(command: &str, now: chrono::NaiveDateTime) -> Result<String> {
         "cleanup_tokens" => format!(
             "DELETE FROM refresh_tokens WHERE created <= '{}';
              DELETE FROM access_tokens WHERE expires <= '{now}';
+             DELETE FROM authorization_codes WHERE expires <= '{now}';
              DELETE FROM sessions WHERE expires <= '{now}';",
             text(expired_refresh)
         ),

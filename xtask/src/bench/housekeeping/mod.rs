@@ -86,7 +86,7 @@ pub fn run(bin_dir: &Path, postgres_url: Option<&str>, tokens: u64) -> Result<Ve
         ),
     );
     let cleanup_expected = format!(
-        "Deleted {}, {} and {}.\n",
+        "Deleted {}, {}, 0 expired authorization codes and {}.\n",
         counted(
             dataset.expired_access_tokens() as usize,
             "expired access token",

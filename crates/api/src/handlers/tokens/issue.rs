@@ -94,6 +94,7 @@ pub fn issue(
                 access_token_id: Some(token.id),
                 scope: request.scope,
                 created: now,
+                chain_id: None,
             },
         )?;
     }

@@ -1,0 +1,213 @@
+//! Refresh tokens as the refresh grant uses them: found by digest, used once (rotation), and
+//! revoked with their descendants when a used one comes back (reuse detection, RFC 9700).
+//!
+//! Rotation chains: a refresh token issued by a refresh continues the chain of the token it
+//! replaces (`chain_id`, the id of the chain's first token). Only an unused token can be
+//! rotated and each is used once, so a chain is a line and ids grow along it: the descendants
+//! of a token are the tokens of its chain with a greater id.
+
+use diesel::prelude::*;
+
+use crate::schema::{access_tokens, refresh_tokens};
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// A stored refresh token.
+#[derive(Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = refresh_tokens)]
+pub struct RefreshToken {
+    /// Primary key.
+    pub id: i64,
+    /// The user it acts for.
+    pub user_id: i64,
+    /// The application it was issued to.
+    pub application_id: i64,
+    /// The access token issued with it, while that exists and the refresh token is unused.
+    pub access_token_id: Option<i64>,
+    /// Space-separated scope words.
+    pub scope: String,
+    /// Creation time; the lifetime counts from it.
+    pub created: Timestamp,
+    /// When it was used or revoked.
+    pub revoked: Option<Timestamp>,
+    /// The chain it continues; `None` when it started one.
+    pub chain_id: Option<i64>,
+}
+
+impl RefreshToken {
+    /// The chain this token belongs to, for the token that replaces it.
+    pub fn chain(&self) -> i64 {
+        self.chain_id.unwrap_or(self.id)
+    }
+}
+
+impl std::fmt::Debug for RefreshToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RefreshToken")
+            .field("id", &self.id)
+            .field("user_id", &self.user_id)
+            .field("application_id", &self.application_id)
+            .field("scope", &self.scope)
+            .field("revoked", &self.revoked)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The refresh token with this digest, used or not.
+pub fn find_by_digest(
+    conn: &mut DbConnection,
+    digest: &[u8],
+) -> StorageResult<Option<RefreshToken>> {
+    Ok(refresh_tokens::table
+        .filter(refresh_tokens::digest.eq(digest))
+        .select(RefreshToken::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Marks the token used at `now` and deletes its access token, if it is still unused. True
+/// for exactly one of several concurrent callers: the update is conditional on `revoked`
+/// being null, and the database serialises the writes to one row (PostgreSQL re-checks the
+/// condition after waiting for a concurrent update; SQLite has one writer).
+pub fn mark_used(
+    conn: &mut DbConnection,
+    token: &RefreshToken,
+    now: Timestamp,
+) -> StorageResult<bool> {
+    let won = diesel::update(
+        refresh_tokens::table
+            .find(token.id)
+            .filter(refresh_tokens::revoked.is_null()),
+    )
+    .set((
+        refresh_tokens::revoked.eq(Some(now)),
+        refresh_tokens::access_token_id.eq(None::<i64>),
+    ))
+    .execute(conn)?
+        == 1;
+    if won && let Some(access_token) = token.access_token_id {
+        diesel::delete(access_tokens::table.find(access_token)).execute(conn)?;
+    }
+    Ok(won)
+}
+
+/// Revokes every descendant of `token` (the later tokens of its chain) and deletes their
+/// access tokens; returns how many refresh tokens it revoked.
+pub fn revoke_descendants(
+    conn: &mut DbConnection,
+    token: &RefreshToken,
+    now: Timestamp,
+) -> StorageResult<usize> {
+    let descendants = refresh_tokens::table
+        .filter(refresh_tokens::chain_id.eq(token.chain()))
+        .filter(refresh_tokens::id.gt(token.id));
+    let access: Vec<Option<i64>> = descendants
+        .select(refresh_tokens::access_token_id)
+        .filter(refresh_tokens::access_token_id.is_not_null())
+        .load(conn)?;
+    let access: Vec<i64> = access.into_iter().flatten().collect();
+    let revoked = diesel::update(descendants.filter(refresh_tokens::revoked.is_null()))
+        .set((
+            refresh_tokens::revoked.eq(Some(now)),
+            refresh_tokens::access_token_id.eq(None::<i64>),
+        ))
+        .execute(conn)?;
+    if !access.is_empty() {
+        diesel::delete(access_tokens::table.filter(access_tokens::id.eq_any(&access)))
+            .execute(conn)?;
+    }
+    Ok(revoked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{at, seeded};
+    use crate::tokens::{NewAccessToken, NewRefreshToken, insert, insert_refresh};
+
+    /// Issues an access token and its refresh token (continuing `chain`); returns the latter.
+    fn issue(conn: &mut DbConnection, name: &str, chain: Option<i64>) -> RefreshToken {
+        let created = at("2024-07-01 00:00:00");
+        let access = insert(
+            conn,
+            &NewAccessToken {
+                digest: format!("access-{name}").as_bytes(),
+                user_id: 1,
+                application_id: Some(1),
+                description: "",
+                scope: "write",
+                expires: at("2030-01-01 00:00:00"),
+                created,
+                modified: created,
+            },
+        )
+        .expect("an access token");
+        let digest = format!("refresh-{name}");
+        insert_refresh(
+            conn,
+            &NewRefreshToken {
+                digest: digest.as_bytes(),
+                user_id: 1,
+                application_id: 1,
+                access_token_id: Some(access.id),
+                scope: "write",
+                created,
+                chain_id: chain,
+            },
+        )
+        .expect("a refresh token");
+        find_by_digest(conn, digest.as_bytes())
+            .expect("find")
+            .expect("the refresh token")
+    }
+
+    fn access_tokens(conn: &mut DbConnection) -> i64 {
+        access_tokens::table
+            .count()
+            .get_result(conn)
+            .expect("a count")
+    }
+
+    #[test]
+    fn a_token_is_used_once_and_loses_its_access_token() {
+        let mut conn = seeded();
+        let token = issue(&mut conn, "a", None);
+        assert_eq!(token.chain(), token.id);
+        let now = at("2024-07-02 00:00:00");
+        assert!(mark_used(&mut conn, &token, now).expect("mark"));
+        assert_eq!(access_tokens(&mut conn), 0);
+        assert!(!mark_used(&mut conn, &token, now).expect("mark again"));
+        let used = find_by_digest(&mut conn, b"refresh-a")
+            .expect("find")
+            .expect("still stored");
+        assert_eq!(used.revoked, Some(now));
+        assert_eq!(used.access_token_id, None);
+    }
+
+    #[test]
+    fn reuse_revokes_only_the_descendants() {
+        let mut conn = seeded();
+        let first = issue(&mut conn, "first", None);
+        let other_chain = issue(&mut conn, "other", None);
+        let now = at("2024-07-02 00:00:00");
+        mark_used(&mut conn, &first, now).expect("rotate");
+        let second = issue(&mut conn, "second", Some(first.chain()));
+        mark_used(&mut conn, &second, now).expect("rotate");
+        let third = issue(&mut conn, "third", Some(second.chain()));
+        assert_eq!(third.chain_id, Some(first.id));
+
+        // The first token comes back: the second (used already) and the third go.
+        let revoked = revoke_descendants(&mut conn, &first, now).expect("revoke");
+        assert_eq!(revoked, 1, "only the third was still unused");
+        let third = find_by_digest(&mut conn, b"refresh-third")
+            .expect("find")
+            .expect("kept");
+        assert_eq!(third.revoked, Some(now));
+        // The other chain's access token is the only one left.
+        assert_eq!(access_tokens(&mut conn), 1);
+        let other = find_by_digest(&mut conn, b"refresh-other")
+            .expect("find")
+            .expect("kept");
+        assert_eq!(other.revoked, None);
+        assert_eq!(other.access_token_id, other_chain.access_token_id);
+    }
+}
