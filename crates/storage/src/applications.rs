@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use acs_authz::ApplicationVisibility;
 use diesel::prelude::*;
 
-use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::list::{ListError, ListParams, Page};
 use crate::schema::{access_tokens, applications, organizations, users};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
@@ -304,16 +304,12 @@ fn filtered<'a>(
             _ => return Err(ListError::UnknownField(filter.field.clone())),
         };
     }
-    if let Some(text) = &params.search {
-        let pattern = like_pattern("%", &text.to_lowercase(), "%");
-        query = query.filter(
-            lower(applications::name)
-                .like(pattern.clone())
-                .escape('\\')
-                .or(lower(applications::description).like(pattern).escape('\\')),
-        );
-    }
-    Ok(query)
+    Ok(crate::search_columns!(
+        query,
+        &params.search,
+        applications::name,
+        applications::description
+    ))
 }
 
 fn ordered<'a>(

@@ -3,7 +3,7 @@
 
 use diesel::prelude::*;
 
-use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::list::{ListError, ListParams, Page, like_pattern};
 use crate::schema::{credential_types, credentials};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
@@ -344,20 +344,12 @@ fn ordered<'a>(
 }
 
 fn searched<'a>(query: CredentialTypesQuery<'a>, params: &ListParams) -> CredentialTypesQuery<'a> {
-    match &params.search {
-        Some(text) => {
-            let pattern = like_pattern("%", &text.to_lowercase(), "%");
-            query.filter(
-                lower(credential_types::name)
-                    .like(pattern.clone())
-                    .escape('\\')
-                    .or(lower(credential_types::description)
-                        .like(pattern)
-                        .escape('\\')),
-            )
-        }
-        None => query,
-    }
+    crate::search_columns!(
+        query,
+        &params.search,
+        credential_types::name,
+        credential_types::description
+    )
 }
 
 /// Lists credential types as `params` ask (every authenticated user sees every type).

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use acs_authz::CredentialVisibility;
 use diesel::prelude::*;
 
-use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::list::{ListError, ListParams, Page};
 use crate::schema::{
     credential_types, credentials, organization_roles, organization_source_credentials,
     organizations, users,
@@ -280,16 +280,12 @@ fn filtered<'a>(
             _ => return Err(ListError::UnknownField(filter.field.clone())),
         };
     }
-    if let Some(text) = &params.search {
-        let pattern = like_pattern("%", &text.to_lowercase(), "%");
-        query = query.filter(
-            lower(credentials::name)
-                .like(pattern.clone())
-                .escape('\\')
-                .or(lower(credentials::description).like(pattern).escape('\\')),
-        );
-    }
-    Ok(query)
+    Ok(crate::search_columns!(
+        query,
+        &params.search,
+        credentials::name,
+        credentials::description
+    ))
 }
 
 fn ordered<'a>(

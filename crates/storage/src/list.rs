@@ -328,6 +328,28 @@ macro_rules! filter_timestamp {
     }};
 }
 
+/// Narrows a boxed query to the rows where any of the text columns contains `search`
+/// (`Option<&String>`, the `?search=` parameter), case-insensitively and with `LIKE`
+/// metacharacters escaped; leaves it as it is without a search.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! search_columns {
+    ($query:expr, $search:expr, $first:expr $(, $column:expr)* $(,)?) => {
+        match $search {
+            Some(text) => {
+                let pattern = $crate::list::like_pattern("%", &text.to_lowercase(), "%");
+                $query.filter(
+                    $crate::list::lower($first)
+                        .like(pattern.clone())
+                        .escape('\\')
+                        $(.or($crate::list::lower($column).like(pattern.clone()).escape('\\')))*,
+                )
+            }
+            None => $query,
+        }
+    };
+}
+
 /// Adds an ordering key on a column to a boxed query.
 #[macro_export]
 #[doc(hidden)]

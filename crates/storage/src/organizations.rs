@@ -3,7 +3,7 @@
 use acs_authz::{OrganizationRole, OrganizationVisibility};
 use diesel::prelude::*;
 
-use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::list::{ListError, ListParams, Page};
 use crate::schema::{organization_roles, organizations};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
@@ -198,16 +198,12 @@ fn filtered<'a>(
             _ => return Err(ListError::UnknownField(filter.field.clone())),
         };
     }
-    if let Some(text) = &params.search {
-        let pattern = like_pattern("%", &text.to_lowercase(), "%");
-        query = query.filter(
-            lower(organizations::name)
-                .like(pattern.clone())
-                .escape('\\')
-                .or(lower(organizations::description).like(pattern).escape('\\')),
-        );
-    }
-    Ok(query)
+    Ok(crate::search_columns!(
+        query,
+        &params.search,
+        organizations::name,
+        organizations::description
+    ))
 }
 
 fn ordered<'a>(

@@ -4,7 +4,7 @@
 use acs_authz::TokenVisibility;
 use diesel::prelude::*;
 
-use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::list::{ListError, ListParams, Page};
 use crate::schema::{access_tokens, applications, organization_roles, refresh_tokens, users};
 use crate::users::User;
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
@@ -286,11 +286,11 @@ fn filtered<'a>(
             _ => return Err(ListError::UnknownField(filter.field.clone())),
         };
     }
-    if let Some(text) = &params.search {
-        let pattern = like_pattern("%", &text.to_lowercase(), "%");
-        query = query.filter(lower(access_tokens::description).like(pattern).escape('\\'));
-    }
-    Ok(query)
+    Ok(crate::search_columns!(
+        query,
+        &params.search,
+        access_tokens::description
+    ))
 }
 
 fn ordered<'a>(

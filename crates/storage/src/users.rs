@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use acs_authz::{Id, UserVisibility};
 use diesel::prelude::*;
 
-use crate::list::{ListError, ListParams, Page, like_pattern, lower};
+use crate::list::{ListError, ListParams, Page};
 use crate::schema::{organization_roles, users};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
@@ -264,18 +264,14 @@ pub(crate) fn filtered<'a>(
             _ => return Err(ListError::UnknownField(filter.field.clone())),
         };
     }
-    if let Some(text) = &params.search {
-        let pattern = like_pattern("%", &text.to_lowercase(), "%");
-        query = query.filter(
-            lower(users::username)
-                .like(pattern.clone())
-                .escape('\\')
-                .or(lower(users::first_name).like(pattern.clone()).escape('\\'))
-                .or(lower(users::last_name).like(pattern.clone()).escape('\\'))
-                .or(lower(users::email).like(pattern).escape('\\')),
-        );
-    }
-    Ok(query)
+    Ok(crate::search_columns!(
+        query,
+        &params.search,
+        users::username,
+        users::first_name,
+        users::last_name,
+        users::email
+    ))
 }
 
 fn ordered<'a>(

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use acs_api::housekeeping::{self, Batching, Cleanup, CleanupCounts, Rows, Writes, counted};
 use clap::Parser;
-use xtask::management::database::{Location, open_existing};
+use xtask::management::database::{Location, open_existing, settings_in_force};
 use xtask::management::progress::Progress;
 use xtask::management::{CommandError, exit};
 
@@ -24,8 +24,7 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), CommandError> {
     let mut conn = open_existing(&Location::from_env())?;
-    let (_, rows) = acs_storage::settings::load_all(&mut conn)?;
-    let settings = acs_api::settings::Settings::from_rows(&rows);
+    let settings = settings_in_force(&mut conn)?;
     let mut progress = Progress::new(
         "Deleted",
         &[

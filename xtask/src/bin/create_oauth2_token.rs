@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 use diesel::Connection;
 use serde_json::json;
-use xtask::management::database::{Location, open_existing};
+use xtask::management::database::{Location, open_existing, settings_in_force};
 use xtask::management::{CommandError, exit};
 
 /// Create a personal OAuth 2 access token (reads ACS_DATABASE_URL and ACS_DATA_DIR like
@@ -50,8 +50,7 @@ fn run(args: &Args) -> Result<(), CommandError> {
     let mut conn = open_existing(&Location::from_env())?;
     let user = acs_storage::users::find_by_username(&mut conn, &args.user)?
         .ok_or_else(|| CommandError::Refused("The user does not exist.".into()))?;
-    let (_, rows) = acs_storage::settings::load_all(&mut conn)?;
-    let settings = acs_api::settings::Settings::from_rows(&rows);
+    let settings = settings_in_force(&mut conn)?;
     let body = json!({ "scope": args.scope.as_str(), "description": args.description });
     let body = body.as_object().cloned().unwrap_or_default();
     let rng = ring::rand::SystemRandom::new();

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use acs_api::settings::Settings;
 use acs_storage::{Database, DbConnection};
 use diesel::connection::SimpleConnection;
 
@@ -76,4 +77,10 @@ pub fn open_existing(location: &Location) -> Result<DbConnection, CommandError> 
         )));
     }
     Ok(conn)
+}
+
+/// The settings stored in the database, as a server would read them.
+pub fn settings_in_force(conn: &mut DbConnection) -> Result<Settings, CommandError> {
+    let (_, rows) = acs_storage::settings::load_all(conn)?;
+    Ok(Settings::from_rows(&rows))
 }

@@ -14,7 +14,7 @@ use acs_storage::sweeps::Sweep;
 use serde_json::json;
 
 use super::sweep::{self, Batching, Rows, Writes};
-use super::{HousekeepingError, Interrupted};
+use super::{HousekeepingError, Interrupted, conclude};
 use crate::activity::{self, Subject};
 
 /// The command's name, as the activity stream shows it.
@@ -80,36 +80,28 @@ pub fn cleanup(
         ),
         (Sweep::DeleteExpiredSessions { now }, Rows::Sessions),
     ];
-    let mut failure = None;
-    for (step, rows) in steps {
-        let (deleted, error) =
-            match sweep::run(conn, writes, step, cleanup.batching, rows, progress) {
-                Ok(deleted) => (deleted, None),
-                Err((deleted, error)) => (deleted, Some(error)),
-            };
-        *match rows {
-            Rows::AccessTokens => &mut counts.access_tokens,
-            Rows::RefreshTokens => &mut counts.refresh_tokens,
-            Rows::AuthorizationCodes => &mut counts.authorization_codes,
-            Rows::Sessions => &mut counts.sessions,
-        } = deleted;
-        if let Some(error) = error {
-            failure = Some(error);
-            break;
-        }
-    }
+    let failure = sweep::run_steps(
+        conn,
+        writes,
+        &steps,
+        cleanup.batching,
+        progress,
+        &mut |rows, deleted| {
+            *match rows {
+                Rows::AccessTokens => &mut counts.access_tokens,
+                Rows::RefreshTokens => &mut counts.refresh_tokens,
+                Rows::AuthorizationCodes => &mut counts.authorization_codes,
+                Rows::Sessions => &mut counts.sessions,
+            } = deleted;
+        },
+    );
     let completed = failure.is_none();
     let recorded = if cleanup.scheduled && completed && counts.total() == 0 {
         Ok(())
     } else {
         record(conn, &cleanup, counts, completed)
     };
-    match (failure, recorded) {
-        (None, Ok(())) => Ok(counts),
-        (None, Err(error)) => Err(Interrupted::new(counts, error)),
-        // The entry of an interrupted run is best effort: the database error is the news.
-        (Some(error), _) => Err(Interrupted::new(counts, error)),
-    }
+    conclude(counts, failure, recorded)
 }
 
 fn record(

@@ -55,6 +55,21 @@ impl<C> Interrupted<C> {
     }
 }
 
+/// The outcome of a run whose activity entry has been attempted: `done` when both the work and
+/// the entry succeeded. The entry of an interrupted run is best effort: the database error
+/// that interrupted it is the news.
+fn conclude<C>(
+    done: C,
+    failure: Option<StorageError>,
+    recorded: Result<(), HousekeepingError>,
+) -> Result<C, Interrupted<C>> {
+    match (failure, recorded) {
+        (None, Ok(())) => Ok(done),
+        (None, Err(error)) => Err(Interrupted::new(done, error)),
+        (Some(error), _) => Err(Interrupted::new(done, error)),
+    }
+}
+
 /// `count` followed by `noun`, plural unless the count is one: `1 access token`, `2 sessions`.
 pub fn counted(count: usize, singular: &str, plural: &str) -> String {
     if count == 1 {

@@ -12,7 +12,7 @@ use acs_storage::users::User;
 use serde_json::json;
 
 use super::sweep::{self, Batching, Rows, Writes};
-use super::{HousekeepingError, Interrupted};
+use super::{HousekeepingError, Interrupted, conclude};
 use crate::activity::{self, Subject};
 
 /// The command's name, as the activity stream shows it.
@@ -51,48 +51,28 @@ pub fn revoke(
     progress: &mut dyn FnMut(Rows, usize),
 ) -> Result<RevokeCounts, Interrupted<RevokeCounts>> {
     let user = revocation.user.map(|user| user.id);
-    let mut counts = RevokeCounts::default();
-    let outcome = (|| {
-        if revocation.refresh_tokens {
-            let sweep = Sweep::RevokeRefreshTokens {
-                user,
-                at: revocation.now,
-            };
-            counts.refresh_tokens = sweep::run(
-                conn,
-                writes,
-                sweep,
-                revocation.batching,
-                Rows::RefreshTokens,
-                progress,
-            )
-            .map_err(|(done, error)| {
-                counts.refresh_tokens = done;
-                error
-            })?;
-        }
-        counts.access_tokens = sweep::run(
-            conn,
-            writes,
-            Sweep::RevokeAccessTokens { user },
-            revocation.batching,
-            Rows::AccessTokens,
-            progress,
-        )
-        .map_err(|(done, error)| {
-            counts.access_tokens = done;
-            error
-        })?;
-        Ok::<(), acs_storage::StorageError>(())
-    })();
-    let completed = outcome.is_ok();
-    let recorded = record(conn, &revocation, counts, completed);
-    match (outcome, recorded) {
-        (Ok(()), Ok(())) => Ok(counts),
-        (Ok(()), Err(error)) => Err(Interrupted::new(counts, error)),
-        // The entry of an interrupted run is best effort: the database error is the news.
-        (Err(error), _) => Err(Interrupted::new(counts, error)),
+    let mut steps = Vec::with_capacity(2);
+    if revocation.refresh_tokens {
+        let at = revocation.now;
+        steps.push((Sweep::RevokeRefreshTokens { user, at }, Rows::RefreshTokens));
     }
+    steps.push((Sweep::RevokeAccessTokens { user }, Rows::AccessTokens));
+    let mut counts = RevokeCounts::default();
+    let failure = sweep::run_steps(
+        conn,
+        writes,
+        &steps,
+        revocation.batching,
+        progress,
+        &mut |rows, revoked| match rows {
+            Rows::AccessTokens => counts.access_tokens = revoked,
+            Rows::RefreshTokens => counts.refresh_tokens = revoked,
+            // Revocation sweeps neither.
+            Rows::AuthorizationCodes | Rows::Sessions => {}
+        },
+    );
+    let recorded = record(conn, &revocation, counts, failure.is_none());
+    conclude(counts, failure, recorded)
 }
 
 fn record(

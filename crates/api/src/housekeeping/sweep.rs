@@ -109,11 +109,11 @@ impl Default for Batching {
 }
 
 /// A sweep that stopped: rows changed by the batches that committed, and the error.
-pub(super) type Stopped = (usize, StorageError);
+type Stopped = (usize, StorageError);
 
 /// Runs `sweep` until no batch is left; returns the rows changed. `progress` hears of each
 /// committed batch.
-pub(super) fn run(
+fn run(
     conn: &mut DbConnection,
     writes: Writes<'_>,
     sweep: Sweep,
@@ -139,6 +139,29 @@ pub(super) fn run(
         total += changed;
         progress(rows, changed);
     }
+}
+
+/// Runs `steps` in order, each to its end, until one fails; returns the error that stopped
+/// the run, if any. `tally` hears the rows each step changed (for the failed step, what its
+/// committed batches changed); `progress` hears of each committed batch.
+pub(super) fn run_steps(
+    conn: &mut DbConnection,
+    writes: Writes<'_>,
+    steps: &[(Sweep, Rows)],
+    batching: Batching,
+    progress: &mut dyn FnMut(Rows, usize),
+    tally: &mut dyn FnMut(Rows, usize),
+) -> Option<StorageError> {
+    for &(sweep, rows) in steps {
+        match run(conn, writes, sweep, batching, rows, progress) {
+            Ok(changed) => tally(rows, changed),
+            Err((changed, error)) => {
+                tally(rows, changed);
+                return Some(error);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
