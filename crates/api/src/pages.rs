@@ -50,6 +50,45 @@ pub struct ProfilePage<'a> {
     pub csrf_token: &'a str,
 }
 
+/// Fields of the consent page of `/api/o/authorize/`.
+#[derive(Debug, Serialize)]
+pub struct ConsentPage<'a> {
+    /// Who is asked.
+    pub username: &'a str,
+    /// The application's name.
+    pub application: &'a str,
+    /// Its organization's name.
+    pub organization: &'a str,
+    /// The scope word asked for.
+    pub scope: &'a str,
+    /// What the scope allows, in words.
+    pub scope_description: &'a str,
+    /// CSRF token for the hidden field.
+    pub csrf_token: &'a str,
+    /// The authorization parameters, posted back unchanged.
+    pub fields: Vec<HiddenField<'a>>,
+}
+
+/// A hidden form field.
+#[derive(Debug, Serialize)]
+pub struct HiddenField<'a> {
+    /// Field name.
+    pub name: &'a str,
+    /// Field value.
+    pub value: &'a str,
+}
+
+/// Fields of a page that only says something went wrong.
+#[derive(Debug, Serialize)]
+pub struct MessagePage<'a> {
+    /// Title and heading.
+    pub title: &'a str,
+    /// The message, shown as an alert.
+    pub message: &'a str,
+    /// More explanation, if any.
+    pub detail: Option<&'a str>,
+}
+
 impl Pages {
     /// Compiles the templates; a template that does not parse is a build defect.
     pub fn new() -> Result<Self, handlebars::TemplateError> {
@@ -57,6 +96,8 @@ impl Pages {
         registry.set_strict_mode(true);
         registry.register_template_string("login", include_str!("../templates/login.hbs"))?;
         registry.register_template_string("profile", include_str!("../templates/profile.hbs"))?;
+        registry.register_template_string("consent", include_str!("../templates/consent.hbs"))?;
+        registry.register_template_string("message", include_str!("../templates/message.hbs"))?;
         Ok(Pages { registry })
     }
 
@@ -66,6 +107,15 @@ impl Pages {
             .render(template, data)
             .map_err(|error| ApiError::Internal(format!("rendering {template}: {error}")))
     }
+}
+
+/// A whole error page with `status`.
+pub fn message_page(
+    pages: &Pages,
+    status: StatusCode,
+    page: &MessagePage<'_>,
+) -> ApiResult<HttpResponse> {
+    Ok(page_response(status).body(pages.html("message", page)?))
 }
 
 /// A response builder with the page headers (HTML type and CSP).

@@ -4,8 +4,8 @@ use actix_web::web;
 
 use crate::handlers::{
     activity_stream as activity, applications as apps, credential_types as ctypes,
-    credentials as creds, fallback, login, logout, metrics, organizations as orgs, profile, root,
-    settings, tokens, users,
+    credentials as creds, fallback, login, logout, metrics, oauth, organizations as orgs, profile,
+    root, settings, tokens, users,
 };
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
@@ -58,6 +58,37 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource("/api/logout/")
             .get(logout::logout)
             .post(logout::logout)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/o/")
+            .get(oauth::oauth_root)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/o/authorize/")
+            .get(oauth::authorize_page)
+            .post(oauth::authorize_decision)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/o/token/")
+            .post(oauth::token)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource(["/api/o/revoke_token/", "/api/o/revoke-token/"])
+            .post(oauth::revoke_token)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/api/o/introspect/")
+            .post(oauth::introspect)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/.well-known/oauth-authorization-server")
+            .get(oauth::authorization_server_metadata)
             .default_service(not_allowed()),
     )
     .service(

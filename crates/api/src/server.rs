@@ -59,6 +59,7 @@ pub fn http_server(
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
+            .wrap(middleware::from_fn(http::cors::cors))
             .wrap(middleware::from_fn(http::headers::standard_headers))
             .configure(routes::configure)
             .default_service(web::to(handlers::fallback::not_found))

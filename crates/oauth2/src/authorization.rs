@@ -217,7 +217,14 @@ impl AuthorizeRequest {
             ErrorCode::AccessDenied,
             "The user denied the authorization request.",
         );
-        error_redirect(&self.target, &error, self.state.as_deref())
+        self.refused_redirect(&error)
+    }
+
+    /// The `Location` refusing this valid request for another reason (an
+    /// external user under `ALLOW_OAUTH2_FOR_EXTERNAL_USERS`, say): `error`,
+    /// `error_description` and the `state`.
+    pub fn refused_redirect(&self, error: &OAuthError) -> String {
+        error_redirect(&self.target, error, self.state.as_deref())
     }
 }
 

@@ -9,7 +9,7 @@ use chrono::NaiveDateTime;
 use ring::rand::SecureRandom;
 
 use crate::pkce::{self, CodeChallenge};
-use crate::protocol_error::{ErrorCode, OAuthError};
+use crate::protocol_error::OAuthError;
 use crate::scope::Scope;
 use crate::secret::{PlainSecret, RandomnessError, generate_secret};
 
@@ -65,10 +65,7 @@ pub fn check_exchange(
     now: NaiveDateTime,
 ) -> Result<Scope, OAuthError> {
     if code.application_id != request.application_id || now >= code.expires {
-        return Err(OAuthError::new(
-            ErrorCode::InvalidGrant,
-            "The authorization code is invalid or has expired.",
-        ));
+        return Err(OAuthError::invalid_authorization_code());
     }
     let redirect_ok = match request.redirect_uri {
         Some(uri) => uri == code.redirect_uri,
@@ -84,6 +81,7 @@ pub fn check_exchange(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol_error::ErrorCode;
 
     /// The scope expected, or the error code.
     type Expected = Result<Scope, ErrorCode>;

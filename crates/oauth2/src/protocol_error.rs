@@ -157,6 +157,23 @@ impl OAuthError {
         )
     }
 
+    /// `invalid_grant` for a refresh token that is unknown, used, revoked or
+    /// another client's: one description for all, so the answer tells a
+    /// caller nothing about the token beyond "not usable".
+    pub fn invalid_refresh_token() -> Self {
+        Self::new(ErrorCode::InvalidGrant, "The refresh token is invalid.")
+    }
+
+    /// `invalid_grant` for an authorization code that is unknown, already
+    /// exchanged, expired or another client's: one description for all, so
+    /// a client cannot probe other clients' codes.
+    pub fn invalid_authorization_code() -> Self {
+        Self::new(
+            ErrorCode::InvalidGrant,
+            "The authorization code is invalid or has expired.",
+        )
+    }
+
     /// `unsupported_token_type` for a personal access token presented to
     /// the revocation endpoint (contract §4).
     pub fn personal_token() -> Self {

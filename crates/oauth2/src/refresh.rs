@@ -78,7 +78,7 @@ pub fn decide_refresh(
     now: NaiveDateTime,
     lifetimes: &Lifetimes,
 ) -> RefreshDecision {
-    let invalid = || OAuthError::new(ErrorCode::InvalidGrant, "The refresh token is invalid.");
+    let invalid = OAuthError::invalid_refresh_token;
     if token.application_id != request.application_id {
         return RefreshDecision::Refuse(invalid());
     }

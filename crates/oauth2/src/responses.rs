@@ -24,25 +24,42 @@ pub struct TokenResponse {
     pub expires_in: i64,
     /// Always [`BEARER`].
     pub token_type: &'static str,
-    /// The granted scope, `"read"` or `"write"`.
-    #[serde(serialize_with = "scope_word")]
-    pub scope: Scope,
+    /// The granted scope: the words the client asked for when it got what
+    /// it asked, else the canonical `"read"` or `"write"` (see
+    /// [`TokenResponse::new`]).
+    pub scope: String,
     /// The new refresh token.
     #[serde(serialize_with = "expose")]
     pub refresh_token: PlainSecret,
 }
 
 impl TokenResponse {
-    /// The response for a new pair issued at `now` whose access token
-    /// expires at `expires` (as stored, so `expires_in` agrees with what
-    /// introspection will later say); an expiry in the past gives 0.
+    /// The response for a new pair with scope `granted`, issued at `now`,
+    /// whose access token expires at `expires` (as stored, so `expires_in`
+    /// agrees with what introspection will later say); an expiry in the past
+    /// gives 0.
+    ///
+    /// `requested` is the `scope` parameter of the request. When it means
+    /// exactly `granted`, the response repeats its words (whitespace
+    /// collapsed), so a client that asked for `"read write"` reads back
+    /// `"read write"`: OAuth clients such as oauthlib compare the returned
+    /// scope word by word with the requested one and fail on a difference
+    /// (RFC 6749 §5.1 only requires the field when the scope differs).
+    /// Otherwise it is the canonical [`Scope::as_str`].
     pub fn new(
         access_token: PlainSecret,
         refresh_token: PlainSecret,
-        scope: Scope,
+        granted: Scope,
+        requested: Option<&str>,
         now: NaiveDateTime,
         expires: NaiveDateTime,
     ) -> Self {
+        let scope = match requested {
+            Some(words) if Scope::parse(words) == Ok(granted) => {
+                words.split_whitespace().collect::<Vec<_>>().join(" ")
+            }
+            _ => granted.as_str().to_owned(),
+        };
         Self {
             access_token,
             expires_in: (expires - now).num_seconds().max(0),
@@ -151,6 +168,7 @@ mod tests {
             secret("acc"),
             secret("ref"),
             Scope::WRITE,
+            None,
             at("2024-06-01T12:00:00.500"),
             at("2025-06-01T12:00:00"),
         );
@@ -166,6 +184,26 @@ mod tests {
     }
 
     #[test]
+    fn scope_repeats_the_request_when_granted_as_asked() {
+        let now = at("2024-06-01T12:00:00");
+        let cases = [
+            (Scope::WRITE, Some("read  write"), "read write"),
+            (Scope::WRITE, Some("write read"), "write read"),
+            (Scope::WRITE, Some("write"), "write"),
+            (Scope::READ, Some("read"), "read"),
+            // Narrowed or defaulted: the canonical word.
+            (Scope::READ, Some("read write"), "read"),
+            (Scope::WRITE, None, "write"),
+            (Scope::READ, Some("bogus"), "read"),
+        ];
+        for (granted, requested, shown) in cases {
+            let response =
+                TokenResponse::new(secret("a"), secret("r"), granted, requested, now, now);
+            assert_eq!(response.scope, shown, "{requested:?}");
+        }
+    }
+
+    #[test]
     fn expires_in_cases() {
         let now = at("2024-06-01T12:00:00");
         let cases = [
@@ -175,8 +213,14 @@ mod tests {
             ("year 9999", "9999-12-31T23:59:59", 251_685_057_599),
         ];
         for (name, expires, seconds) in cases {
-            let response =
-                TokenResponse::new(secret("a"), secret("r"), Scope::READ, now, at(expires));
+            let response = TokenResponse::new(
+                secret("a"),
+                secret("r"),
+                Scope::READ,
+                None,
+                now,
+                at(expires),
+            );
             assert_eq!(response.expires_in, seconds, "{name}");
         }
     }

@@ -128,6 +128,19 @@ pub fn find_active(
         .optional())?)
 }
 
+/// The token with this digest, whatever its expiry or its owner's state (revocation and
+/// introspection judge those themselves).
+pub fn find_by_digest(
+    conn: &mut DbConnection,
+    digest: &[u8],
+) -> StorageResult<Option<AccessToken>> {
+    Ok(access_tokens::table
+        .filter(access_tokens::digest.eq(digest))
+        .select(AccessToken::as_select())
+        .first(conn)
+        .optional()?)
+}
+
 /// Finds a token by primary key.
 pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<AccessToken> {
     Ok(access_tokens::table

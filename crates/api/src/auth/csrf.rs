@@ -29,6 +29,38 @@ pub fn new_token(rng: &dyn SecureRandom) -> ApiResult<String> {
     Ok(token)
 }
 
+/// The CSRF token of this browser (its `csrftoken` cookie) for a page's form, or a new one;
+/// the flag says the cookie must be set.
+pub fn page_token(
+    req: &actix_web::HttpRequest,
+    rng: &dyn SecureRandom,
+) -> ApiResult<(String, bool)> {
+    match req
+        .cookie(COOKIE)
+        .map(|c| c.value().to_owned())
+        .filter(|v| !v.is_empty())
+    {
+        Some(token) => Ok((token, false)),
+        None => Ok((new_token(rng)?, true)),
+    }
+}
+
+/// The 403 page of a form whose CSRF check failed.
+pub fn failure_page(
+    pages: &crate::pages::Pages,
+    reason: &str,
+) -> ApiResult<actix_web::HttpResponse> {
+    crate::pages::message_page(
+        pages,
+        actix_web::http::StatusCode::FORBIDDEN,
+        &crate::pages::MessagePage {
+            title: "Forbidden",
+            message: "CSRF verification failed. Request aborted.",
+            detail: Some(reason),
+        },
+    )
+}
+
 /// Checks the header token against the cookie (session-authenticated API requests); `https`
 /// says whether the request came over HTTPS.
 pub fn check(request: &RequestInfo, https: bool) -> ApiResult<()> {

@@ -35,18 +35,6 @@ fn is_secure(req: &HttpRequest) -> bool {
     req.app_config().secure()
 }
 
-/// The CSRF token of this browser, or a new one to set.
-fn csrf_token(req: &HttpRequest, state: &AppState) -> ApiResult<(String, bool)> {
-    match req
-        .cookie(csrf::COOKIE)
-        .map(|c| c.value().to_owned())
-        .filter(|v| !v.is_empty())
-    {
-        Some(token) => Ok((token, false)),
-        None => Ok((csrf::new_token(&state.rng)?, true)),
-    }
-}
-
 fn wants_only_json(req: &HttpRequest) -> bool {
     let accept = req
         .headers()
@@ -64,7 +52,7 @@ fn form_page(
     next: &str,
     username: &str,
 ) -> ApiResult<HttpResponse> {
-    let (token, fresh) = csrf_token(req, state)?;
+    let (token, fresh) = csrf::page_token(req, &state.rng)?;
     let html = state.pages.html(
         "login",
         &LoginPage {
@@ -161,20 +149,35 @@ pub async fn login_submit(
 
     match result {
         Ok(reply) => match reply.value {
-            Outcome::Success { user, session, csrf } => {
-                Ok(logged_in(*user, session, csrf, &next, reply.secure))
-            }
-            Outcome::Failed => form_page(&req, &state, StatusCode::UNAUTHORIZED, Some(FAILED), &next, &username),
+            Outcome::Success {
+                user,
+                session,
+                csrf,
+            } => Ok(logged_in(*user, session, csrf, &next, reply.secure)),
+            Outcome::Failed => form_page(
+                &req,
+                &state,
+                StatusCode::UNAUTHORIZED,
+                Some(FAILED),
+                &next,
+                &username,
+            ),
         },
-        Err(ApiError::Forbidden(reason)) => Ok(page_response(StatusCode::FORBIDDEN)
-            .body(format!("<!DOCTYPE html><title>Forbidden</title><h1>CSRF verification failed. Request aborted.</h1><p>{}</p>", html_escape(&reason)))),
+        Err(ApiError::Forbidden(reason)) => csrf::failure_page(&state.pages, &reason),
         Err(ApiError::Throttled { retry_after }) => {
-            let message = format!("Too many failed login attempts. Try again in {retry_after} seconds.");
-            let mut response = form_page(&req, &state, StatusCode::TOO_MANY_REQUESTS, Some(&message), &next, &username)?;
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                header::HeaderValue::from(retry_after),
-            );
+            let message =
+                format!("Too many failed login attempts. Try again in {retry_after} seconds.");
+            let mut response = form_page(
+                &req,
+                &state,
+                StatusCode::TOO_MANY_REQUESTS,
+                Some(&message),
+                &next,
+                &username,
+            )?;
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
             Ok(response)
         }
         Err(other) => Err(other),
@@ -209,13 +212,6 @@ fn record_failure(ctx: &mut crate::context::Context<'_>, username: &str) -> ApiR
             json!({ "username": username }),
         )
     })
-}
-
-fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn logged_in(

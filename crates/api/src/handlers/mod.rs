@@ -8,6 +8,7 @@ pub mod fallback;
 pub mod login;
 pub mod logout;
 pub mod metrics;
+pub mod oauth;
 pub mod organizations;
 pub mod profile;
 pub mod root;

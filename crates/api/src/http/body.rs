@@ -33,7 +33,7 @@ fn limit(req: &HttpRequest) -> usize {
         .map_or(1 << 20, |state| state.config.max_body_bytes)
 }
 
-fn media_type(req: &HttpRequest) -> Option<String> {
+pub(crate) fn media_type(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(header::CONTENT_TYPE)?.to_str().ok()?;
     Some(
         value
@@ -47,7 +47,10 @@ fn media_type(req: &HttpRequest) -> Option<String> {
 
 /// Reads the whole body, refusing more than `limit` bytes (checked against Content-Length
 /// first, then while streaming).
-async fn read_body(req: &HttpRequest, payload: &mut Payload) -> ApiResult<web::BytesMut> {
+pub(crate) async fn read_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> ApiResult<web::BytesMut> {
     let limit = limit(req);
     let declared = req
         .headers()

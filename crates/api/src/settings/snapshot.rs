@@ -18,6 +18,7 @@ pub struct Settings {
     oauth2_provider: acs_oauth2::Lifetimes,
     trusted_proxies: Vec<std::net::IpAddr>,
     cleanup_tokens_interval_seconds: u64,
+    cors_allowed_origins: Vec<regex::Regex>,
 }
 
 impl Settings {
@@ -92,6 +93,16 @@ impl Settings {
             cleanup_tokens_interval_seconds: get("CLEANUP_TOKENS_INTERVAL_SECONDS")
                 .as_u64()
                 .unwrap_or(3600),
+            // Validated on write, so every stored pattern compiles.
+            cors_allowed_origins: get("CORS_ALLOWED_ORIGIN_REGEXES")
+                .as_array()
+                .map(|patterns| {
+                    patterns
+                        .iter()
+                        .filter_map(|p| regex::Regex::new(p.as_str()?).ok())
+                        .collect()
+                })
+                .unwrap_or_default(),
             oauth2_provider,
             values,
         };
@@ -151,6 +162,16 @@ impl Settings {
             .then(|| std::time::Duration::from_secs(self.cleanup_tokens_interval_seconds))
     }
 
+    /// Whether `CORS_ALLOWED_ORIGIN_REGEXES` allows `origin`: a pattern must match from the
+    /// origin's first character, as Python's `re.match` in django-cors-headers does, so
+    /// configurations carried over from AWX mean the same here. (Like there, a pattern without
+    /// `$` also allows longer origins: `https://a\.example` allows `https://a.example.evil`.)
+    pub fn cors_allows(&self, origin: &str) -> bool {
+        self.cors_allowed_origins
+            .iter()
+            .any(|pattern| pattern.find(origin).is_some_and(|found| found.start() == 0))
+    }
+
     /// `PROXY_IP_ALLOWED_LIST`.
     pub fn trusted_proxies(&self) -> &[std::net::IpAddr] {
         &self.trusted_proxies
@@ -160,6 +181,21 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cors_patterns_match_from_the_start() {
+        let rows = [(
+            "CORS_ALLOWED_ORIGIN_REGEXES".to_owned(),
+            r#"["https://app\\.example\\.com$", "http://localhost:\\d+"]"#.to_owned(),
+        )];
+        let settings = Settings::from_rows(&rows);
+        assert!(settings.cors_allows("https://app.example.com"));
+        assert!(settings.cors_allows("http://localhost:3000"));
+        assert!(!settings.cors_allows("https://app.example.com.evil"));
+        assert!(!settings.cors_allows("https://evil.example/https://app.example.com"));
+        assert!(!settings.cors_allows("x-http://localhost:1"));
+        assert!(!Settings::from_rows(&[]).cors_allows("http://localhost:3000"));
+    }
 
     #[test]
     fn defaults_apply_without_rows() {

@@ -168,6 +168,7 @@ fn create(
                 application: application.as_ref(),
                 scope,
                 description,
+                chain: None,
             },
         )
     })?;

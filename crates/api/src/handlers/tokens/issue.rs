@@ -47,6 +47,8 @@ pub struct Request<'a> {
     pub scope: &'a str,
     /// Free text.
     pub description: &'a str,
+    /// For a refresh: the rotation chain the new refresh token continues.
+    pub chain: Option<i64>,
 }
 
 /// Checks the external-user rule, generates the values and stores their digests (inside the
@@ -94,7 +96,7 @@ pub fn issue(
                 access_token_id: Some(token.id),
                 scope: request.scope,
                 created: now,
-                chain_id: None,
+                chain_id: request.chain,
             },
         )?;
     }
@@ -150,6 +152,7 @@ pub fn issue_personal(
             application: None,
             scope,
             description,
+            chain: None,
         },
     )
 }

@@ -1,0 +1,29 @@
+//! Client authentication of the token, revocation and introspection endpoints: the
+//! application whose credentials the request presents (RFC 6749 §2.3).
+
+use acs_oauth2::{ClientCredentials, ClientType, FormParams, OAuthError, SecretDigest};
+use acs_storage::applications::Application;
+
+use super::reply::OAuthResult;
+use crate::context::Context;
+
+/// The application the request authenticates as, or `invalid_client` (one answer for an
+/// unknown client, a wrong secret and a confidential client without one, so the response
+/// does not tell which client ids exist).
+pub fn authenticate(
+    ctx: &mut Context<'_>,
+    authorization: Option<&str>,
+    params: &FormParams,
+) -> OAuthResult<Application> {
+    let credentials = ClientCredentials::extract(authorization, params)?;
+    let application =
+        acs_storage::applications::find_by_client_id(ctx.conn()?, &credentials.client_id)?
+            .ok_or_else(OAuthError::invalid_client)?;
+    // A row that no longer parses (hand-edited) authenticates nobody.
+    let client_type =
+        ClientType::parse(&application.client_type).ok_or_else(OAuthError::invalid_client)?;
+    let stored = SecretDigest::from_slice(&application.client_secret_digest)
+        .ok_or_else(OAuthError::invalid_client)?;
+    credentials.verify(client_type, &stored)?;
+    Ok(application)
+}

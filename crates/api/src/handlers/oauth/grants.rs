@@ -1,0 +1,201 @@
+//! The three grants of `POST /api/o/token/`. Each ends in the API's one token-issuing path
+//! ([`crate::handlers::tokens::issue`]), so lifetimes, the external-user rule and the activity
+//! record are the same as for tokens made through `/api/v2/`; and each does its storage work
+//! in one transaction, so a refused issue (an external user, say) leaves the code or refresh
+//! token it would have consumed untouched.
+
+use acs_oauth2::code::check_exchange;
+use acs_oauth2::{
+    AuthorizationCodeFacts, CodeChallenge, CodeExchange, DEFAULT_GRANT_SCOPE, ErrorCode,
+    OAuthError, PlainSecret, RefreshDecision, RefreshRequest, RefreshTokenFacts, Scope,
+    decide_refresh,
+};
+use acs_storage::applications::Application;
+use acs_storage::users::User;
+use acs_storage::{DbConnection, StorageError, Timestamp};
+
+use super::reply::OAuthResult;
+use crate::auth::passwords;
+use crate::context::Context;
+use crate::error::ApiResult;
+use crate::handlers::tokens::{IssueRequest, Issued, issue};
+use crate::settings::Settings;
+use crate::state::AppState;
+
+/// What every grant needs to issue a pair.
+struct Issuer<'a> {
+    state: &'a AppState,
+    settings: &'a Settings,
+    now: Timestamp,
+    application: &'a Application,
+}
+
+impl Issuer<'_> {
+    /// A new access and refresh token for `owner`, inside the caller's transaction.
+    fn pair(
+        &self,
+        conn: &mut DbConnection,
+        owner: &User,
+        scope: Scope,
+        chain: Option<i64>,
+    ) -> ApiResult<Issued> {
+        issue(
+            conn,
+            &self.state.rng,
+            self.settings,
+            self.now,
+            IssueRequest {
+                actor: Some(owner),
+                owner,
+                application: Some(self.application),
+                scope: scope.as_str(),
+                description: "",
+                chain,
+            },
+        )
+    }
+}
+
+/// The active user with this id, if any (codes and refresh tokens outlive deactivation).
+fn active_user(conn: &mut DbConnection, id: i64) -> ApiResult<Option<User>> {
+    match acs_storage::users::find(conn, id) {
+        Ok(user) => Ok(user.is_active.then_some(user)),
+        Err(StorageError::NotFound) => Ok(None),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// `grant_type=password`: the resource owner's username and password, checked (and
+/// throttled) exactly as the login form and Basic check them.
+pub fn password(
+    ctx: &mut Context<'_>,
+    application: &Application,
+    username: &str,
+    password: &PlainSecret,
+    scope: Option<Scope>,
+) -> OAuthResult<Issued> {
+    let owner = passwords::check(ctx, username, password.expose())?
+        .ok_or_else(|| OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given."))?;
+    let settings = ctx.settings()?;
+    let issuer = Issuer {
+        state: ctx.state,
+        settings: &settings,
+        now: ctx.now,
+        application,
+    };
+    let scope = scope.unwrap_or(DEFAULT_GRANT_SCOPE);
+    Ok(ctx.write(|conn| issuer.pair(conn, &owner, scope, None))?)
+}
+
+/// `grant_type=authorization_code`: consumes the code and issues the pair in one
+/// transaction. A code that fails its checks is consumed anyway (the transaction commits the
+/// deletion), so a stolen code cannot be retried with guessed verifiers or redirect URIs.
+pub fn authorization_code(
+    ctx: &mut Context<'_>,
+    application: &Application,
+    code: &PlainSecret,
+    redirect_uri: Option<&str>,
+    code_verifier: Option<&str>,
+) -> OAuthResult<Issued> {
+    let settings = ctx.settings()?;
+    let issuer = Issuer {
+        state: ctx.state,
+        settings: &settings,
+        now: ctx.now,
+        application,
+    };
+    let exchange = CodeExchange {
+        application_id: application.id,
+        redirect_uri,
+        code_verifier,
+    };
+    let outcome = ctx.write(|conn| {
+        let Some(stored) = acs_storage::authorization_codes::take(conn, code.digest().as_bytes())?
+        else {
+            return Ok(Err(OAuthError::invalid_authorization_code()));
+        };
+        let facts = AuthorizationCodeFacts {
+            application_id: stored.application_id,
+            redirect_uri: stored.redirect_uri,
+            redirect_uri_sent: stored.redirect_uri_sent,
+            expires: stored.expires,
+            code_challenge: stored.code_challenge.map(CodeChallenge::from_stored),
+            scope: Scope::from_stored(&stored.scope),
+        };
+        let scope = match check_exchange(&facts, &exchange, issuer.now) {
+            Ok(scope) => scope,
+            Err(refused) => return Ok(Err(refused)),
+        };
+        let Some(owner) = active_user(conn, stored.user_id)? else {
+            return Ok(Err(OAuthError::invalid_authorization_code()));
+        };
+        issuer.pair(conn, &owner, scope, None).map(Ok)
+    })?;
+    Ok(outcome?)
+}
+
+/// `grant_type=refresh_token`: rotation, with reuse detection (contract §4, RFC 9700).
+///
+/// Rotation marks the old refresh token used (conditionally, so of concurrent refreshes
+/// exactly one wins; the others get `invalid_grant`), deletes its access token and issues the
+/// new pair in one transaction. A used token presented after the grace period revokes every
+/// token rotated from it, in a transaction of its own, and is refused.
+pub fn refresh_token(
+    ctx: &mut Context<'_>,
+    application: &Application,
+    token: &PlainSecret,
+    scope: Option<Scope>,
+) -> OAuthResult<Issued> {
+    let stored =
+        acs_storage::refresh_tokens::find_by_digest(ctx.conn()?, token.digest().as_bytes())?
+            .ok_or_else(OAuthError::invalid_refresh_token)?;
+    let settings = ctx.settings()?;
+    let now = ctx.now;
+    let facts = RefreshTokenFacts {
+        application_id: stored.application_id,
+        created: stored.created,
+        revoked: stored.revoked,
+        scope: Scope::from_stored(&stored.scope),
+    };
+    let request = RefreshRequest {
+        application_id: application.id,
+        scope,
+    };
+    let scope = match decide_refresh(&facts, &request, now, &settings.oauth2_provider()) {
+        RefreshDecision::Rotate { scope } => scope,
+        RefreshDecision::Refuse(refused) => return Err(refused.into()),
+        RefreshDecision::RefuseAndRevokeDescendants(refused) => {
+            let revoked = ctx.write(|conn| {
+                Ok(acs_storage::refresh_tokens::revoke_descendants(
+                    conn, &stored, now,
+                )?)
+            })?;
+            tracing::warn!(
+                refresh_token = stored.id,
+                application = stored.application_id,
+                user = stored.user_id,
+                revoked,
+                "a used refresh token was presented again: its descendants are revoked"
+            );
+            return Err(refused.into());
+        }
+    };
+    let issuer = Issuer {
+        state: ctx.state,
+        settings: &settings,
+        now,
+        application,
+    };
+    let outcome = ctx.write(|conn| {
+        let Some(owner) = active_user(conn, stored.user_id)? else {
+            return Ok(Err(OAuthError::invalid_refresh_token()));
+        };
+        if !acs_storage::refresh_tokens::mark_used(conn, &stored, now)? {
+            return Ok(Err(OAuthError::invalid_refresh_token()));
+        }
+        issuer
+            .pair(conn, &owner, scope, Some(stored.chain()))
+            .map(Ok)
+    })?;
+    Ok(outcome?)
+}
