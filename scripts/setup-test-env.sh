@@ -7,6 +7,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 AWXKIT_VERSION="24.6.1"
+REQUESTS_OAUTHLIB_VERSION="2.0.0"
 export DEBIAN_FRONTEND=noninteractive
 
 say() { echo "setup-test-env: $*"; }
@@ -100,7 +101,22 @@ ensure_awxkit() {
   "$VENV/bin/awx" --help >/dev/null || die "$VENV/bin/awx --help failed"
 }
 
+# --- requests-oauthlib in <repo>/.venv (the OAuth 2 client test) -------------
+ensure_requests_oauthlib() {
+  [ -x "$VENV/bin/python" ] || die "$VENV/bin/python missing (ensure_awxkit creates it)"
+  if "$VENV/bin/python" -c 'import requests_oauthlib' >/dev/null 2>&1; then
+    return 0
+  fi
+  say "installing requests-oauthlib==$REQUESTS_OAUTHLIB_VERSION into $VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check \
+    "requests-oauthlib==$REQUESTS_OAUTHLIB_VERSION" \
+    || die "pip install requests-oauthlib==$REQUESTS_OAUTHLIB_VERSION failed"
+  "$VENV/bin/python" -c 'import requests_oauthlib' \
+    || die "requests_oauthlib does not import in $VENV"
+}
+
 ensure_libpq
 ensure_postgres
 ensure_pg_dump
 ensure_awxkit
+ensure_requests_oauthlib

@@ -28,6 +28,7 @@ bash scripts/setup-test-env.sh
 
 export ACS_TEST_POSTGRES_URL="${ACS_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 export ACS_AWX_BIN="$ROOT/.venv/bin/awx"
+export ACS_PYTHON_BIN="$ROOT/.venv/bin/python"
 
 if [ "$quick" -eq 0 ]; then
   step "cargo fmt --all --check"
