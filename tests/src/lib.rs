@@ -28,6 +28,8 @@ use reqwest::cookie::{CookieStore, Jar};
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
+pub mod oauth;
+
 /// Where the PostgreSQL tests create their databases unless `ACS_TEST_POSTGRES_URL` says
 /// otherwise.
 pub const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";

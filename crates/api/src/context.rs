@@ -65,7 +65,9 @@ impl<'a> Context<'a> {
         Context {
             state,
             request,
-            now: chrono::Utc::now().naive_utc(),
+            // Microseconds, as both databases store them, so a timestamp read back equals the
+            // one written (an expiry computed from `now` gives whole seconds until it).
+            now: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now().naive_utc(), 6),
             conn: None,
             revisions: None,
             settings: None,
