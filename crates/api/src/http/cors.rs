@@ -6,10 +6,9 @@
 //! authentication, also for an origin that is not allowed (just without CORS headers), and
 //! the allowed origins change at run time, on every node, without a restart.
 //!
-//! A preflight reads the settings through the change counters (one indexed read, and
-//! browsers cache the answer for a day), so a change made on another node applies at once;
-//! other requests use the newest settings this process has read, which their own
-//! authentication has just refreshed.
+//! The setting is read through the change counters (one indexed read when nothing changed)
+//! for each cross-origin request, so a change made on another node applies at once; requests
+//! from the service's own origin, and those without `Origin`, cost nothing.
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -34,16 +33,16 @@ pub async fn cors(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    let origin = req.headers().get(header::ORIGIN).cloned();
-    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let allowed_origin = match req.headers().get(header::ORIGIN).cloned() {
+        Some(origin) if !is_own_origin(&req, &origin) && allows(&req, &origin).await => {
+            Some(origin)
+        }
+        _ => None,
+    };
     if is_preflight(&req) {
-        let allowed = match (&origin, state) {
-            (Some(origin), Some(state)) => preflight_allows(&state, &req, origin).await,
-            _ => false,
-        };
         let mut response = HttpResponse::new(StatusCode::OK);
         let headers = response.headers_mut();
-        if let (true, Some(origin)) = (allowed, origin) {
+        if let Some(origin) = allowed_origin {
             headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
             headers.insert(
                 header::ACCESS_CONTROL_ALLOW_HEADERS,
@@ -63,15 +62,35 @@ pub async fn cors(
     }
     let mut response = next.call(req).await?;
     let headers = response.headers_mut();
-    if let (Some(origin), Some(state)) = (origin, state)
-        && origin
-            .to_str()
-            .is_ok_and(|text| state.settings.latest().cors_allows(text))
-    {
+    if let Some(origin) = allowed_origin {
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
     }
     add_vary_origin(headers);
     Ok(response.map_into_left_body())
+}
+
+/// Whether `origin` is this service as the request addressed it (a browser sends `Origin` on
+/// its own POSTs too; they need no CORS headers).
+fn is_own_origin(req: &ServiceRequest, origin: &HeaderValue) -> bool {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    let origin = origin
+        .to_str()
+        .ok()
+        .and_then(|text| url::Url::parse(text).ok());
+    match (host, origin) {
+        (Some(host), Some(origin)) => {
+            let authority = match (origin.host_str(), origin.port()) {
+                (Some(name), Some(port)) => format!("{name}:{port}"),
+                (Some(name), None) => name.to_owned(),
+                (None, _) => return false,
+            };
+            authority.eq_ignore_ascii_case(host)
+        }
+        _ => false,
+    }
 }
 
 /// `OPTIONS` with `Access-Control-Request-Method`.
@@ -82,13 +101,13 @@ fn is_preflight(req: &ServiceRequest) -> bool {
             .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD)
 }
 
-/// Whether the current settings allow `origin`; a database that does not answer allows none.
-async fn preflight_allows(
-    state: &web::Data<AppState>,
-    req: &ServiceRequest,
-    origin: &HeaderValue,
-) -> bool {
-    let Ok(origin) = origin.to_str().map(str::to_owned) else {
+/// Whether the settings in force allow `origin`; a database that does not answer allows
+/// none.
+async fn allows(req: &ServiceRequest, origin: &HeaderValue) -> bool {
+    let (Some(state), Ok(origin)) = (
+        req.app_data::<web::Data<AppState>>(),
+        origin.to_str().map(str::to_owned),
+    ) else {
         return false;
     };
     run(state, req.request(), move |ctx| {

@@ -47,18 +47,6 @@ impl SettingsCache {
     }
 }
 
-impl SettingsCache {
-    /// The newest settings this process has read, without asking the database: for work that
-    /// must not wait for it (response headers), at most one request behind a change.
-    pub fn latest(&self) -> Arc<Settings> {
-        self.current
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .1
-            .clone()
-    }
-}
-
 impl Default for SettingsCache {
     fn default() -> Self {
         Self::new()
