@@ -310,7 +310,14 @@ fn grant_parameters_are_checked(backend: Backend) {
         "authorization-code",
         "confidential",
     );
-    let cases: [(&OAuthClient, &[(&str, &str)], &str, Option<&str>); 9] = [
+    // Who asks, the form, the error code, and the exact description where it is oauthlib's.
+    type Case<'a> = (
+        &'a OAuthClient,
+        &'a [(&'a str, &'a str)],
+        &'a str,
+        Option<&'a str>,
+    );
+    let cases: [Case<'_>; 9] = [
         (
             &client,
             &[],
