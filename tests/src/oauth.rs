@@ -11,7 +11,8 @@ pub struct OAuthClient {
     pub id: i64,
     /// Its `client_id`.
     pub client_id: String,
-    /// Its `client_secret`, shown once at creation.
+    /// Its `client_secret`, shown once at creation; empty for a public client, which gets
+    /// none to keep.
     pub client_secret: String,
 }
 
@@ -50,7 +51,10 @@ impl TestServer {
         OAuthClient {
             id: created["id"].as_i64().expect("an id"),
             client_id: text("client_id"),
-            client_secret: text("client_secret"),
+            client_secret: created["client_secret"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
         }
     }
 }

@@ -15,6 +15,7 @@ backend_tests!(
     awx_users_list_all_follows_next,
     awx_me,
     awx_login_token_lists_users,
+    awx_login_with_client_credentials_uses_the_password_grant,
     awx_credential_types_create_parses_json_documents,
     awx_credentials_create_masks_the_secret,
 );
@@ -207,6 +208,45 @@ fn awx_login_token_lists_users(backend: Backend) {
     assert_eq!(tokens["count"], 1, "{tokens}");
     assert_eq!(tokens["results"][0]["description"], "AWX CLI");
     assert_eq!(tokens["results"][0]["scope"], "write");
+}
+
+fn awx_login_with_client_credentials_uses_the_password_grant(backend: Backend) {
+    // With `--conf.client_id` (and a secret for a confidential client) `awx login` asks
+    // `/api/o/token/` for a password grant instead of creating a personal token.
+    let server = TestServer::start(backend);
+    let org = server.create_organization("cli");
+    let confidential = server.oauth_client(org, "awx-confidential", "password", "confidential");
+    let public = server.oauth_client(org, "awx-public", "password", "public");
+    let logins = [
+        vec![
+            "login",
+            "--conf.client_id",
+            confidential.client_id.as_str(),
+            "--conf.client_secret",
+            confidential.client_secret.as_str(),
+            "--conf.scope",
+            "read",
+        ],
+        vec!["login", "--conf.client_id", public.client_id.as_str()],
+    ];
+    for (args, client) in logins.iter().zip([&confidential, &public]) {
+        let login: Value = serde_json::from_str(&awx(&server, args))
+            .unwrap_or_else(|error| panic!("awx login printed no JSON: {error}"));
+        let token = login["token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no token in {login}"))
+            .to_owned();
+        let me = run_awx(&server, &["--conf.token", &token], &["me"]);
+        assert!(me.contains("\"admin\""), "{me}");
+        let tokens = server
+            .admin()
+            .get_json(&format!("/api/v2/applications/{}/tokens/", client.id));
+        assert_eq!(tokens["count"], 1, "{tokens}");
+    }
+    let read_token = server
+        .admin()
+        .get_json(&format!("/api/v2/applications/{}/tokens/", confidential.id));
+    assert_eq!(read_token["results"][0]["scope"], "read");
 }
 
 /// `awx credential_types create` with `--inputs`/`--injectors` as JSON text; returns the record.

@@ -140,6 +140,15 @@ impl<'a> Context<'a> {
         Ok(self.principal.as_ref().and_then(Option::as_ref))
     }
 
+    /// The user of a browser session, for pages: bearer tokens and Basic credentials do not
+    /// count, since what a page does (consent, say) is given by a person at a browser.
+    pub fn session_user(&mut self) -> ApiResult<Option<acs_storage::users::User>> {
+        Ok(self
+            .principal()?
+            .filter(|principal| principal.is_session())
+            .map(|principal| principal.user.clone()))
+    }
+
     /// The authenticated user, or 401. A read-scoped token on an unsafe method is refused with
     /// 403 before anything else; session-authenticated unsafe requests must pass the CSRF
     /// check (403).

@@ -87,8 +87,51 @@ pub fn request(
     bytes
 }
 
-/// Applies `load` with `request` on every connection and measures it.
-pub fn run(load: Load, request: &[u8]) -> io::Result<Measurement> {
+/// Builds a connection's next request from the body of its last (successful) response.
+pub type NextRequest = Arc<dyn Fn(&[u8]) -> Result<Vec<u8>, String> + Send + Sync>;
+
+/// What the connections send.
+#[derive(Clone)]
+pub enum Workload {
+    /// The same request on every connection, every time.
+    Repeat(Arc<[u8]>),
+    /// Single-use credentials: each response yields the connection's next request (a refresh
+    /// token answers with its successor). One first request per connection, used in turn.
+    Chain {
+        first: Vec<Vec<u8>>,
+        next: NextRequest,
+    },
+}
+
+impl std::fmt::Debug for Workload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Workload::Repeat(request) => write!(f, "Repeat({} bytes)", request.len()),
+            Workload::Chain { first, .. } => write!(f, "Chain({} chains)", first.len()),
+        }
+    }
+}
+
+impl Workload {
+    /// The same request, repeated.
+    pub fn repeat(request: Vec<u8>) -> Self {
+        Workload::Repeat(request.into())
+    }
+
+    /// What connection `index` sends first, and how it goes on.
+    fn for_connection(&self, index: usize) -> (Vec<u8>, Option<NextRequest>) {
+        match self {
+            Workload::Repeat(request) => (request.to_vec(), None),
+            Workload::Chain { first, next } => (
+                first[index % first.len().max(1)].clone(),
+                Some(Arc::clone(next)),
+            ),
+        }
+    }
+}
+
+/// Applies `load` with `workload` on every connection and measures it.
+pub fn run(load: Load, workload: &Workload) -> io::Result<Measurement> {
     // Two threads are enough to saturate a server with this little work per request; on a
     // machine with few cores one, so that the server measured keeps the rest.
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
@@ -96,11 +139,10 @@ pub fn run(load: Load, request: &[u8]) -> io::Result<Measurement> {
         .worker_threads(if cores >= 4 { 2 } else { 1 })
         .enable_all()
         .build()?;
-    let request: Arc<[u8]> = request.into();
     runtime.block_on(async {
         let start = Instant::now();
         let tasks: Vec<_> = (0..load.connections)
-            .map(|_| tokio::spawn(connection(load, Arc::clone(&request), start)))
+            .map(|index| tokio::spawn(connection(load, workload.for_connection(index), start)))
             .collect();
         let mut latencies_us = Vec::new();
         let mut errors = 0;
@@ -126,7 +168,11 @@ struct Stats {
 }
 
 /// One connection's closed loop, with the deadline that turns a hung server into an error.
-async fn connection(load: Load, request: Arc<[u8]>, start: Instant) -> io::Result<Stats> {
+async fn connection(
+    load: Load,
+    (request, next): (Vec<u8>, Option<NextRequest>),
+    start: Instant,
+) -> io::Result<Stats> {
     let per_connection =
         EXPECTED_MAX_RPS * load.duration.as_secs().max(1) / load.connections.max(1) as u64;
     let mut stats = Stats {
@@ -134,7 +180,11 @@ async fn connection(load: Load, request: Arc<[u8]>, start: Instant) -> io::Resul
         errors: 0,
     };
     let end = start + load.warmup + load.duration;
-    tokio::time::timeout_at(end + STUCK_AFTER, drive(load, &request, start, &mut stats))
+    let requests = Requests {
+        current: request,
+        next,
+    };
+    tokio::time::timeout_at(end + STUCK_AFTER, drive(load, requests, start, &mut stats))
         .await
         .map_err(|_| {
             io::Error::new(
@@ -145,10 +195,22 @@ async fn connection(load: Load, request: Arc<[u8]>, start: Instant) -> io::Resul
     Ok(stats)
 }
 
-/// Sends `request` in a loop until the run ends. A response completing inside the measured
+/// A connection's request and, for a chain, how its next one follows from a response.
+struct Requests {
+    current: Vec<u8>,
+    next: Option<NextRequest>,
+}
+
+/// Sends requests in a loop until the run ends. A response completing inside the measured
 /// window is recorded, whenever it was sent. A failed exchange (reset, early close) counts as
-/// an error and reconnects; a malformed response or a refused connection aborts the run.
-async fn drive(load: Load, request: &[u8], start: Instant, stats: &mut Stats) -> io::Result<()> {
+/// an error and reconnects; a malformed response or a refused connection aborts the run, and
+/// so does a chain that cannot go on (its credential is spent).
+async fn drive(
+    load: Load,
+    mut requests: Requests,
+    start: Instant,
+    stats: &mut Stats,
+) -> io::Result<()> {
     let measure_from = start + load.warmup;
     let end = measure_from + load.duration;
     loop {
@@ -159,7 +221,7 @@ async fn drive(load: Load, request: &[u8], start: Instant, stats: &mut Stats) ->
             if sent >= end {
                 return Ok(());
             }
-            let outcome = exchange(&mut stream, &mut reader, request).await;
+            let outcome = exchange(&mut stream, &mut reader, &requests.current).await;
             let done = Instant::now();
             let (ok, reconnect) = match outcome {
                 Ok(head) => ((200..300).contains(&head.status), head.close),
@@ -170,6 +232,11 @@ async fn drive(load: Load, request: &[u8], start: Instant, stats: &mut Stats) ->
                 let micros = u32::try_from((done - sent).as_micros()).unwrap_or(u32::MAX);
                 stats.latencies_us.push(micros);
                 stats.errors += u64::from(!ok);
+            }
+            if let (Ok(head), Some(next)) = (&outcome, &requests.next) {
+                let body = &reader.message()[head.len..];
+                requests.current = (*next)(body)
+                    .map_err(|error| invalid(format!("a chain cannot go on: {error}")))?;
             }
             if reconnect {
                 break;

@@ -15,7 +15,7 @@ use clap::ValueEnum;
 use serde_json::json;
 
 use crate::Result;
-use load::{Load, Measurement};
+use load::{Load, Measurement, Workload};
 
 /// Every scenario and the baseline request this path, so their costs compare.
 const ME_PATH: &str = "/api/v2/me/";
@@ -166,7 +166,7 @@ fn run_http(
     eprintln!("bench: baseline (bare actix-web)");
     let baseline = {
         let server = baseline::start()?;
-        let request = load::request("GET", server.addr, ME_PATH, &[], b"");
+        let request = Workload::repeat(load::request("GET", server.addr, ME_PATH, &[], b""));
         load::run(load(server.addr), &request).map_err(|error| format!("baseline: {error}"))?
     };
     let baseline_rps = baseline.requests_per_sec();
@@ -178,9 +178,9 @@ fn run_http(
     let server = server::Server::start(binary, postgres_url)?;
     for scenario in selected {
         eprintln!("bench: {}", scenario.name);
-        let request = (scenario.prepare)(server.addr)
+        let workload = (scenario.prepare)(server.addr, usize::from(args.connections))
             .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
-        let measured = load::run(load(server.addr), &request)
+        let measured = load::run(load(server.addr), &workload)
             .map_err(|error| format!("{}: {error}", scenario.name))?;
         rows.push(Row::new(scenario.name, &measured, baseline_rps));
     }

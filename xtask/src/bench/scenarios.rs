@@ -7,7 +7,7 @@ use base64::Engine;
 use base64::prelude::BASE64_STANDARD;
 
 use super::ME_PATH;
-use super::load::{self, Reply};
+use super::load::{self, Reply, Workload};
 use super::server::{ADMIN_PASSWORD, ADMIN_USERNAME};
 use crate::Result;
 
@@ -15,8 +15,9 @@ use crate::Result;
 #[derive(Debug)]
 pub struct Scenario {
     pub name: &'static str,
-    /// Prepares the scenario on the server at the address; returns the request to repeat.
-    pub prepare: fn(SocketAddr) -> Result<Vec<u8>>,
+    /// Prepares the scenario on the server at the address for this many connections;
+    /// returns what they send.
+    pub prepare: fn(SocketAddr, usize) -> Result<Workload>,
 }
 
 /// Measured in this order, each after the previous on the same server.
@@ -37,28 +38,39 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "token_issue",
         prepare: token_issue,
     },
+    Scenario {
+        name: "password_grant",
+        prepare: password_grant,
+    },
+    Scenario {
+        name: "refresh_grant",
+        prepare: refresh_grant,
+    },
 ];
 
 const PERSONAL_TOKENS_PATH: &str = "/api/v2/users/admin/personal_tokens/";
 const TOKENS_PATH: &str = "/api/v2/tokens/";
 
 const LOGIN_PATH: &str = "/api/login/";
+const TOKEN_PATH: &str = "/api/o/token/";
+const ORGANIZATIONS_PATH: &str = "/api/v2/organizations/";
+const APPLICATIONS_PATH: &str = "/api/v2/applications/";
 
 /// HTTP Basic on every request: password verification cost included.
-fn basic(addr: SocketAddr) -> Result<Vec<u8>> {
+fn basic(addr: SocketAddr, _connections: usize) -> Result<Workload> {
     let credentials = BASE64_STANDARD.encode(format!("{ADMIN_USERNAME}:{ADMIN_PASSWORD}"));
     let authorization = format!("Basic {credentials}");
-    Ok(load::request(
+    Ok(Workload::repeat(load::request(
         "GET",
         addr,
         ME_PATH,
         &[("Authorization", authorization.as_str())],
         b"",
-    ))
+    )))
 }
 
 /// The browsable API's session cookie, obtained through the login form as a browser would.
-fn session(addr: SocketAddr) -> Result<Vec<u8>> {
+fn session(addr: SocketAddr, _connections: usize) -> Result<Workload> {
     let page = load::fetch(addr, &load::request("GET", addr, LOGIN_PATH, &[], b""))?;
     let csrf = cookie(&page, "csrftoken").ok_or_else(|| {
         format!(
@@ -95,34 +107,34 @@ fn session(addr: SocketAddr) -> Result<Vec<u8>> {
     // A login may rotate the CSRF token; a browser would send the newest one.
     let csrf = cookie(&login, "csrftoken").unwrap_or(csrf);
     let cookies = format!("acs_sessionid={session}; csrftoken={csrf}");
-    Ok(load::request(
+    Ok(Workload::repeat(load::request(
         "GET",
         addr,
         ME_PATH,
         &[("Cookie", cookies.as_str())],
         b"",
-    ))
+    )))
 }
 
 /// An OAuth 2 personal access token (write scope), as `awx login` obtains one.
-fn bearer(addr: SocketAddr) -> Result<Vec<u8>> {
+fn bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
     let token = personal_token(addr)?;
     let authorization = format!("Bearer {token}");
-    Ok(load::request(
+    Ok(Workload::repeat(load::request(
         "GET",
         addr,
         ME_PATH,
         &[("Authorization", authorization.as_str())],
         b"",
-    ))
+    )))
 }
 
 /// Token issuance: every request creates a personal token (`POST /api/v2/tokens/`),
 /// authenticated by a bearer token so that the figure is the issuing, not a password check.
-fn token_issue(addr: SocketAddr) -> Result<Vec<u8>> {
+fn token_issue(addr: SocketAddr, _connections: usize) -> Result<Workload> {
     let token = personal_token(addr)?;
     let authorization = format!("Bearer {token}");
-    Ok(load::request(
+    Ok(Workload::repeat(load::request(
         "POST",
         addr,
         TOKENS_PATH,
@@ -131,7 +143,166 @@ fn token_issue(addr: SocketAddr) -> Result<Vec<u8>> {
             ("Content-Type", "application/json"),
         ],
         br#"{"description": "bench", "scope": "read"}"#,
-    ))
+    )))
+}
+
+/// The password grant at `/api/o/token/`: every request issues a new access and refresh
+/// token pair for the admin. Client authentication (a SHA-256 digest) and the password
+/// check (PBKDF2, kept in the server's verified-password cache after the first) included.
+fn password_grant(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    let client = oauth_client(addr)?;
+    Ok(Workload::repeat(client.token_request(
+        addr,
+        &[
+            ("grant_type", "password"),
+            ("username", ADMIN_USERNAME),
+            ("password", ADMIN_PASSWORD),
+        ],
+    )?))
+}
+
+/// The refresh grant at `/api/o/token/`: each connection rotates its own chain, every
+/// response's refresh token making the next request (a pair per request: the old refresh
+/// token marked used, its access token deleted, the new pair stored, in one transaction).
+fn refresh_grant(addr: SocketAddr, connections: usize) -> Result<Workload> {
+    let client = oauth_client(addr)?;
+    let password = client.token_request(
+        addr,
+        &[
+            ("grant_type", "password"),
+            ("username", ADMIN_USERNAME),
+            ("password", ADMIN_PASSWORD),
+        ],
+    )?;
+    let first = (0..connections.max(1))
+        .map(|_| {
+            let reply = load::fetch(addr, &password)?;
+            let pair = ok_json(&reply, TOKEN_PATH, 200)?;
+            client.refresh_request(addr, &string_field(&pair, "refresh_token")?)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let next = move |body: &[u8]| -> std::result::Result<Vec<u8>, String> {
+        let pair: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+        let token = pair["refresh_token"]
+            .as_str()
+            .ok_or_else(|| format!("no refresh_token in {}", String::from_utf8_lossy(body)))?;
+        client
+            .refresh_request(addr, token)
+            .map_err(|e| e.to_string())
+    };
+    Ok(Workload::Chain {
+        first,
+        next: std::sync::Arc::new(next),
+    })
+}
+
+/// A confidential password-grant application's client credentials, as Basic.
+#[derive(Debug, Clone)]
+struct OAuthClient {
+    authorization: String,
+}
+
+impl OAuthClient {
+    /// A token-endpoint request with this client's credentials and `form`.
+    fn token_request(&self, addr: SocketAddr, form: &[(&str, &str)]) -> Result<Vec<u8>> {
+        let form = serde_urlencoded::to_string(form)?;
+        Ok(load::request(
+            "POST",
+            addr,
+            TOKEN_PATH,
+            &[
+                ("Authorization", self.authorization.as_str()),
+                ("Content-Type", "application/x-www-form-urlencoded"),
+            ],
+            form.as_bytes(),
+        ))
+    }
+
+    fn refresh_request(&self, addr: SocketAddr, refresh_token: &str) -> Result<Vec<u8>> {
+        self.token_request(
+            addr,
+            &[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", refresh_token),
+            ],
+        )
+    }
+}
+
+/// Creates an organization and a confidential password-grant application in it (admin,
+/// Basic) and returns the client's credentials.
+fn oauth_client(addr: SocketAddr) -> Result<OAuthClient> {
+    let suffix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_nanos();
+    let organization = admin_post(
+        addr,
+        ORGANIZATIONS_PATH,
+        &serde_json::json!({ "name": format!("bench-{suffix}") }),
+    )?;
+    let application = admin_post(
+        addr,
+        APPLICATIONS_PATH,
+        &serde_json::json!({
+            "name": "bench",
+            "organization": organization["id"],
+            "client_type": "confidential",
+            "authorization_grant_type": "password",
+        }),
+    )?;
+    let credentials = format!(
+        "{}:{}",
+        string_field(&application, "client_id")?,
+        string_field(&application, "client_secret")?
+    );
+    Ok(OAuthClient {
+        authorization: format!("Basic {}", BASE64_STANDARD.encode(credentials)),
+    })
+}
+
+/// POSTs `body` as JSON with the admin's Basic credentials; expects 201.
+fn admin_post(addr: SocketAddr, path: &str, body: &serde_json::Value) -> Result<serde_json::Value> {
+    let credentials = BASE64_STANDARD.encode(format!("{ADMIN_USERNAME}:{ADMIN_PASSWORD}"));
+    let authorization = format!("Basic {credentials}");
+    let body = serde_json::to_vec(body)?;
+    let reply = load::fetch(
+        addr,
+        &load::request(
+            "POST",
+            addr,
+            path,
+            &[
+                ("Authorization", authorization.as_str()),
+                ("Content-Type", "application/json"),
+            ],
+            &body,
+        ),
+    )?;
+    ok_json(&reply, path, 201)
+}
+
+/// The JSON body of `reply`, which must have `status`.
+fn ok_json(reply: &Reply, path: &str, status: u16) -> Result<serde_json::Value> {
+    if reply.status != status {
+        let body: String = String::from_utf8_lossy(&reply.body)
+            .chars()
+            .take(300)
+            .collect();
+        return Err(format!(
+            "POST {path} answered {} instead of {status}: {body}",
+            reply.status
+        )
+        .into());
+    }
+    Ok(serde_json::from_slice(&reply.body)?)
+}
+
+/// A string field of a JSON record.
+fn string_field(record: &serde_json::Value, key: &str) -> Result<String> {
+    record[key]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("no {key} in {record}").into())
 }
 
 /// Creates a write-scoped personal token for the admin with Basic credentials.

@@ -45,6 +45,13 @@ pub fn page_token(
     }
 }
 
+/// The `csrftoken` cookie carrying `token`, readable by scripts (awxkit and the pages' forms
+/// copy it). `Secure` follows the connection itself: pages that set it do not read the
+/// database, so they cannot know the trusted proxies.
+pub fn cookie(req: &actix_web::HttpRequest, token: String) -> actix_web::cookie::Cookie<'static> {
+    crate::http::response::cookie(COOKIE.into(), token, false, None, req.app_config().secure())
+}
+
 /// The 403 page of a form whose CSRF check failed.
 pub fn failure_page(
     pages: &crate::pages::Pages,

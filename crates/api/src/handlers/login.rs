@@ -29,12 +29,6 @@ pub fn safe_next(next: Option<&str>) -> Option<&str> {
     local.then_some(next)
 }
 
-/// Whether the connection itself is TLS. Pages without a database read cannot know the trusted
-/// proxies, so only their `csrftoken` cookie uses this; session cookies follow `Reply::secure`.
-fn is_secure(req: &HttpRequest) -> bool {
-    req.app_config().secure()
-}
-
 fn wants_only_json(req: &HttpRequest) -> bool {
     let accept = req
         .headers()
@@ -64,13 +58,7 @@ fn form_page(
     )?;
     let mut response = page_response(status);
     if fresh {
-        response.cookie(cookie(
-            csrf::COOKIE.into(),
-            token,
-            false,
-            None,
-            is_secure(req),
-        ));
+        response.cookie(csrf::cookie(req, token));
     }
     Ok(response.body(html))
 }

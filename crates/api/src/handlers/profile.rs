@@ -13,13 +13,7 @@ use crate::state::AppState;
 
 /// The signed-in user's profile page.
 pub async fn profile(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        Ok(ctx
-            .principal()?
-            .filter(|p| p.is_session())
-            .map(|p| p.user.clone()))
-    })
-    .await?;
+    let reply = run(&state, &req, |ctx| ctx.session_user()).await?;
     let Some(user) = &reply.value else {
         return Ok(HttpResponse::Found()
             .insert_header((header::LOCATION, "/api/login/?next=/accounts/profile/"))

@@ -6,21 +6,13 @@ use serde_json::json;
 use crate::auth::csrf;
 use crate::context::run;
 use crate::error::ApiResult;
-use crate::http::response::cookie;
 use crate::state::AppState;
 
 /// `GET /api/`: versions, and the `csrftoken` cookie that awxkit's login reads.
 pub async fn api_root(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let mut response = HttpResponse::Ok();
-    if req.cookie(csrf::COOKIE).is_none() {
-        let token = csrf::new_token(&state.rng)?;
-        response.cookie(cookie(
-            csrf::COOKIE.into(),
-            token,
-            false,
-            None,
-            req.app_config().secure(),
-        ));
+    if let (token, true) = csrf::page_token(&req, &state.rng)? {
+        response.cookie(csrf::cookie(&req, token));
     }
     Ok(response.json(json!({
         "description": "ACS REST API",

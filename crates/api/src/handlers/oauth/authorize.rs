@@ -21,7 +21,7 @@ use crate::auth::csrf;
 use crate::context::{Context, Reply, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::FormBody;
-use crate::http::response::{apply_session, cookie};
+use crate::http::response::apply_session;
 use crate::pages::{ConsentPage, HiddenField, MessagePage, message_page, page_response};
 use crate::state::AppState;
 
@@ -82,7 +82,7 @@ pub async fn authorize_page(
         req.query_string()
     );
     let reply = run(&state, &req, move |ctx| {
-        let Some(user) = session_user(ctx)? else {
+        let Some(user) = ctx.session_user()? else {
             return Ok(Outcome::Login { next });
         };
         let params = match params {
@@ -135,7 +135,7 @@ pub async fn authorize_decision(
             .finish()
     );
     let reply = run(&state, &req, move |ctx| {
-        let Some(user) = session_user(ctx)? else {
+        let Some(user) = ctx.session_user()? else {
             return Ok(Outcome::Login { next });
         };
         let settings = ctx.settings()?;
@@ -163,15 +163,6 @@ pub async fn authorize_decision(
     })
     .await?;
     respond(&req, &state, reply)
-}
-
-/// The user of a browser session (bearer tokens and Basic do not count: consent is given by
-/// a person at a browser).
-fn session_user(ctx: &mut Context<'_>) -> ApiResult<Option<User>> {
-    Ok(ctx
-        .principal()?
-        .filter(|principal| principal.is_session())
-        .map(|principal| principal.user.clone()))
 }
 
 /// The application named by `client_id` and the validated request, or how to refuse it.
@@ -326,13 +317,7 @@ fn consent_page(
     let mut response = page_response(StatusCode::OK);
     response.insert_header((header::CACHE_CONTROL, "no-store"));
     if fresh {
-        response.cookie(cookie(
-            csrf::COOKIE.into(),
-            token,
-            false,
-            None,
-            req.app_config().secure(),
-        ));
+        response.cookie(csrf::cookie(req, token));
     }
     Ok((response, html))
 }

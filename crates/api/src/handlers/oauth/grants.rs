@@ -4,6 +4,8 @@
 //! in one transaction, so a refused issue (an external user, say) leaves the code or refresh
 //! token it would have consumed untouched.
 
+use std::sync::Arc;
+
 use acs_oauth2::code::check_exchange;
 use acs_oauth2::{
     AuthorizationCodeFacts, CodeChallenge, CodeExchange, DEFAULT_GRANT_SCOPE, ErrorCode,
@@ -25,12 +27,22 @@ use crate::state::AppState;
 /// What every grant needs to issue a pair.
 struct Issuer<'a> {
     state: &'a AppState,
-    settings: &'a Settings,
+    settings: Arc<Settings>,
     now: Timestamp,
     application: &'a Application,
 }
 
-impl Issuer<'_> {
+impl<'a> Issuer<'a> {
+    /// Issues to `application` with the request's settings and time.
+    fn new<'s: 'a>(ctx: &mut Context<'s>, application: &'a Application) -> ApiResult<Self> {
+        Ok(Issuer {
+            state: ctx.state,
+            settings: ctx.settings()?,
+            now: ctx.now,
+            application,
+        })
+    }
+
     /// A new access and refresh token for `owner`, inside the caller's transaction.
     fn pair(
         &self,
@@ -42,7 +54,7 @@ impl Issuer<'_> {
         issue(
             conn,
             &self.state.rng,
-            self.settings,
+            &self.settings,
             self.now,
             IssueRequest {
                 actor: Some(owner),
@@ -76,13 +88,7 @@ pub fn password(
 ) -> OAuthResult<Issued> {
     let owner = passwords::check(ctx, username, password.expose())?
         .ok_or_else(|| OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given."))?;
-    let settings = ctx.settings()?;
-    let issuer = Issuer {
-        state: ctx.state,
-        settings: &settings,
-        now: ctx.now,
-        application,
-    };
+    let issuer = Issuer::new(ctx, application)?;
     let scope = scope.unwrap_or(DEFAULT_GRANT_SCOPE);
     Ok(ctx.write(|conn| issuer.pair(conn, &owner, scope, None))?)
 }
@@ -97,13 +103,7 @@ pub fn authorization_code(
     redirect_uri: Option<&str>,
     code_verifier: Option<&str>,
 ) -> OAuthResult<Issued> {
-    let settings = ctx.settings()?;
-    let issuer = Issuer {
-        state: ctx.state,
-        settings: &settings,
-        now: ctx.now,
-        application,
-    };
+    let issuer = Issuer::new(ctx, application)?;
     let exchange = CodeExchange {
         application_id: application.id,
         redirect_uri,
@@ -180,12 +180,7 @@ pub fn refresh_token(
             return Err(refused.into());
         }
     };
-    let issuer = Issuer {
-        state: ctx.state,
-        settings: &settings,
-        now,
-        application,
-    };
+    let issuer = Issuer::new(ctx, application)?;
     let outcome = ctx.write(|conn| {
         let Some(owner) = active_user(conn, stored.user_id)? else {
             return Ok(Err(OAuthError::invalid_refresh_token()));
