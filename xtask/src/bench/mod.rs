@@ -37,8 +37,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
     postgres_url: String,
     /// Run only these scenarios (repeatable; all when absent): basic, session, bearer,
-    /// token_issue (HTTP, next to the baseline) and token_housekeeping (the management
-    /// commands on a seeded database).
+    /// token_issue, password_grant, refresh_grant (HTTP, next to the baseline) and
+    /// token_housekeeping (the management commands on a seeded database).
     #[arg(long = "scenario", value_name = "NAME", value_parser = scenario_name)]
     scenarios: Vec<String>,
     /// Access tokens seeded for token_housekeeping.
