@@ -100,9 +100,21 @@ pub fn issue(
             },
         )?;
     }
-    let row = acs_storage::tokens::rows(conn, vec![token])?
-        .pop()
-        .ok_or_else(|| ApiError::Internal("token row vanished".into()))?;
+    // The owner and application are at hand: no need to read their summaries back inside
+    // the write transaction (on SQLite every statement there holds up all other writers).
+    let owner = request.owner;
+    let row = TokenRow {
+        user: (
+            owner.id,
+            owner.username.clone(),
+            owner.first_name.clone(),
+            owner.last_name.clone(),
+        ),
+        application: request
+            .application
+            .map(|app| (app.id, app.name.clone(), app.client_id.clone())),
+        token,
+    };
     let masked = render_token(&row, None);
     activity::record(
         conn,
