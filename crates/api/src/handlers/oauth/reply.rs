@@ -117,7 +117,13 @@ impl ResponseError for OAuthFailure {
             OAuthFailure::Server(ApiError::Unavailable(reason)) => {
                 tracing::warn!(%reason, "database unavailable");
             }
-            OAuthFailure::Server(ApiError::Throttled { .. } | ApiError::Forbidden(_))
+            // The client's doing, answered in the body: nothing for the server's log.
+            OAuthFailure::Server(
+                ApiError::Throttled { .. }
+                | ApiError::Forbidden(_)
+                | ApiError::PayloadTooLarge(_)
+                | ApiError::BadRequest(_),
+            )
             | OAuthFailure::Protocol(_) => {}
             OAuthFailure::Server(error) => tracing::error!(%error, "OAuth endpoint failed"),
         }
