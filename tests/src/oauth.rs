@@ -17,6 +17,38 @@ pub struct OAuthClient {
 }
 
 impl TestServer {
+    /// The status `GET /api/v2/me/` answers with `token` as a bearer token: 200 while the
+    /// token works, 401 once it does not.
+    pub fn bearer_me_status(&self, token: &str) -> u16 {
+        self.anonymous()
+            .with_bearer(token)
+            .get("/api/v2/me/")
+            .call()
+            .status
+    }
+
+    /// Creates, as admin, a confidential password-grant application in `organization`,
+    /// owned by `owner` when given; returns its id.
+    pub fn password_application(&self, organization: i64, name: &str, owner: Option<i64>) -> i64 {
+        let mut body = json!({
+            "name": name,
+            "organization": organization,
+            "authorization_grant_type": "password",
+            "client_type": "confidential",
+        });
+        if let Some(owner) = owner {
+            body["user"] = json!(owner);
+        }
+        self.admin()
+            .post("/api/v2/applications/")
+            .json(&body)
+            .call()
+            .expect(201)
+            .json()["id"]
+            .as_i64()
+            .expect("an application id")
+    }
+
     /// Creates an application as admin: `grant` is `password` or `authorization-code`,
     /// `client_type` `confidential` or `public`.
     pub fn oauth_client(

@@ -64,21 +64,7 @@ fn command(server: &TestServer, name: &str, args: &[&str]) -> Outcome {
 fn application(server: &TestServer, name: &str, owner: i64) -> i64 {
     let org = server.create_organization(&format!("{name}-org"));
     server.add_member(org, owner);
-    server
-        .admin()
-        .post("/api/v2/applications/")
-        .json(&json!({
-            "name": name,
-            "client_type": "confidential",
-            "authorization_grant_type": "password",
-            "organization": org,
-            "user": owner,
-        }))
-        .call()
-        .expect(201)
-        .json()["id"]
-        .as_i64()
-        .expect("an application id")
+    server.password_application(org, name, Some(owner))
 }
 
 /// An application token of `agent`'s user (it comes with a refresh token); returns its value.
@@ -91,15 +77,6 @@ fn application_token(agent: &acs_tests::Agent, app: i64) -> String {
         .json();
     assert!(created["refresh_token"].is_string(), "{created}");
     created["token"].as_str().expect("a token").to_owned()
-}
-
-fn me(server: &TestServer, token: &str) -> u16 {
-    server
-        .anonymous()
-        .with_bearer(token)
-        .get("/api/v2/me/")
-        .call()
-        .status
 }
 
 /// The activity-stream entries of the system (no actor) with `name` as their object's name.
@@ -124,15 +101,15 @@ fn revocation_takes_effect_at_once(backend: Backend) {
         .personal_token("write");
     let admin = server.admin().personal_token("read");
     // Used once, so the server holds both principals in its cache.
-    assert_eq!(me(&server, &alice), 200);
-    assert_eq!(me(&server, &admin), 200);
+    assert_eq!(server.bearer_me_status(&alice), 200);
+    assert_eq!(server.bearer_me_status(&admin), 200);
 
     let outcome = command(&server, "revoke_oauth2_tokens", &[]).success();
     assert_eq!(outcome.stdout, "Revoked 2 access tokens.\n");
     for token in [&alice, &admin] {
         assert!(!outcome.stdout.contains(token.as_str()));
         assert!(!outcome.stderr.contains(token.as_str()));
-        assert_eq!(me(&server, token), 401);
+        assert_eq!(server.bearer_me_status(token), 401);
     }
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM access_tokens"), 0);
 
@@ -168,9 +145,9 @@ fn user_option_revokes_only_that_users_tokens(backend: Backend) {
     let outcome = command(&server, "revoke_oauth2_tokens", &["--user", "alice"]).success();
     assert_eq!(outcome.stdout, "Revoked 2 access tokens.\n");
     for token in &alice_tokens {
-        assert_eq!(me(&server, token), 401);
+        assert_eq!(server.bearer_me_status(token), 401);
     }
-    assert_eq!(me(&server, &bob), 200);
+    assert_eq!(server.bearer_me_status(&bob), 200);
 
     let entries = system_entries(&server, "revoke_oauth2_tokens");
     assert_eq!(entries.len(), 1, "{entries:?}");
@@ -217,7 +194,7 @@ fn all_option_also_revokes_refresh_tokens(backend: Backend) {
         "Revoked 0 access tokens and 2 refresh tokens.\n"
     );
     assert_eq!(server.query_i64(unrevoked), 1);
-    assert_eq!(me(&server, &bob_token), 200);
+    assert_eq!(server.bearer_me_status(&bob_token), 200);
 
     // The synonym the admin guide documents.
     let outcome = command(&server, "revoke_oauth2_tokens", &["--revoke_refresh"]).success();
@@ -228,7 +205,7 @@ fn all_option_also_revokes_refresh_tokens(backend: Backend) {
     assert_eq!(server.query_i64(unrevoked), 0);
     // Revoked refresh tokens stay as rows.
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM refresh_tokens"), 3);
-    assert_eq!(me(&server, &bob_token), 401);
+    assert_eq!(server.bearer_me_status(&bob_token), 401);
 }
 
 fn created_token_authenticates_as_the_user(backend: Backend) {
@@ -302,7 +279,10 @@ fn created_tokens_honour_the_external_user_setting(backend: Backend) {
         .call()
         .expect(200);
     let allowed = command(&server, "create_oauth2_token", &["--user", "carol"]).success();
-    assert_eq!(me(&server, allowed.stdout.trim_end_matches('\n')), 200);
+    assert_eq!(
+        server.bearer_me_status(allowed.stdout.trim_end_matches('\n')),
+        200
+    );
 }
 
 fn unknown_users_and_bad_arguments_are_refused(backend: Backend) {
@@ -381,10 +361,10 @@ fn cleanup_deletes_only_what_expired(backend: Backend) {
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM access_tokens"), 3);
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM refresh_tokens"), 1);
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM sessions"), 1);
-    assert_eq!(me(&server, &expired), 401);
-    assert_eq!(me(&server, &valid), 200);
+    assert_eq!(server.bearer_me_status(&expired), 401);
+    assert_eq!(server.bearer_me_status(&valid), 200);
     // Only the refresh token went; its access token is still valid.
-    assert_eq!(me(&server, &old_refresh), 200);
+    assert_eq!(server.bearer_me_status(&old_refresh), 200);
 
     let entries = system_entries(&server, "cleanup_tokens");
     assert_eq!(entries.len(), 1, "{entries:?}");
@@ -463,7 +443,7 @@ fn server_cleans_up_on_its_schedule(backend: Backend) {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
-    assert_eq!(me(&server, &valid), 200);
+    assert_eq!(server.bearer_me_status(&valid), 200);
     let entries = system_entries(&server, "cleanup_tokens");
     assert_eq!(entries.len(), 1, "{entries:?}");
     assert_eq!(entries[0]["changes"]["scheduled"], true);

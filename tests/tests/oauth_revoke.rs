@@ -30,15 +30,6 @@ fn setup(backend: Backend) -> (TestServer, OAuthClient, OAuthClient, Value) {
     (server, mine, theirs, pair)
 }
 
-fn me(server: &TestServer, access_token: &str) -> u16 {
-    server
-        .anonymous()
-        .with_bearer(access_token)
-        .get("/api/v2/me/")
-        .call()
-        .status
-}
-
 fn revoke(server: &TestServer, client: &OAuthClient, form: &[(&str, &str)]) -> acs_tests::Reply {
     client.post(server, "/api/o/revoke_token/", form)
 }
@@ -55,7 +46,7 @@ fn revoking_an_access_token_ends_its_refresh_token(backend: Backend) {
     let (server, mine, _, pair) = setup(backend);
     let reply = revoke(&server, &mine, &[("token", &field(&pair, "access_token"))]).expect(200);
     assert!(reply.body.is_empty(), "{}", reply.body);
-    assert_eq!(me(&server, &field(&pair, "access_token")), 401);
+    assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 401);
     assert_eq!(
         oauth_error(&mine.refresh(&server, &field(&pair, "refresh_token")), 400).0,
         "invalid_grant"
@@ -81,7 +72,7 @@ fn revoking_a_refresh_token_ends_its_access_token(backend: Backend) {
         ],
     )
     .expect(200);
-    assert_eq!(me(&server, &field(&pair, "access_token")), 401);
+    assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 401);
     assert_eq!(
         oauth_error(&mine.refresh(&server, &field(&pair, "refresh_token")), 400).0,
         "invalid_grant"
@@ -96,7 +87,7 @@ fn revoking_a_refresh_token_ends_its_access_token(backend: Backend) {
         ],
     )
     .expect(200);
-    assert_eq!(me(&server, &field(&other, "access_token")), 401);
+    assert_eq!(server.bearer_me_status(&field(&other, "access_token")), 401);
 }
 
 fn revocation_reveals_nothing_about_other_tokens(backend: Backend) {
@@ -106,7 +97,7 @@ fn revocation_reveals_nothing_about_other_tokens(backend: Backend) {
         let reply = revoke(&server, &theirs, &[("token", &token)]).expect(200);
         assert!(reply.body.is_empty());
     }
-    assert_eq!(me(&server, &field(&pair, "access_token")), 200);
+    assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 200);
     // An unknown value: the same answer.
     revoke(&server, &theirs, &[("token", "no-such-token")]).expect(200);
     // The owner's client still refreshes.
@@ -121,7 +112,7 @@ fn revocation_errors(backend: Backend) {
         oauth_error(&revoke(&server, &mine, &[("token", &personal)]), 400).0,
         "unsupported_token_type"
     );
-    assert_eq!(me(&server, &personal), 200);
+    assert_eq!(server.bearer_me_status(&personal), 200);
     assert_eq!(
         oauth_error(&revoke(&server, &mine, &[]), 400),
         (
@@ -143,7 +134,7 @@ fn revocation_errors(backend: Backend) {
         .json(&json!({ "token": field(&pair, "access_token") }))
         .call();
     assert_eq!(oauth_error(&as_json, 400).0, "invalid_request");
-    assert_eq!(me(&server, &field(&pair, "access_token")), 200);
+    assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 200);
     server
         .anonymous()
         .get("/api/o/revoke_token/")

@@ -45,15 +45,6 @@ fn age_used_refresh_tokens(server: &TestServer) {
     );
 }
 
-fn me(server: &TestServer, access_token: &str) -> u16 {
-    server
-        .anonymous()
-        .with_bearer(access_token)
-        .get("/api/v2/me/")
-        .call()
-        .status
-}
-
 fn password_grant_issues_a_pair_that_works(backend: Backend) {
     let (server, client, user) = setup(backend);
     let reply = client
@@ -456,8 +447,11 @@ fn refresh_rotates_the_pair(backend: Backend) {
         field(&second, "refresh_token")
     );
     assert_eq!(second["scope"], "write", "the original scope");
-    assert_eq!(me(&server, &field(&first, "access_token")), 401);
-    assert_eq!(me(&server, &field(&second, "access_token")), 200);
+    assert_eq!(server.bearer_me_status(&field(&first, "access_token")), 401);
+    assert_eq!(
+        server.bearer_me_status(&field(&second, "access_token")),
+        200
+    );
     // One access token left; the old refresh token is kept, marked used.
     assert_eq!(
         server.query_i64(&format!(
@@ -478,7 +472,10 @@ fn refresh_rotates_the_pair(backend: Backend) {
     );
     assert_eq!(error, "invalid_grant");
     assert_eq!(description, "The refresh token is invalid.");
-    assert_eq!(me(&server, &field(&second, "access_token")), 200);
+    assert_eq!(
+        server.bearer_me_status(&field(&second, "access_token")),
+        200
+    );
     // Another client cannot use it.
     let other = server.oauth_client(
         server.create_organization("other"),
@@ -491,7 +488,10 @@ fn refresh_rotates_the_pair(backend: Backend) {
         400,
     );
     assert_eq!(error, "invalid_grant");
-    assert_eq!(me(&server, &field(&second, "access_token")), 200);
+    assert_eq!(
+        server.bearer_me_status(&field(&second, "access_token")),
+        200
+    );
     // Unknown values are refused alike.
     assert_eq!(
         oauth_error(&client.refresh(&server, "no-such-token"), 400).0,
@@ -567,7 +567,7 @@ fn refresh_reuse_after_the_grace_period_revokes_the_chain(backend: Backend) {
         400,
     );
     assert_eq!(error, "invalid_grant");
-    assert_eq!(me(&server, &field(&third, "access_token")), 401);
+    assert_eq!(server.bearer_me_status(&field(&third, "access_token")), 401);
     assert_eq!(
         oauth_error(
             &client.refresh(&server, &field(&third, "refresh_token")),
@@ -576,7 +576,10 @@ fn refresh_reuse_after_the_grace_period_revokes_the_chain(backend: Backend) {
         .0,
         "invalid_grant"
     );
-    assert_eq!(me(&server, &field(&unrelated, "access_token")), 200);
+    assert_eq!(
+        server.bearer_me_status(&field(&unrelated, "access_token")),
+        200
+    );
     client
         .refresh(&server, &field(&unrelated, "refresh_token"))
         .expect(200);
@@ -600,7 +603,7 @@ fn expired_refresh_tokens_are_refused_and_kept(backend: Backend) {
     assert_eq!(error, "invalid_grant");
     assert_eq!(description, "The refresh token has expired.");
     // Nothing changed: the access token still works.
-    assert_eq!(me(&server, &field(&pair, "access_token")), 200);
+    assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 200);
     assert_eq!(
         server.query_i64("SELECT count(*) FROM refresh_tokens WHERE revoked IS NULL"),
         1
@@ -649,14 +652,14 @@ fn twenty_concurrent_refreshes_have_one_winner(backend: Backend) {
         )),
         2
     );
-    assert_eq!(me(&server, &field(&new, "access_token")), 200);
+    assert_eq!(server.bearer_me_status(&field(&new, "access_token")), 200);
     // The old token presented after the grace period revokes the new pair.
     age_used_refresh_tokens(&server);
     assert_eq!(
         oauth_error(&client.refresh(&server, &refresh_token), 400).0,
         "invalid_grant"
     );
-    assert_eq!(me(&server, &field(&new, "access_token")), 401);
+    assert_eq!(server.bearer_me_status(&field(&new, "access_token")), 401);
     assert_eq!(
         oauth_error(&client.refresh(&server, &field(&new, "refresh_token")), 400).0,
         "invalid_grant"
@@ -698,10 +701,10 @@ fn external_users_are_refused_on_every_grant(backend: Backend) {
     let pair = client.password_grant(&server, USER, PASSWORD);
     allow(false);
     // Existing tokens keep working, but a refresh would create one.
-    assert_eq!(me(&server, &field(&pair, "access_token")), 200);
+    assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 200);
     refused(client.refresh(&server, &field(&pair, "refresh_token")));
     // The refused refresh rolled back: the pair is intact and refreshes once allowed.
-    assert_eq!(me(&server, &field(&pair, "access_token")), 200);
+    assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 200);
     allow(true);
     client
         .refresh(&server, &field(&pair, "refresh_token"))

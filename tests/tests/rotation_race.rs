@@ -18,21 +18,7 @@ fn one_of_twenty_concurrent_rotations_wins(backend: Backend) {
     let alice_id = server.create_user("alice", "pw-alice-1", false);
     let org = server.create_organization("cli-org");
     server.add_member(org, alice_id);
-    let app = server
-        .admin()
-        .post("/api/v2/applications/")
-        .json(&json!({
-            "name": "cli",
-            "client_type": "confidential",
-            "authorization_grant_type": "password",
-            "organization": org,
-            "user": alice_id,
-        }))
-        .call()
-        .expect(201)
-        .json()["id"]
-        .as_i64()
-        .expect("an application id");
+    let app = server.password_application(org, "cli", Some(alice_id));
     let alice = server.as_user("alice", "pw-alice-1");
     let created = alice
         .post(&format!("/api/v2/applications/{app}/tokens/"))

@@ -27,19 +27,7 @@ const MASK: &str = "************";
 /// A confidential password-grant application in a new organization, created by admin.
 fn application(server: &TestServer, name: &str) -> (i64, i64) {
     let org = server.create_organization(&format!("{name}-org"));
-    let app = server
-        .admin()
-        .post("/api/v2/applications/")
-        .json(&json!({
-            "name": name,
-            "client_type": "confidential",
-            "authorization_grant_type": "password",
-            "organization": org,
-        }))
-        .call()
-        .expect(201)
-        .json();
-    (app["id"].as_i64().expect("id"), org)
+    (server.password_application(org, name, None), org)
 }
 
 fn token_path(id: &Value) -> String {
