@@ -8,11 +8,15 @@ use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
 
-/// The Content-Security-Policy of every page: nothing but our own stylesheet and forms.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/// The Content-Security-Policy of every page: nothing but our own stylesheet, script and forms
+/// (no inline script or style, so injected markup cannot run).
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /// The stylesheet served at `/static/acs.css`.
 pub const STYLESHEET: &str = include_str!("../static/acs.css");
+
+/// The script served at `/static/acs.js`.
+pub const SCRIPT: &str = include_str!("../static/acs.js");
 
 /// The compiled templates.
 #[derive(Debug)]
@@ -31,23 +35,6 @@ pub struct LoginPage<'a> {
     pub next: &'a str,
     /// Username to pre-fill after a failure.
     pub username: &'a str,
-}
-
-/// Fields of the profile page.
-#[derive(Debug, Serialize)]
-pub struct ProfilePage<'a> {
-    /// Username.
-    pub username: &'a str,
-    /// Given name.
-    pub first_name: &'a str,
-    /// Family name.
-    pub last_name: &'a str,
-    /// E-mail address.
-    pub email: &'a str,
-    /// Superuser, system auditor or normal user.
-    pub role: &'a str,
-    /// CSRF token for the logout form.
-    pub csrf_token: &'a str,
 }
 
 /// Fields of the consent page of `/api/o/authorize/`.
@@ -95,7 +82,20 @@ impl Pages {
         let mut registry = Handlebars::new();
         registry.set_strict_mode(true);
         registry.register_template_string("login", include_str!("../templates/login.hbs"))?;
+        registry.register_partial("layout", include_str!("../templates/layout.hbs"))?;
+        registry.register_partial(
+            "client_fields",
+            include_str!("../templates/client_fields.hbs"),
+        )?;
         registry.register_template_string("profile", include_str!("../templates/profile.hbs"))?;
+        registry.register_template_string(
+            "applications",
+            include_str!("../templates/applications.hbs"),
+        )?;
+        registry.register_template_string(
+            "application",
+            include_str!("../templates/application.hbs"),
+        )?;
         registry.register_template_string("consent", include_str!("../templates/consent.hbs"))?;
         registry.register_template_string("message", include_str!("../templates/message.hbs"))?;
         Ok(Pages { registry })

@@ -3,9 +3,9 @@
 use actix_web::web;
 
 use crate::handlers::{
-    activity_stream as activity, applications as apps, credential_types as ctypes,
-    credentials as creds, fallback, login, logout, metrics, oauth, organizations as orgs, profile,
-    root, settings, tokens, users,
+    account, activity_stream as activity, applications as apps, credential_types as ctypes,
+    credentials as creds, fallback, login, logout, metrics, oauth, organizations as orgs, root,
+    settings, tokens, users,
 };
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
@@ -93,10 +93,38 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(
         web::resource("/accounts/profile/")
-            .get(profile::profile)
+            .get(account::profile)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/accounts/profile/tokens/")
+            .post(account::create_token)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/accounts/profile/tokens/{id}/revoke/")
+            .post(account::revoke_token)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/accounts/applications/")
+            .get(account::applications_page)
+            .post(account::create_application)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/accounts/applications/{id}/")
+            .get(account::application_page)
+            .post(account::update_application)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/accounts/applications/{id}/delete/")
+            .post(account::delete_application)
             .default_service(not_allowed()),
     )
     .service(web::resource("/static/acs.css").get(fallback::stylesheet))
+    .service(web::resource("/static/acs.js").get(fallback::script))
     .service(
         web::resource("/api/v2/metrics/")
             .get(metrics::metrics)

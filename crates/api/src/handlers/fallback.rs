@@ -58,3 +58,11 @@ pub async fn stylesheet() -> HttpResponse {
         .insert_header(("Cache-Control", "public, max-age=3600"))
         .body(crate::pages::STYLESHEET)
 }
+
+/// The pages' only script: progressive enhancement (copy buttons), nothing depends on it.
+pub async fn script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header(("Cache-Control", "public, max-age=3600"))
+        .body(crate::pages::SCRIPT)
+}

@@ -1,5 +1,6 @@
 //! One handler per endpoint, grouped by resource.
 
+pub mod account;
 pub mod activity_stream;
 pub mod applications;
 pub mod credential_types;
@@ -10,7 +11,6 @@ pub mod logout;
 pub mod metrics;
 pub mod oauth;
 pub mod organizations;
-pub mod profile;
 pub mod root;
 pub mod settings;
 pub mod tokens;

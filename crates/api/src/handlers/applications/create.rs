@@ -75,6 +75,16 @@ enum Parent {
     Organization(i64),
 }
 
+/// Creates an application for `principal` from a body of the API's shape, under the API's
+/// rules (the applications page uses it too). The record carries the client secret in clear.
+pub fn create_from_body(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    body: JsonObject,
+) -> ApiResult<ApplicationRecord> {
+    create(ctx, principal, body, Parent::None)
+}
+
 fn create(
     ctx: &mut Context<'_>,
     principal: &Principal,

@@ -5,7 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::render::render_one;
 use super::visible;
 use crate::activity::{self, Subject};
-use crate::context::run;
+use crate::auth::Principal;
+use crate::context::{Context, run};
 use crate::error::ApiResult;
 use crate::state::AppState;
 
@@ -18,29 +19,35 @@ pub async fn delete_application(
     let id = path.into_inner();
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let app = visible(ctx, &principal, id)?;
-        acs_authz::can_delete_application(&principal.actor, &super::target_of(&app))?;
-        let record = render_one(ctx.conn()?, &principal, &app, None)?;
-        let now = ctx.now;
-        ctx.write(|conn| {
-            acs_storage::applications::delete(conn, id)?;
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "delete",
-                &Subject::named(acs_storage::activity::APPLICATION, id, &app.name),
-                None,
-                activity::fields_of(&record)?,
-            )
-        })?;
-        tracing::info!(
-            actor = principal.user.id,
-            application = id,
-            "application deleted"
-        );
-        Ok(())
+        delete(ctx, &principal, id)
     })
     .await?;
     Ok(reply.no_content())
+}
+
+/// Deletes application `id` for `principal` under the API's rules (the applications page
+/// uses it too).
+pub fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    let app = visible(ctx, principal, id)?;
+    acs_authz::can_delete_application(&principal.actor, &super::target_of(&app))?;
+    let record = render_one(ctx.conn()?, principal, &app, None)?;
+    let now = ctx.now;
+    ctx.write(|conn| {
+        acs_storage::applications::delete(conn, id)?;
+        activity::record(
+            conn,
+            now,
+            Some(&principal.user),
+            "delete",
+            &Subject::named(acs_storage::activity::APPLICATION, id, &app.name),
+            None,
+            activity::fields_of(&record)?,
+        )
+    })?;
+    tracing::info!(
+        actor = principal.user.id,
+        application = id,
+        "application deleted"
+    );
+    Ok(())
 }

@@ -9,13 +9,15 @@ mod options;
 mod render;
 mod update;
 
-pub use create::{create_application, create_organization_application, create_user_application};
-pub use delete::delete_application;
+pub use create::{
+    create_application, create_from_body, create_organization_application, create_user_application,
+};
+pub use delete::{delete, delete_application};
 pub use detail::get_application;
 pub use list::{list_applications, list_organization_applications, list_user_applications};
 pub use options::{options_application, options_applications};
 pub use render::{ApplicationRecord, render_application};
-pub use update::{patch_application, put_application};
+pub use update::{change, patch_application, put_application};
 
 use acs_authz::TargetApplication;
 use acs_storage::applications::Application;

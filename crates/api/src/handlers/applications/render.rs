@@ -158,6 +158,17 @@ impl ApplicationRecord {
     pub fn id(&self) -> i64 {
         self.id
     }
+
+    /// The public client identifier.
+    pub fn client_id(&self) -> &str {
+        &self.client_id
+    }
+
+    /// The secret as shown (in clear only in the record that created the application); `None`
+    /// for public clients, which have none.
+    pub fn client_secret(&self) -> Option<&str> {
+        self.client_secret.as_deref()
+    }
 }
 
 /// Renders one application with its summaries (one set of queries).

@@ -6,10 +6,13 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::{ApplicationInput, Fixed};
-use super::render::render_one;
+use serde_json::{Map, Value};
+
+use super::render::{ApplicationRecord, render_one};
 use super::{name_conflict, visible};
 use crate::activity::{self, Subject};
-use crate::context::run;
+use crate::auth::Principal;
+use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
@@ -43,43 +46,55 @@ async fn update(
 ) -> ApiResult<HttpResponse> {
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let app = visible(ctx, &principal, id)?;
-        acs_authz::can_change_application(&principal.actor, &super::target_of(&app))?;
-        let grant_type = acs_oauth2::GrantType::parse(&app.authorization_grant_type)
-            .map_err(|e| ApiError::Internal(format!("stored grant type: {e}")))?;
-        let fixed = Fixed {
-            grant_type,
-            organization: app.organization_id,
-            user: app.user_id,
-        };
-        let input = ApplicationInput::read(&body.0, full, Some(fixed))?;
-        let before = render_one(ctx.conn()?, &principal, &app, None)?;
-        let changes = ApplicationChanges {
-            name: input.name,
-            description: input.description,
-            client_type: input.client_type.map(|t| t.as_str().to_owned()),
-            redirect_uris: input.redirect_uris,
-            skip_authorization: input.skip_authorization,
-            modified: Some(ctx.now),
-        };
-        let now = ctx.now;
-        let updated = ctx.write(|conn| {
-            let updated =
-                acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
-            let after = render_one(conn, &principal, &updated, None)?;
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "update",
-                &Subject::named(acs_storage::activity::APPLICATION, id, &updated.name),
-                None,
-                activity::diff(&before, &after)?,
-            )?;
-            Ok(after)
-        })?;
-        Ok(updated)
+        change(ctx, &principal, id, &body.0, full)
     })
     .await?;
     Ok(reply.json(StatusCode::OK))
+}
+
+/// Changes application `id` for `principal` from a body of the API's shape, under the API's
+/// rules (the applications page uses it too); `full` is PUT, else PATCH.
+pub fn change(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    id: i64,
+    body: &Map<String, Value>,
+    full: bool,
+) -> ApiResult<ApplicationRecord> {
+    let app = visible(ctx, principal, id)?;
+    acs_authz::can_change_application(&principal.actor, &super::target_of(&app))?;
+    let grant_type = acs_oauth2::GrantType::parse(&app.authorization_grant_type)
+        .map_err(|e| ApiError::Internal(format!("stored grant type: {e}")))?;
+    let fixed = Fixed {
+        grant_type,
+        organization: app.organization_id,
+        user: app.user_id,
+    };
+    let input = ApplicationInput::read(body, full, Some(fixed))?;
+    let before = render_one(ctx.conn()?, principal, &app, None)?;
+    let changes = ApplicationChanges {
+        name: input.name,
+        description: input.description,
+        client_type: input.client_type.map(|t| t.as_str().to_owned()),
+        redirect_uris: input.redirect_uris,
+        skip_authorization: input.skip_authorization,
+        modified: Some(ctx.now),
+    };
+    let now = ctx.now;
+    let updated = ctx.write(|conn| {
+        let updated =
+            acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
+        let after = render_one(conn, principal, &updated, None)?;
+        activity::record(
+            conn,
+            now,
+            Some(&principal.user),
+            "update",
+            &Subject::named(acs_storage::activity::APPLICATION, id, &updated.name),
+            None,
+            activity::diff(&before, &after)?,
+        )?;
+        Ok(after)
+    })?;
+    Ok(updated)
 }

@@ -109,6 +109,17 @@ fn created(reply: Reply<TokenRecord>) -> HttpResponse {
     reply.created(&location)
 }
 
+/// Creates a personal token for `principal` from a body of the API's shape, exactly as
+/// `POST /api/v2/users/<id>/personal_tokens/` does (the profile page uses it). The record
+/// carries the value in clear.
+pub fn create_personal(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    body: &JsonObject,
+) -> ApiResult<TokenRecord> {
+    create(ctx, principal, body, Kind::Personal)
+}
+
 fn create(
     ctx: &mut Context<'_>,
     principal: &Principal,

@@ -6,7 +6,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::render::render_one;
 use super::visible;
 use crate::activity::{self, Subject};
-use crate::context::run;
+use crate::auth::Principal;
+use crate::context::{Context, run};
 use crate::error::ApiResult;
 use crate::state::AppState;
 
@@ -19,26 +20,31 @@ pub async fn delete_token(
     let id = path.into_inner();
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let (token, target) = visible(ctx, &principal, id)?;
-        acs_authz::can_delete_token(&principal.actor, &target)?;
-        let description = token.description.clone();
-        let record = render_one(ctx.conn()?, token, None)?;
-        let now = ctx.now;
-        ctx.write(|conn| {
-            acs_storage::tokens::revoke(conn, id, now)?;
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "delete",
-                &Subject::named(acs_storage::activity::TOKEN, id, &description),
-                None,
-                activity::fields_of(&record)?,
-            )
-        })?;
-        tracing::info!(actor = principal.user.id, token = id, "token revoked");
-        Ok(())
+        revoke(ctx, &principal, id)
     })
     .await?;
     Ok(reply.no_content())
+}
+
+/// Revokes token `id` for `principal` under the API's rules (the profile page uses it too).
+pub fn revoke(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    let (token, target) = visible(ctx, principal, id)?;
+    acs_authz::can_delete_token(&principal.actor, &target)?;
+    let description = token.description.clone();
+    let record = render_one(ctx.conn()?, token, None)?;
+    let now = ctx.now;
+    ctx.write(|conn| {
+        acs_storage::tokens::revoke(conn, id, now)?;
+        activity::record(
+            conn,
+            now,
+            Some(&principal.user),
+            "delete",
+            &Subject::named(acs_storage::activity::TOKEN, id, &description),
+            None,
+            activity::fields_of(&record)?,
+        )
+    })?;
+    tracing::info!(actor = principal.user.id, token = id, "token revoked");
+    Ok(())
 }

@@ -11,10 +11,10 @@ mod render;
 mod update;
 
 pub use create::{
-    create_application_token, create_authorized_token, create_personal_token, create_token,
-    create_user_token,
+    create_application_token, create_authorized_token, create_personal, create_personal_token,
+    create_token, create_user_token,
 };
-pub use delete::delete_token;
+pub use delete::{delete_token, revoke};
 pub use detail::get_token;
 pub use issue::{Issued, Request as IssueRequest, issue, issue_personal};
 pub use list::{

@@ -62,6 +62,11 @@ impl TokenRecord {
     pub fn id(&self) -> i64 {
         self.id
     }
+
+    /// The value as shown: in clear only in the record that created the token.
+    pub fn value(&self) -> &str {
+        &self.token
+    }
 }
 
 /// The plain values of a token being created, shown once.

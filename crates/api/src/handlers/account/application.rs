@@ -1,0 +1,167 @@
+//! `GET /accounts/applications/<id>/`: the form to change one application; `POST` saves it as
+//! `PATCH /api/v2/applications/<id>/` would, and `POST …/<id>/delete/` deletes it as
+//! `DELETE` would.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Serialize;
+
+use super::applications::{ApplicationForm, PATH as LIST, api_body};
+use super::page::{Nav, Problem, Stop, actor, form_errors, render, see_other, stopped, viewer};
+use crate::auth::Principal;
+use crate::context::{Context, run};
+use crate::error::ApiResult;
+use crate::handlers::applications;
+use crate::http::body::FormBody;
+use crate::state::AppState;
+
+/// What the edit page shows.
+#[derive(Debug, Serialize)]
+struct ApplicationView {
+    nav: Nav,
+    id: i64,
+    /// The stored name (the form may hold a refused one).
+    name: String,
+    errors: Vec<String>,
+    organization: String,
+    client_id: String,
+    form: ApplicationForm,
+}
+
+/// What a request for the page came to.
+enum Outcome {
+    Page(StatusCode, Box<ApplicationView>),
+    Saved(&'static str),
+    Problem(Problem),
+    Stopped(Stop),
+}
+
+/// The page of application `id`, if `principal` may change it.
+fn view(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<ApplicationView> {
+    let app = applications::visible(ctx, principal, id)?;
+    acs_authz::can_change_application(&principal.actor, &applications::target_of(&app))?;
+    let organization = acs_storage::organizations::find(ctx.conn()?, app.organization_id)?;
+    Ok(ApplicationView {
+        nav: Nav::of(principal),
+        id,
+        name: app.name.clone(),
+        errors: Vec::new(),
+        organization: organization.name,
+        client_id: app.client_id,
+        form: ApplicationForm {
+            name: app.name,
+            description: app.description,
+            client_type: app.client_type,
+            grant_type: app.authorization_grant_type,
+            redirect_uris: app.redirect_uris,
+            skip_authorization: app.skip_authorization,
+        },
+    })
+}
+
+fn path_of(id: i64) -> String {
+    format!("{LIST}{id}/")
+}
+
+fn respond(
+    req: &HttpRequest,
+    state: &AppState,
+    id: i64,
+    reply: crate::context::Reply<Outcome>,
+) -> ApiResult<HttpResponse> {
+    match &reply.value {
+        Outcome::Page(status, page) => {
+            render(req, state, *status, "application", page.as_ref(), &reply)
+        }
+        Outcome::Saved(done) => Ok(see_other(&format!("{LIST}?done={done}"), &reply)),
+        Outcome::Problem(problem) => problem.page(state),
+        Outcome::Stopped(stop) => stopped(state, stop, &path_of(id)),
+    }
+}
+
+/// `GET /accounts/applications/<id>/`.
+pub async fn application_page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = match viewer(ctx)? {
+            Ok(principal) => principal,
+            Err(stop) => return Ok(Outcome::Stopped(stop)),
+        };
+        match view(ctx, &principal, id) {
+            Ok(page) => Ok(Outcome::Page(StatusCode::OK, Box::new(page))),
+            Err(error) => Ok(Outcome::Problem(Problem::from_error(error)?)),
+        }
+    })
+    .await?;
+    respond(&req, &state, id, reply)
+}
+
+/// `POST /accounts/applications/<id>/`: saves the form.
+pub async fn update_application(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: FormBody,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
+    let body = api_body(
+        &form,
+        &["name", "description", "client_type", "redirect_uris"],
+    );
+    let values = ApplicationForm::read(&form);
+    let reply = run(&state, &req, move |ctx| {
+        let principal = match actor(ctx, csrf)? {
+            Ok(principal) => principal,
+            Err(stop) => return Ok(Outcome::Stopped(stop)),
+        };
+        let error = match applications::change(ctx, &principal, id, &body.0, false) {
+            Ok(_) => return Ok(Outcome::Saved("saved")),
+            Err(error) => error,
+        };
+        let (status, errors) = match form_errors(error) {
+            Ok(refusal) => refusal,
+            Err(other) => return Ok(Outcome::Problem(Problem::from_error(other)?)),
+        };
+        let mut page = match view(ctx, &principal, id) {
+            Ok(page) => page,
+            Err(error) => return Ok(Outcome::Problem(Problem::from_error(error)?)),
+        };
+        page.errors = errors;
+        // The grant type is fixed: show the stored one, not what the form claimed.
+        page.form = ApplicationForm {
+            grant_type: page.form.grant_type,
+            ..values
+        };
+        Ok(Outcome::Page(status, Box::new(page)))
+    })
+    .await?;
+    respond(&req, &state, id, reply)
+}
+
+/// `POST /accounts/applications/<id>/delete/`: deletes the application and its tokens.
+pub async fn delete_application(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: FormBody,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
+    let reply = run(&state, &req, move |ctx| {
+        let principal = match actor(ctx, csrf)? {
+            Ok(principal) => principal,
+            Err(stop) => return Ok(Outcome::Stopped(stop)),
+        };
+        match applications::delete(ctx, &principal, id) {
+            Ok(()) => Ok(Outcome::Saved("deleted")),
+            Err(error) => Ok(Outcome::Problem(Problem::from_error(error)?)),
+        }
+    })
+    .await?;
+    respond(&req, &state, id, reply)
+}

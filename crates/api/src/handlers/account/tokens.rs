@@ -1,0 +1,90 @@
+//! The profile page's token forms: `POST /accounts/profile/tokens/` creates a personal token
+//! (its value shown once, on the page that answers) and
+//! `POST /accounts/profile/tokens/<id>/revoke/` revokes one of the user's tokens.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::page::{Problem, actor, body_of, form_errors, render, see_other, stopped};
+use super::profile::{PATH, view};
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::handlers::tokens;
+use crate::http::body::{FormBody, JsonObject};
+use crate::state::AppState;
+
+/// Creates a personal token with the form's description and scope, as
+/// `POST /api/v2/users/<me>/personal_tokens/` would.
+pub async fn create_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: FormBody,
+) -> ApiResult<HttpResponse> {
+    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
+    let body = JsonObject(body_of(&form, &["description", "scope"]));
+    let reply = run(&state, &req, move |ctx| {
+        let principal = match actor(ctx, csrf)? {
+            Ok(principal) => principal,
+            Err(stop) => return Ok(Err(stop)),
+        };
+        let created = tokens::create_personal(ctx, &principal, &body);
+        // The list below must include the new token: read it after the creation.
+        let mut page = view(ctx, &principal)?;
+        let status = match created {
+            Ok(record) => {
+                page.new_token = Some(record.value().to_owned());
+                StatusCode::CREATED
+            }
+            Err(error) => {
+                let (status, errors) = form_errors(error)?;
+                page.errors = errors;
+                page.description = text(&body, "description");
+                page.scope = text(&body, "scope");
+                status
+            }
+        };
+        Ok(Ok((status, page)))
+    })
+    .await?;
+    match &reply.value {
+        Ok((status, page)) => render(&req, &state, *status, "profile", page, &reply),
+        Err(stop) => stopped(&state, stop, PATH),
+    }
+}
+
+/// Revokes token `id` under the API's rules (its owner, or who administers it), then returns
+/// to the profile.
+pub async fn revoke_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: FormBody,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
+    let reply = run(&state, &req, move |ctx| {
+        let principal = match actor(ctx, csrf)? {
+            Ok(principal) => principal,
+            Err(stop) => return Ok(Err(stop)),
+        };
+        match tokens::revoke(ctx, &principal, id) {
+            Ok(()) => Ok(Ok(None)),
+            Err(error) => Ok(Ok(Some(Problem::from_error(error)?))),
+        }
+    })
+    .await?;
+    match &reply.value {
+        Ok(None) => Ok(see_other(&format!("{PATH}?done=revoked"), &reply)),
+        Ok(Some(problem)) => problem.page(&state),
+        Err(stop) => stopped(&state, stop, PATH),
+    }
+}
+
+/// A form field of the body, as text (the API's readers reject what is not).
+fn text(body: &JsonObject, name: &str) -> String {
+    body.0
+        .get(name)
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
