@@ -8,6 +8,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 AWXKIT_VERSION="24.6.1"
 REQUESTS_OAUTHLIB_VERSION="2.0.0"
+AXE_CORE_VERSION="4.14.1"
 export DEBIAN_FRONTEND=noninteractive
 
 say() { echo "setup-test-env: $*"; }
@@ -115,8 +116,44 @@ ensure_requests_oauthlib() {
     || die "requests_oauthlib does not import in $VENV"
 }
 
+# --- headless Chromium and its chromedriver (the browser tests) --------------
+# (procps: the harness ends a Chromium left behind by its chromedriver with pkill -P.)
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && command -v pkill >/dev/null; then
+    return 0
+  fi
+  say "installing chromium, chromium-driver and procps"
+  apt_install chromium chromium-driver procps
+  /usr/bin/chromium --version >/dev/null 2>&1 || die "/usr/bin/chromium --version failed"
+  /usr/bin/chromedriver --version >/dev/null 2>&1 || die "/usr/bin/chromedriver --version failed"
+}
+
+# --- axe-core in <repo>/node_modules (the browser tests' accessibility check) --
+axe_installed_version() {
+  local pkg="$ROOT/node_modules/axe-core/package.json"
+  [ -f "$ROOT/node_modules/axe-core/axe.min.js" ] && [ -f "$pkg" ] || return 0
+  command -v node >/dev/null || return 0
+  node -p 'require(process.argv[1]).version' "$pkg" 2>/dev/null || true
+}
+
+ensure_axe() {
+  [ "$(axe_installed_version)" = "$AXE_CORE_VERSION" ] && return 0
+  if ! command -v npm >/dev/null; then
+    say "installing nodejs and npm"
+    apt_install nodejs npm
+  fi
+  say "installing axe-core@$AXE_CORE_VERSION into $ROOT/node_modules"
+  npm install --no-save --no-audit --no-fund --no-package-lock --loglevel=error \
+    --prefix "$ROOT" "axe-core@$AXE_CORE_VERSION" >/dev/null \
+    || die "npm install axe-core@$AXE_CORE_VERSION failed"
+  [ "$(axe_installed_version)" = "$AXE_CORE_VERSION" ] \
+    || die "$ROOT/node_modules/axe-core is not version $AXE_CORE_VERSION after npm install"
+}
+
 ensure_libpq
 ensure_postgres
 ensure_pg_dump
 ensure_awxkit
 ensure_requests_oauthlib
+ensure_chromium
+ensure_axe

@@ -28,6 +28,7 @@ use reqwest::cookie::{CookieStore, Jar};
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
+pub mod browser;
 pub mod oauth;
 
 /// Where the PostgreSQL tests create their databases unless `ACS_TEST_POSTGRES_URL` says

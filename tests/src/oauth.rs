@@ -4,6 +4,13 @@ use serde_json::{Value, json};
 
 use crate::{Call, Reply, TestServer};
 
+/// `/api/o/authorize/?<params>`, encoded as a client encodes it.
+pub fn authorize_path(params: &[(&str, &str)]) -> String {
+    let mut url = reqwest::Url::parse("http://acs.invalid/api/o/authorize/").expect("a URL");
+    url.query_pairs_mut().extend_pairs(params);
+    format!("{}?{}", url.path(), url.query().unwrap_or(""))
+}
+
 /// An application as its client knows it.
 #[derive(Debug, Clone)]
 pub struct OAuthClient {

@@ -5,6 +5,7 @@
 //! `ALLOW_OAUTH2_FOR_EXTERNAL_USERS`, deactivated users).
 
 use acs_oauth2::CodeChallenge;
+use acs_tests::oauth::authorize_path;
 use acs_tests::{Agent, Backend, Call, Reply, TestServer, backend_tests, percent_decode};
 use reqwest::Url;
 use serde_json::{Value, json};
@@ -198,12 +199,6 @@ impl Flow {
 }
 
 /// The path of the authorization endpoint with `params` form-urlencoded as its query.
-fn authorize_path(params: &[(&str, &str)]) -> String {
-    let mut url = Url::parse("http://acs.invalid/api/o/authorize/").expect("a URL");
-    url.query_pairs_mut().extend_pairs(params);
-    format!("{}?{}", url.path(), url.query().unwrap_or(""))
-}
-
 /// The value of `name` in `params`.
 fn param<'a>(params: &[(&'a str, &'a str)], name: &str) -> Option<&'a str> {
     params.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)

@@ -1,0 +1,296 @@
+//! The pages end to end in headless Chromium: a personal token made, used and revoked; the
+//! authorization-code flow through the consent page; applications managed by an organization
+//! admin. Every page visited passes axe's WCAG 2.1 A/AA rules, does not scroll sideways at
+//! phone size, and is saved as a screenshot (`tests/artifacts/browser/`).
+
+use acs_tests::browser::Browser;
+use acs_tests::oauth::{OAuthClient, authorize_path};
+use acs_tests::{Backend, Call, TestServer, backend_tests, id_of, percent_decode};
+use serde_json::json;
+
+backend_tests!(
+    personal_token_is_made_used_and_revoked_in_the_browser,
+    authorization_code_flow_runs_through_the_consent_page,
+    organization_admin_manages_applications_in_the_browser,
+);
+
+const PASSWORD: &str = "pw-ada-12345";
+
+fn sign_in(browser: &Browser, username: &str, password: &str) {
+    browser.fill("#username", username);
+    browser.fill("#password", password);
+    browser.click_through("button[type=submit]");
+}
+
+/// Checks the page as it is now: no accessibility violations, no sideways scrolling on a
+/// phone; saves `label.png` and `label-phone.png`.
+fn check_page(browser: &Browser, label: &str) {
+    let violations = browser.accessibility_violations();
+    assert!(
+        violations.is_empty(),
+        "axe (WCAG 2.1 A/AA) on {} ({label}):\n{}",
+        browser.path(),
+        violations.join("\n")
+    );
+    browser.screenshot(label);
+    browser.set_window_size(390, 844);
+    assert!(
+        !browser.overflows_horizontally(),
+        "{} ({label}) scrolls sideways at 390x844",
+        browser.path()
+    );
+    browser.screenshot(&format!("{label}-phone"));
+    browser.set_window_size(1280, 900);
+}
+
+fn personal_token_is_made_used_and_revoked_in_the_browser(backend: Backend) {
+    let server = TestServer::start(backend);
+    server.create_user("ada", PASSWORD, false);
+    let browser = Browser::open(
+        &server,
+        "personal_token_is_made_used_and_revoked_in_the_browser",
+    );
+    browser.goto("/api/login/");
+    sign_in(&browser, "ada", PASSWORD);
+    assert_eq!(browser.path(), "/accounts/profile/");
+    assert!(
+        browser
+            .text("main")
+            .contains("You have no personal tokens.")
+    );
+    check_page(&browser, "profile-empty");
+
+    browser.fill("#token-description", "laptop");
+    browser.click("#token-scope option[value=read]");
+    browser.click_through("form[action='/accounts/profile/tokens/'] button[type=submit]");
+    let value = browser.value("#new-token");
+    assert_eq!(value.len(), 43, "{value}");
+    assert!(
+        browser.exists("button.copy"),
+        "the script adds a copy button"
+    );
+    check_page(&browser, "profile-token-created");
+
+    // The value works as a bearer token, with the scope chosen in the page.
+    let me = server
+        .anonymous()
+        .with_bearer(&value)
+        .get("/api/v2/me/")
+        .call()
+        .expect(200)
+        .json();
+    assert_eq!(me["results"][0]["username"], "ada");
+    server
+        .anonymous()
+        .with_bearer(&value)
+        .post("/api/v2/tokens/")
+        .json(&json!({}))
+        .call()
+        .expect(403);
+
+    // Shown once: a fresh visit lists the token without its value.
+    browser.goto("/accounts/profile/");
+    assert!(!browser.source().contains(&value));
+    assert!(
+        browser
+            .text("ul[aria-label='Personal tokens']")
+            .contains("laptop")
+    );
+    browser.click_through("ul[aria-label='Personal tokens'] button[type=submit]");
+    assert_eq!(browser.path(), "/accounts/profile/?done=revoked");
+    assert_eq!(browser.text("p.notice"), "The token was revoked.");
+    assert_eq!(server.bearer_me_status(&value), 401);
+    check_page(&browser, "profile-token-revoked");
+
+    browser.click_through("form[action^='/api/logout/'] button[type=submit]");
+    assert!(
+        browser.path().starts_with("/api/login/"),
+        "{}",
+        browser.path()
+    );
+    browser.goto("/accounts/profile/");
+    assert_eq!(browser.path(), "/api/login/?next=/accounts/profile/");
+}
+
+fn authorization_code_flow_runs_through_the_consent_page(backend: Backend) {
+    let server = TestServer::start(backend);
+    let org = server.create_organization("Acme");
+    server.create_user("ada", PASSWORD, false);
+    let redirect_uri = format!("{}/callback/", server.base);
+    let app = server
+        .admin()
+        .post("/api/v2/applications/")
+        .json(&json!({
+            "name": "Portal", "organization": org, "client_type": "confidential",
+            "authorization_grant_type": "authorization-code", "redirect_uris": redirect_uri,
+        }))
+        .call()
+        .expect(201)
+        .json();
+    let client = OAuthClient {
+        id: id_of(&app),
+        client_id: app["client_id"].as_str().expect("client_id").to_owned(),
+        client_secret: app["client_secret"].as_str().expect("secret").to_owned(),
+    };
+    let authorize = authorize_path(&[
+        ("response_type", "code"),
+        ("client_id", &client.client_id),
+        ("redirect_uri", &redirect_uri),
+        ("scope", "read"),
+        ("state", "st-42"),
+    ]);
+
+    let browser = Browser::open(
+        &server,
+        "authorization_code_flow_runs_through_the_consent_page",
+    );
+    browser.goto(&authorize);
+    assert!(
+        browser.path().starts_with("/api/login/?next="),
+        "{}",
+        browser.path()
+    );
+    sign_in(&browser, "ada", PASSWORD);
+    assert!(
+        browser.path().starts_with("/api/o/authorize/"),
+        "{}",
+        browser.path()
+    );
+    assert_eq!(browser.text("h1"), "Authorize Portal?");
+    assert!(browser.text("main").contains("Acme"));
+    check_page(&browser, "consent");
+
+    browser.click_through("button[name=allow]");
+    let landed = browser.path();
+    let query = landed
+        .strip_prefix("/callback/?")
+        .unwrap_or_else(|| panic!("not sent back to the client: {landed}"));
+    let param = |name: &str| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+            .map(percent_decode)
+    };
+    assert_eq!(param("state").as_deref(), Some("st-42"));
+    let code = param("code").expect("a code");
+    let tokens = client
+        .token_request(
+            &server,
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", code.as_str()),
+                ("redirect_uri", redirect_uri.as_str()),
+            ],
+        )
+        .expect(200)
+        .json();
+    let access = tokens["access_token"]
+        .as_str()
+        .expect("access_token")
+        .to_owned();
+    assert_eq!(tokens["scope"], "read");
+    assert_eq!(server.bearer_me_status(&access), 200);
+
+    // The profile lists the application's token; revoking it there stops it.
+    browser.goto("/accounts/profile/");
+    assert!(
+        browser
+            .text("ul[aria-label='Application tokens']")
+            .contains("Portal")
+    );
+    check_page(&browser, "profile-authorized");
+    browser.click_through("ul[aria-label='Application tokens'] button[type=submit]");
+    assert_eq!(browser.path(), "/accounts/profile/?done=revoked");
+    assert_eq!(server.bearer_me_status(&access), 401);
+
+    // Denying sends the client `access_denied` with its state, and no code.
+    browser.goto(&authorize);
+    browser.click_through("button[name=deny]");
+    let denied = browser.path();
+    assert!(denied.starts_with("/callback/?"), "{denied}");
+    assert!(denied.contains("error=access_denied"), "{denied}");
+    assert!(
+        denied.contains("state=st-42") && !denied.contains("code="),
+        "{denied}"
+    );
+}
+
+fn organization_admin_manages_applications_in_the_browser(backend: Backend) {
+    let server = TestServer::start(backend);
+    let org = server.create_organization("Mine");
+    let boss = server.create_user("boss", PASSWORD, false);
+    server.add_admin(org, boss);
+    let browser = Browser::open(
+        &server,
+        "organization_admin_manages_applications_in_the_browser",
+    );
+    browser.goto("/api/login/");
+    sign_in(&browser, "boss", PASSWORD);
+    browser.click_through("nav a[href='/accounts/applications/']");
+    assert_eq!(browser.path(), "/accounts/applications/");
+    check_page(&browser, "applications-empty");
+
+    // A refusal by the API's validation comes back in the page, the form filled in.
+    browser.fill("#app-name", "Robot");
+    browser.click("#app-redirect");
+    browser.click_through("form[action='/accounts/applications/'] button[type=submit]");
+    assert!(
+        browser.text("[role=alert]").contains("redirect_uris"),
+        "{}",
+        browser.text("[role=alert]")
+    );
+    assert_eq!(browser.value("#app-name"), "Robot");
+    check_page(&browser, "applications-refused");
+
+    browser.click("#app-grant option[value=password]");
+    browser.click_through("form[action='/accounts/applications/'] button[type=submit]");
+    let id = id_of(&server.admin().get_json("/api/v2/applications/")["results"][0]);
+    let client = OAuthClient {
+        id,
+        client_id: browser.value("#client-id"),
+        client_secret: browser.value("#client-secret"),
+    };
+    assert_eq!(browser.count("button.copy"), 2);
+    check_page(&browser, "application-created");
+    // The credentials shown work at the token endpoint.
+    let tokens = client.password_grant(&server, "boss", PASSWORD);
+    let access = tokens["access_token"]
+        .as_str()
+        .expect("access_token")
+        .to_owned();
+
+    browser.click_through(&format!("ul a[href='/accounts/applications/{id}/']"));
+    assert_eq!(browser.text("h1"), "Robot");
+    check_page(&browser, "application-edit");
+    browser.fill("#app-name", "Robot 2");
+    browser.click("#app-skip");
+    browser.click_through(&format!(
+        "form[action='/accounts/applications/{id}/'] button[type=submit]"
+    ));
+    assert_eq!(browser.path(), "/accounts/applications/?done=saved");
+    let record = server
+        .admin()
+        .get_json(&format!("/api/v2/applications/{id}/"));
+    assert_eq!(record["name"], "Robot 2");
+    assert_eq!(record["skip_authorization"], true);
+
+    browser.goto(&format!("/accounts/applications/{id}/"));
+    browser.click_through(&format!(
+        "form[action='/accounts/applications/{id}/delete/'] button"
+    ));
+    assert_eq!(browser.path(), "/accounts/applications/?done=deleted");
+    assert!(browser.text("main").contains("You manage no applications."));
+    assert_eq!(
+        server.bearer_me_status(&access),
+        401,
+        "its tokens went with it"
+    );
+
+    browser.goto(&format!("/accounts/applications/{id}/"));
+    assert!(
+        browser
+            .text("[role=alert]")
+            .contains("No OAuth2Application matches")
+    );
+    check_page(&browser, "not-found");
+}
