@@ -7,9 +7,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use super::applications::{ApplicationForm, PATH as LIST, api_body};
-use super::page::{Nav, Problem, Stop, actor, form_errors, render, see_other, stopped, viewer};
+use super::page::{Access, Nav, Problem, Stop, as_user, form_errors, render, see_other, stopped};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::{Context, Reply};
 use crate::error::ApiResult;
 use crate::handlers::applications;
 use crate::http::body::FormBody;
@@ -33,7 +33,6 @@ enum Outcome {
     Page(StatusCode, Box<ApplicationView>),
     Saved(&'static str),
     Problem(Problem),
-    Stopped(Stop),
 }
 
 /// The page of application `id`, if `principal` may change it.
@@ -67,15 +66,15 @@ fn respond(
     req: &HttpRequest,
     state: &AppState,
     id: i64,
-    reply: crate::context::Reply<Outcome>,
+    reply: Reply<Result<Outcome, Stop>>,
 ) -> ApiResult<HttpResponse> {
     match &reply.value {
-        Outcome::Page(status, page) => {
+        Ok(Outcome::Page(status, page)) => {
             render(req, state, *status, "application", page.as_ref(), &reply)
         }
-        Outcome::Saved(done) => Ok(see_other(&format!("{LIST}?done={done}"), &reply)),
-        Outcome::Problem(problem) => problem.page(state),
-        Outcome::Stopped(stop) => stopped(state, stop, &path_of(id)),
+        Ok(Outcome::Saved(done)) => Ok(see_other(&format!("{LIST}?done={done}"), &reply)),
+        Ok(Outcome::Problem(problem)) => problem.page(state),
+        Err(stop) => stopped(state, stop, &path_of(id)),
     }
 }
 
@@ -86,16 +85,15 @@ pub async fn application_page(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match viewer(ctx)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Outcome::Stopped(stop)),
-        };
-        match view(ctx, &principal, id) {
+    let reply = as_user(
+        &state,
+        &req,
+        Access::Show,
+        move |ctx, principal| match view(ctx, &principal, id) {
             Ok(page) => Ok(Outcome::Page(StatusCode::OK, Box::new(page))),
             Err(error) => Ok(Outcome::Problem(Problem::from_error(error)?)),
-        }
-    })
+        },
+    )
     .await?;
     respond(&req, &state, id, reply)
 }
@@ -108,17 +106,13 @@ pub async fn update_application(
     form: FormBody,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
+    let access = Access::form(&form);
     let body = api_body(
         &form,
         &["name", "description", "client_type", "redirect_uris"],
     );
     let values = ApplicationForm::read(&form);
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match actor(ctx, csrf)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Outcome::Stopped(stop)),
-        };
+    let reply = as_user(&state, &req, access, move |ctx, principal| {
         let error = match applications::change(ctx, &principal, id, &body.0, false) {
             Ok(_) => return Ok(Outcome::Saved("saved")),
             Err(error) => error,
@@ -151,17 +145,16 @@ pub async fn delete_application(
     form: FormBody,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match actor(ctx, csrf)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Outcome::Stopped(stop)),
-        };
-        match applications::delete(ctx, &principal, id) {
-            Ok(()) => Ok(Outcome::Saved("deleted")),
-            Err(error) => Ok(Outcome::Problem(Problem::from_error(error)?)),
-        }
-    })
-    .await?;
+    let reply =
+        as_user(
+            &state,
+            &req,
+            Access::form(&form),
+            move |ctx, principal| match applications::delete(ctx, &principal, id) {
+                Ok(()) => Ok(Outcome::Saved("deleted")),
+                Err(error) => Ok(Outcome::Problem(Problem::from_error(error)?)),
+            },
+        )
+        .await?;
     respond(&req, &state, id, reply)
 }

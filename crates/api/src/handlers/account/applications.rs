@@ -9,9 +9,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::page::{Nav, actor, body_of, form_errors, notice, render, stopped, viewer};
+use super::page::{Access, Nav, as_user, body_of, form_errors, notice, render, stopped};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::applications;
 use crate::http::body::{FormBody, JsonObject};
@@ -178,14 +178,10 @@ pub async fn applications_page(
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let shown = notice(&req);
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match viewer(ctx)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Err(stop)),
-        };
+    let reply = as_user(&state, &req, Access::Show, move |ctx, principal| {
         let mut page = view(ctx, &principal)?;
         page.notice = shown;
-        Ok(Ok(page))
+        Ok(page)
     })
     .await?;
     match &reply.value {
@@ -200,7 +196,7 @@ pub async fn create_application(
     state: web::Data<AppState>,
     form: FormBody,
 ) -> ApiResult<HttpResponse> {
-    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
+    let access = Access::form(&form);
     let body = api_body(
         &form,
         &[
@@ -216,11 +212,7 @@ pub async fn create_application(
     let organization = form
         .get("organization")
         .and_then(|id| id.parse::<i64>().ok());
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match actor(ctx, csrf)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Err(stop)),
-        };
+    let reply = as_user(&state, &req, access, move |ctx, principal| {
         let created = applications::create_from_body(ctx, &principal, body);
         let mut page = view(ctx, &principal)?;
         let status = match created {
@@ -243,7 +235,7 @@ pub async fn create_application(
                 status
             }
         };
-        Ok(Ok((status, page)))
+        Ok((status, page))
     })
     .await?;
     match &reply.value {

@@ -2,12 +2,13 @@
 //! the API's errors into messages.
 
 use actix_web::http::{StatusCode, header};
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use crate::auth::{Principal, csrf};
-use crate::context::{Context, Reply};
+use crate::context::{Context, Reply, run};
 use crate::error::{ApiError, ApiResult};
+use crate::http::body::FormBody;
 use crate::http::response::apply_session;
 use crate::pages::{MessagePage, message_page, page_response};
 use crate::state::AppState;
@@ -21,31 +22,57 @@ pub enum Stop {
     Forgery(String),
 }
 
-/// The user of the browser session, for a page that only shows things.
-pub fn viewer(ctx: &mut Context<'_>) -> ApiResult<Result<Principal, Stop>> {
-    match ctx.principal()? {
-        Some(principal) if principal.is_session() => Ok(Ok(principal.clone())),
-        _ => Ok(Err(Stop::SignIn)),
+/// How a page request is let in.
+#[derive(Debug)]
+pub enum Access {
+    /// A page that only shows things: a browser session is enough.
+    Show,
+    /// A form post: a browser session, and the form's `csrfmiddlewaretoken` passing the very
+    /// check the API applies to its `X-CSRFToken` header.
+    Form(Option<String>),
+}
+
+impl Access {
+    /// The access of a posted `form`.
+    pub fn form(form: &FormBody) -> Self {
+        Access::Form(form.get("csrfmiddlewaretoken").map(str::to_owned))
     }
 }
 
-/// The user of the browser session, for a form post: the form's `csrfmiddlewaretoken` goes
-/// through the very check the API applies to its `X-CSRFToken` header.
-pub fn actor(
-    ctx: &mut Context<'_>,
-    form_token: Option<String>,
-) -> ApiResult<Result<Principal, Stop>> {
-    if let Err(stop) = viewer(ctx)? {
-        return Ok(Err(stop));
-    }
-    if ctx.request.csrf_header.is_none() {
-        ctx.request.csrf_header = form_token;
-    }
-    match ctx.require_user() {
-        Ok(principal) => Ok(Ok(principal)),
-        Err(ApiError::Forbidden(reason)) => Ok(Err(Stop::Forgery(reason))),
-        Err(other) => Err(other),
-    }
+/// Runs `work` on the blocking pool for the user of the browser session, let in by `access`;
+/// `Err(Stop)` when nobody is signed in with a session (Basic and bearer credentials do not
+/// count: a page acts for a person at a browser) or the form is forged.
+pub async fn as_user<T, F>(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    access: Access,
+    work: F,
+) -> ApiResult<Reply<Result<T, Stop>>>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut Context<'_>, Principal) -> ApiResult<T> + Send + 'static,
+{
+    run(state, req, move |ctx| {
+        let session = ctx.principal()?.filter(|principal| principal.is_session());
+        let Some(principal) = session.cloned() else {
+            return Ok(Err(Stop::SignIn));
+        };
+        let principal = match access {
+            Access::Show => principal,
+            Access::Form(token) => {
+                if ctx.request.csrf_header.is_none() {
+                    ctx.request.csrf_header = token;
+                }
+                match ctx.require_user() {
+                    Ok(principal) => principal,
+                    Err(ApiError::Forbidden(reason)) => return Ok(Err(Stop::Forgery(reason))),
+                    Err(other) => return Err(other),
+                }
+            }
+        };
+        work(ctx, principal).map(Ok)
+    })
+    .await
 }
 
 /// The response to a stopped page: the login page (coming back to `path`) or the CSRF page.
@@ -215,10 +242,7 @@ pub fn when(at: &acs_storage::Timestamp) -> String {
 
 /// The fields `names` of a form post as a JSON object of strings, for the API's body readers
 /// (which then validate them as they validate JSON); fields missing from the form stay missing.
-pub fn body_of(
-    form: &crate::http::body::FormBody,
-    names: &[&str],
-) -> serde_json::Map<String, serde_json::Value> {
+pub fn body_of(form: &FormBody, names: &[&str]) -> serde_json::Map<String, serde_json::Value> {
     names
         .iter()
         .filter_map(|name| {

@@ -7,9 +7,9 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
-use super::page::{Nav, notice, render, stopped, viewer, when};
+use super::page::{Access, Nav, as_user, notice, render, stopped, when};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
 use crate::state::AppState;
 
@@ -126,14 +126,10 @@ fn own_tokens(
 /// `GET /accounts/profile/`. Anonymous visitors are sent to the login page and come back.
 pub async fn profile(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let shown = notice(&req);
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match viewer(ctx)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Err(stop)),
-        };
+    let reply = as_user(&state, &req, Access::Show, move |ctx, principal| {
         let mut page = view(ctx, &principal)?;
         page.notice = shown;
-        Ok(Ok(page))
+        Ok(page)
     })
     .await?;
     match &reply.value {

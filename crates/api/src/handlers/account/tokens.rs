@@ -5,9 +5,8 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use super::page::{Problem, actor, body_of, form_errors, render, see_other, stopped};
+use super::page::{Access, Problem, as_user, body_of, form_errors, render, see_other, stopped};
 use super::profile::{PATH, view};
-use crate::context::run;
 use crate::error::ApiResult;
 use crate::handlers::tokens;
 use crate::http::body::{FormBody, JsonObject};
@@ -20,13 +19,9 @@ pub async fn create_token(
     state: web::Data<AppState>,
     form: FormBody,
 ) -> ApiResult<HttpResponse> {
-    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
+    let access = Access::form(&form);
     let body = JsonObject(body_of(&form, &["description", "scope"]));
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match actor(ctx, csrf)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Err(stop)),
-        };
+    let reply = as_user(&state, &req, access, move |ctx, principal| {
         let created = tokens::create_personal(ctx, &principal, &body);
         // The list below must include the new token: read it after the creation.
         let mut page = view(ctx, &principal)?;
@@ -43,7 +38,7 @@ pub async fn create_token(
                 status
             }
         };
-        Ok(Ok((status, page)))
+        Ok((status, page))
     })
     .await?;
     match &reply.value {
@@ -61,18 +56,17 @@ pub async fn revoke_token(
     form: FormBody,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let csrf = form.get("csrfmiddlewaretoken").map(str::to_owned);
-    let reply = run(&state, &req, move |ctx| {
-        let principal = match actor(ctx, csrf)? {
-            Ok(principal) => principal,
-            Err(stop) => return Ok(Err(stop)),
-        };
-        match tokens::revoke(ctx, &principal, id) {
-            Ok(()) => Ok(Ok(None)),
-            Err(error) => Ok(Ok(Some(Problem::from_error(error)?))),
-        }
-    })
-    .await?;
+    let reply =
+        as_user(
+            &state,
+            &req,
+            Access::form(&form),
+            move |ctx, principal| match tokens::revoke(ctx, &principal, id) {
+                Ok(()) => Ok(None),
+                Err(error) => Ok(Some(Problem::from_error(error)?)),
+            },
+        )
+        .await?;
     match &reply.value {
         Ok(None) => Ok(see_other(&format!("{PATH}?done=revoked"), &reply)),
         Ok(Some(problem)) => problem.page(&state),
