@@ -66,15 +66,6 @@ fn token_from_form(server: &TestServer, browser: &Agent, csrf: &str) -> String {
     shown_value(&reply.body, "new-token")
 }
 
-fn me_status(server: &TestServer, token: &str) -> u16 {
-    server
-        .anonymous()
-        .with_bearer(token)
-        .get("/api/v2/me/")
-        .call()
-        .status
-}
-
 fn pages_send_anonymous_visitors_and_api_credentials_to_login(backend: Backend) {
     let server = TestServer::start(backend);
     let token = server.admin().personal_token("write");
@@ -178,7 +169,7 @@ fn profile_token_form_creates_a_working_token_shown_once(backend: Backend) {
         reply.body.contains("laptop &lt;cli&gt;"),
         "escaped description listed"
     );
-    assert_eq!(me_status(&server, &value), 200);
+    assert_eq!(server.bearer_me_status(&value), 200);
     // A read token refuses writes, exactly as one created through the API.
     server
         .anonymous()
@@ -257,7 +248,7 @@ fn page_forms_need_the_csrf_token(backend: Backend) {
         .form(&[("csrfmiddlewaretoken", csrf.as_str())])
         .call();
     assert_eq!(reply.status, 403);
-    assert_eq!(me_status(&server, &token), 200);
+    assert_eq!(server.bearer_me_status(&token), 200);
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM access_tokens"), 1);
 }
 
@@ -278,7 +269,7 @@ fn revoking_from_the_profile_stops_the_token(backend: Backend) {
         reply.location().as_deref(),
         Some("/accounts/profile/?done=revoked")
     );
-    assert_eq!(me_status(&server, &token), 401);
+    assert_eq!(server.bearer_me_status(&token), 401);
     let page = browser
         .get("/accounts/profile/?done=revoked")
         .call()
@@ -323,7 +314,7 @@ fn nobody_revokes_another_users_token_from_a_page(backend: Backend) {
         &[],
     );
     assert_eq!(reply.status, 403, "{}", reply.body);
-    assert_eq!(me_status(&server, &token), 200);
+    assert_eq!(server.bearer_me_status(&token), 200);
     // A superuser may, as through the API.
     let (admin, admin_csrf) = signed_in(&server, "admin", &server.admin_password);
     post_form(
@@ -334,7 +325,7 @@ fn nobody_revokes_another_users_token_from_a_page(backend: Backend) {
         &[],
     )
     .expect(303);
-    assert_eq!(me_status(&server, &token), 401);
+    assert_eq!(server.bearer_me_status(&token), 401);
 }
 
 fn external_users_get_the_api_refusal_in_the_page(backend: Backend) {
@@ -552,7 +543,7 @@ fn application_page_edits_and_deletes(backend: Backend) {
         .call()
         .expect(404);
     assert_eq!(
-        me_status(&server, &token),
+        server.bearer_me_status(&token),
         401,
         "the application's tokens went with it"
     );
