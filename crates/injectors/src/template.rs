@@ -120,7 +120,7 @@ pub enum TemplateError {
 /// and whitespace control.
 pub fn parse(source: &str) -> Result<Template, TemplateError> {
     let compiled = Compiled::compile(source)
-        .map_err(|error| TemplateError::Syntax(describe_syntax_error(source, &error)))?;
+        .map_err(|error| TemplateError::Syntax(one_line(&describe_syntax_error(source, &error))))?;
     let mut references = Vec::new();
     collect(&compiled, 0, &mut references)?;
     Ok(Template {
@@ -131,7 +131,21 @@ pub fn parse(source: &str) -> Result<Template, TemplateError> {
 }
 
 fn unsupported(reason: impl Into<String>) -> TemplateError {
-    TemplateError::Unsupported(reason.into())
+    TemplateError::Unsupported(one_line(&reason.into()))
+}
+
+/// `text` with control characters escaped (`\n`), so a reason quoting the source stays the one
+/// line its field message promises.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Walks the compiled template, rejecting anything outside the subset and collecting references.

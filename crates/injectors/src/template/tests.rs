@@ -746,3 +746,13 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn errors_quoting_the_source_stay_on_one_line() {
+    // Found by the property test below: a bracketed segment holding a newline.
+    let error = parse("{{{[\n]}}}--}}").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "bracketed path segments are not supported (`[\\n]`)"
+    );
+}
