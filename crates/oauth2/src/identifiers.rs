@@ -58,12 +58,9 @@ pub fn generate_client_secret(rng: &dyn SecureRandom) -> Result<PlainSecret, Ran
     random_alphanumeric(rng, CLIENT_SECRET_LENGTH).map(PlainSecret::new)
 }
 
-/// `len` characters drawn uniformly from [`ALPHABET`] (Django's
+/// `len` characters drawn uniformly from `[A-Za-z0-9]` (Django's
 /// `get_random_string`), by rejection sampling over random bytes.
-pub(crate) fn random_alphanumeric(
-    rng: &dyn SecureRandom,
-    len: usize,
-) -> Result<String, RandomnessError> {
+pub fn random_alphanumeric(rng: &dyn SecureRandom, len: usize) -> Result<String, RandomnessError> {
     sample_alphanumeric(|buf| rng.fill(buf).map_err(RandomnessError::from), len)
 }
 

@@ -79,6 +79,7 @@ pub use form::FormParams;
 pub use grant::{DEFAULT_GRANT_SCOPE, GrantRequest};
 pub use identifiers::{
     CLIENT_ID_LENGTH, CLIENT_SECRET_LENGTH, generate_client_id, generate_client_secret,
+    random_alphanumeric,
 };
 pub use lifetimes::{LATEST_EXPIRY, Lifetimes, latest_expiry, saturating_add_seconds};
 pub use masking::{MASK, shown};
@@ -96,6 +97,6 @@ pub use revocation::{
 };
 pub use scope::{DEFAULT_SCOPE, Scope, ScopeError};
 pub use secret::{
-    PlainSecret, RandomnessError, SecretDigest, TOKEN_BYTES, constant_time_eq, generate_secret,
+    PlainSecret, RandomnessError, SecretDigest, TOKEN_LENGTH, constant_time_eq, generate_secret,
     parse_bearer,
 };

@@ -9,15 +9,13 @@
 
 use std::fmt;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ring::digest;
 use ring::rand::SecureRandom;
 
-/// Number of random bytes in a generated secret (256 bits).
-///
-/// Encoded URL-safe base64 without padding this gives 43 characters.
-pub const TOKEN_BYTES: usize = 32;
+use crate::identifiers::random_alphanumeric;
+
+/// Length of a generated secret: 43 characters of `[A-Za-z0-9]`, 256 bits.
+pub const TOKEN_LENGTH: usize = 43;
 
 /// A secret value shown to its owner once (a token, session id, client secret).
 ///
@@ -103,15 +101,15 @@ impl From<ring::error::Unspecified> for RandomnessError {
     }
 }
 
-/// Generates a random secret of [`TOKEN_BYTES`] (32) random bytes encoded
-/// URL-safe base64 without padding (43 chars, 256 bits).
+/// Generates a random secret of [`TOKEN_LENGTH`] characters drawn uniformly
+/// from `[A-Za-z0-9]` (256 bits).
 ///
-/// URL-safe and unpadded so the value can travel in headers, cookies and
-/// query strings without escaping.
+/// Alphanumeric, as AWX's tokens are, so the value travels in headers,
+/// cookies and query strings without escaping and can never be mistaken for an
+/// option when a command line takes it as an argument (`awx --conf.token
+/// <value>`: a base64url value starting with `-` made argparse refuse it).
 pub fn generate_secret(rng: &dyn SecureRandom) -> Result<PlainSecret, RandomnessError> {
-    let mut bytes = [0u8; TOKEN_BYTES];
-    rng.fill(&mut bytes)?;
-    Ok(PlainSecret(URL_SAFE_NO_PAD.encode(bytes)))
+    random_alphanumeric(rng, TOKEN_LENGTH).map(PlainSecret)
 }
 
 /// Longest bearer token [`parse_bearer`] accepts. ACS's own tokens are 43
@@ -166,16 +164,12 @@ mod tests {
     use ring::rand::SystemRandom;
 
     #[test]
-    fn generated_secret_is_43_url_safe_chars() {
+    fn generated_secret_is_43_alphanumeric_chars() {
         let s = generate_secret(&SystemRandom::new()).unwrap();
-        assert_eq!(s.expose().len(), 43);
-        assert!(
-            s.expose()
-                .bytes()
-                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
-        );
-        let decoded = URL_SAFE_NO_PAD.decode(s.expose()).unwrap();
-        assert_eq!(decoded.len(), TOKEN_BYTES);
+        assert_eq!(s.expose().len(), TOKEN_LENGTH);
+        assert!(s.expose().bytes().all(|c| c.is_ascii_alphanumeric()));
+        // 43 characters of 62 carry at least 256 bits.
+        assert!(TOKEN_LENGTH as f64 * 62f64.log2() >= 256.0);
     }
 
     #[test]

@@ -10,23 +10,10 @@ use crate::http::request::RequestInfo;
 /// Name of the CSRF cookie; awxkit reads it by this name.
 pub const COOKIE: &str = "csrftoken";
 
-const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-
-/// A fresh random CSRF token (64 characters, like Django's masked tokens).
+/// A fresh random CSRF token (64 characters of `[A-Za-z0-9]`, like Django's masked tokens).
 pub fn new_token(rng: &dyn SecureRandom) -> ApiResult<String> {
-    let mut token = String::with_capacity(64);
-    let mut buffer = [0u8; 64];
-    while token.len() < 64 {
-        rng.fill(&mut buffer)
-            .map_err(|_| ApiError::Internal("random number generator failed".into()))?;
-        // 248 = 4 × 62: rejecting larger bytes keeps every character equally likely.
-        for byte in buffer.iter().filter(|b| **b < 248) {
-            if token.len() < 64 {
-                token.push(char::from(ALPHABET[usize::from(*byte) % ALPHABET.len()]));
-            }
-        }
-    }
-    Ok(token)
+    acs_oauth2::random_alphanumeric(rng, 64)
+        .map_err(|_| ApiError::Internal("random number generator failed".into()))
 }
 
 /// The CSRF token of this browser (its `csrftoken` cookie) for a page's form, or a new one;
