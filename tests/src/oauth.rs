@@ -34,6 +34,17 @@ impl TestServer {
             .status
     }
 
+    /// The status a write (`POST /api/v2/tokens/` with `{}`) answers with `token` as a bearer
+    /// token: 403 for a read-scoped token, before the body is looked at.
+    pub fn bearer_write_status(&self, token: &str) -> u16 {
+        self.anonymous()
+            .with_bearer(token)
+            .post("/api/v2/tokens/")
+            .json(&json!({}))
+            .call()
+            .status
+    }
+
     /// Creates, as admin, a confidential password-grant application in `organization`,
     /// owned by `owner` when given; returns its id.
     pub fn password_application(&self, organization: i64, name: &str, owner: Option<i64>) -> i64 {

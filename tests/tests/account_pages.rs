@@ -171,13 +171,7 @@ fn profile_token_form_creates_a_working_token_shown_once(backend: Backend) {
     );
     assert_eq!(server.bearer_me_status(&value), 200);
     // A read token refuses writes, exactly as one created through the API.
-    server
-        .anonymous()
-        .with_bearer(&value)
-        .post("/api/v2/tokens/")
-        .json(&json!({}))
-        .call()
-        .expect(403);
+    assert_eq!(server.bearer_write_status(&value), 403);
     let listed = browser.get_json("/api/v2/tokens/");
     assert_eq!(listed["count"], 1);
     assert_eq!(listed["results"][0]["scope"], "read");

@@ -7,7 +7,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use super::applications::{ApplicationForm, PATH as LIST, api_body};
-use super::page::{Access, Nav, Problem, Stop, as_user, form_errors, render, see_other, stopped};
+use super::page::{
+    Access, Nav, Problem, Stop, as_user, form_errors, removal, render, see_other, stopped,
+};
 use crate::auth::Principal;
 use crate::context::{Context, Reply};
 use crate::error::ApiResult;
@@ -145,16 +147,13 @@ pub async fn delete_application(
     form: FormBody,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply =
-        as_user(
-            &state,
-            &req,
-            Access::form(&form),
-            move |ctx, principal| match applications::delete(ctx, &principal, id) {
-                Ok(()) => Ok(Outcome::Saved("deleted")),
-                Err(error) => Ok(Outcome::Problem(Problem::from_error(error)?)),
-            },
-        )
-        .await?;
-    respond(&req, &state, id, reply)
+    let back = format!("{LIST}?done=deleted");
+    removal(
+        &state,
+        &req,
+        &form,
+        (&path_of(id), &back),
+        move |ctx, principal| applications::delete(ctx, principal, id),
+    )
+    .await
 }

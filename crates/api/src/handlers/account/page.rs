@@ -75,6 +75,36 @@ where
     .await
 }
 
+/// A form post that removes something with `remove` (the API's own function) and then goes
+/// `back` (with its `done=` notice); a refusal shows the problem page, and a visitor without a
+/// session logs in and returns to `from`.
+pub async fn removal<F>(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    form: &FormBody,
+    (from, back): (&str, &str),
+    remove: F,
+) -> ApiResult<HttpResponse>
+where
+    F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<()> + Send + 'static,
+{
+    let reply = as_user(
+        state,
+        req,
+        Access::form(form),
+        move |ctx, principal| match remove(ctx, &principal) {
+            Ok(()) => Ok(None),
+            Err(error) => Ok(Some(Problem::from_error(error)?)),
+        },
+    )
+    .await?;
+    match &reply.value {
+        Ok(None) => Ok(see_other(back, &reply)),
+        Ok(Some(problem)) => problem.page(state),
+        Err(stop) => stopped(state, stop, from),
+    }
+}
+
 /// The response to a stopped page: the login page (coming back to `path`) or the CSRF page.
 pub fn stopped(state: &AppState, stop: &Stop, path: &str) -> ApiResult<HttpResponse> {
     match stop {

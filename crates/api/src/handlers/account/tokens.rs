@@ -5,7 +5,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use super::page::{Access, Problem, as_user, body_of, form_errors, render, see_other, stopped};
+use super::page::{Access, as_user, body_of, form_errors, removal, render, stopped};
 use super::profile::{PATH, view};
 use crate::error::ApiResult;
 use crate::handlers::tokens;
@@ -56,22 +56,11 @@ pub async fn revoke_token(
     form: FormBody,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply =
-        as_user(
-            &state,
-            &req,
-            Access::form(&form),
-            move |ctx, principal| match tokens::revoke(ctx, &principal, id) {
-                Ok(()) => Ok(None),
-                Err(error) => Ok(Some(Problem::from_error(error)?)),
-            },
-        )
-        .await?;
-    match &reply.value {
-        Ok(None) => Ok(see_other(&format!("{PATH}?done=revoked"), &reply)),
-        Ok(Some(problem)) => problem.page(&state),
-        Err(stop) => stopped(&state, stop, PATH),
-    }
+    let back = format!("{PATH}?done=revoked");
+    removal(&state, &req, &form, (PATH, &back), move |ctx, principal| {
+        tokens::revoke(ctx, principal, id)
+    })
+    .await
 }
 
 /// A form field of the body, as text (the API's readers reject what is not).
