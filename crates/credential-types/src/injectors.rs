@@ -770,7 +770,7 @@ mod tests {
     fn unsupported_constructs_name_the_key_and_section() {
         assert_error(
             json!({"env": {"X": "{{#each username}}x{{/each}}"}}),
-            "Unsupported template construct for X inside of env (helper `each` is not supported; use `if` or `unless`)",
+            "Unsupported template construct for X inside of env (helper `each` is not supported; use `if`, `unless` or `json`)",
         );
         assert_error(
             json!({"file": {"template.cert": "{{> partial}}"}}),

@@ -6,16 +6,15 @@
 //!
 //! Fields, flags, defaults and required lists follow the reference system's registry; labels
 //! and help texts are ACS's own. Injectors are Handlebars templates (see `acs_injectors`) that
-//! reproduce the reference system's built-in injection outputs as far as a template can:
+//! reproduce the reference system's built-in injection outputs:
 //!
-//! * a template cannot leave an environment variable out, so optional variables (the AWS
-//!   session token, the Azure variables of the authentication mode not in use, the Terraform
-//!   Google credentials path) are set to the empty string when they do not apply;
-//! * values are inserted verbatim, without JSON or YAML quoting, so the GCE JSON file and the
-//!   OpenStack YAML file are only well-formed for values that need no escaping;
+//! * optional variables (the AWS session token, the Azure variables of the authentication mode
+//!   not in use, the Terraform Google credentials path) render as the empty string when they do
+//!   not apply, and the injection plan leaves a managed type's empty variables out;
+//! * the GCE JSON file and the OpenStack YAML file insert every value with `{{json …}}`, so
+//!   they stay well-formed whatever the values hold (a private key's newlines, quotes);
 //! * the reference uses declared defaults in its built-in injectors (OpenStack's `verify_ssl`
-//!   defaults to true); render managed templates with
-//!   [`crate::values::with_declared_defaults`] to get that behaviour.
+//!   defaults to true); [`crate::injection::injection_fields`] adds them.
 //!
 //! The Machine, Source Control, Vault, Network, Satellite and content source types inject
 //! nothing through templates: their inputs are used by the job and project-update runners.
@@ -24,6 +23,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
+use crate::injectors::{InjectorConfiguration, validate_injectors};
 use crate::inputs::{InputConfiguration, validate_inputs_config};
 use crate::kind::Kind;
 
@@ -55,6 +55,22 @@ impl ManagedType {
             Ok((configuration, _)) => configuration,
             Err(errors) => panic!(
                 "managed credential type {} has invalid inputs: {errors:?}",
+                self.namespace
+            ),
+        }
+    }
+
+    /// The typed injector configuration of this type, validated as a managed type's.
+    ///
+    /// # Panics
+    ///
+    /// Never in practice: every managed definition is valid, which the registry's tests check.
+    pub fn injector_configuration(&self) -> InjectorConfiguration {
+        let inputs = self.input_configuration();
+        match validate_injectors(&self.injectors, &inputs.field_ids(), true) {
+            Ok(configuration) => configuration,
+            Err(errors) => panic!(
+                "managed credential type {} has invalid injectors: {errors:?}",
                 self.namespace
             ),
         }
@@ -221,7 +237,7 @@ fn registry() -> Vec<ManagedType> {
             }),
             injectors: json!({
                 "file": {
-                    "template": "{\n  \"type\": \"service_account\",\n  \"private_key\": \"{{ ssh_key_data }}\",\n  \"client_email\": \"{{ username }}\",\n  \"project_id\": \"{{ project }}\",\n  \"token_uri\": \"https://oauth2.googleapis.com/token\"\n}"
+                    "template": "{\n  \"type\": \"service_account\",\n  \"private_key\": {{json ssh_key_data}},\n  \"client_email\": {{json username}},\n  \"project_id\": {{json project}},\n  \"token_uri\": \"https://oauth2.googleapis.com/token\"\n}"
                 },
                 "env": {
                     "GCE_EMAIL": "{{ username }}",
@@ -316,9 +332,11 @@ fn registry() -> Vec<ManagedType> {
                 ],
                 "required": ["username", "password", "host", "project"]
             }),
+            // Values are YAML double-quoted scalars written by `{{json …}}`; `verify` uses `if`
+            // instead so that it is a YAML boolean even when `verify_ssl` is missing.
             injectors: json!({
                 "file": {
-                    "template": "clouds:\n  devstack:\n    auth:\n      auth_url: {{ host }}\n{{#if domain}}      domain_name: {{ domain }}\n{{/if}}      password: {{ password }}\n{{#if project_domain_name}}      project_domain_name: {{ project_domain_name }}\n{{/if}}      project_name: {{ project }}\n      username: {{ username }}\n{{#if region}}    region_name: {{ region }}\n{{/if}}    verify: {{#if verify_ssl}}true{{else}}false{{/if}}\n"
+                    "template": "clouds:\n  devstack:\n    auth:\n      auth_url: {{json host}}\n{{#if domain}}      domain_name: {{json domain}}\n{{/if}}      password: {{json password}}\n{{#if project_domain_name}}      project_domain_name: {{json project_domain_name}}\n{{/if}}      project_name: {{json project}}\n      username: {{json username}}\n{{#if region}}    region_name: {{json region}}\n{{/if}}    verify: {{#if verify_ssl}}true{{else}}false{{/if}}\n"
                 },
                 "env": {
                     "OS_CLIENT_CONFIG_FILE": "{{ svc.filename }}"
@@ -657,6 +675,19 @@ mod tests {
         }
     }
 
+    #[test]
+    fn every_injector_configuration_is_valid_for_a_managed_type() {
+        for managed in managed_types() {
+            let configuration = managed.injector_configuration();
+            assert_eq!(
+                configuration.to_value(),
+                managed.injectors,
+                "{}",
+                managed.namespace
+            );
+        }
+    }
+
     /// Renders every template of a managed type with the given inputs.
     fn render(namespace: &str, inputs: Value, files: FilePaths) -> BTreeMap<String, String> {
         let managed = managed_type(namespace).expect("registered");
@@ -677,6 +708,10 @@ mod tests {
             .collect()
     }
 
+    fn yaml(text: &str) -> serde_yaml::Value {
+        serde_yaml::from_str(text).unwrap_or_else(|error| panic!("{text:?}: {error}"))
+    }
+
     #[test]
     fn openstack_file_matches_the_reference_text() {
         let rendered = render(
@@ -689,9 +724,17 @@ mod tests {
             }),
             FilePaths::Single("/runner/env/tmp1".to_owned()),
         );
+        // The values are quoted (`{{json …}}`), so the file is semantically equal to the
+        // reference's exact text, not byte-equal.
+        assert_eq!(
+            yaml(&rendered["file.template"]),
+            yaml(
+                "clouds:\n  devstack:\n    auth:\n      auth_url: https://keystone.example.org\n      password: secret\n      project_name: tenant-name\n      username: bob\n    verify: true\n"
+            )
+        );
         assert_eq!(
             rendered["file.template"],
-            "clouds:\n  devstack:\n    auth:\n      auth_url: https://keystone.example.org\n      password: secret\n      project_name: tenant-name\n      username: bob\n    verify: true\n"
+            "clouds:\n  devstack:\n    auth:\n      auth_url: \"https://keystone.example.org\"\n      password: \"secret\"\n      project_name: \"tenant-name\"\n      username: \"bob\"\n    verify: true\n"
         );
         assert_eq!(rendered["env.OS_CLIENT_CONFIG_FILE"], "/runner/env/tmp1");
         let full = render(
@@ -709,8 +752,39 @@ mod tests {
             FilePaths::Single("/runner/env/tmp1".to_owned()),
         );
         assert_eq!(
-            full["file.template"],
-            "clouds:\n  devstack:\n    auth:\n      auth_url: https://keystone.example.org\n      domain_name: dn\n      password: secret\n      project_domain_name: pdn\n      project_name: tenant-name\n      username: bob\n    region_name: r1\n    verify: false\n"
+            yaml(&full["file.template"]),
+            yaml(
+                "clouds:\n  devstack:\n    auth:\n      auth_url: https://keystone.example.org\n      domain_name: dn\n      password: secret\n      project_domain_name: pdn\n      project_name: tenant-name\n      username: bob\n    region_name: r1\n    verify: false\n"
+            )
+        );
+    }
+
+    #[test]
+    fn openstack_file_stays_valid_yaml_for_any_value() {
+        let tricky = "it's: a \"pass\" # not a comment\nsecond line\t{{ x }}";
+        let rendered = render(
+            "openstack",
+            json!({
+                "username": "- bob",
+                "password": tricky,
+                "host": "https://keystone.example.org",
+                "project": "null",
+                "region": "*alias"
+            }),
+            FilePaths::Single("/runner/env/tmp1".to_owned()),
+        );
+        let auth = json!({
+            "auth_url": "https://keystone.example.org",
+            "password": tricky,
+            "project_name": "null",
+            "username": "- bob"
+        });
+        let expected = json!({
+            "clouds": {"devstack": {"auth": auth, "region_name": "*alias", "verify": true}}
+        });
+        assert_eq!(
+            yaml(&rendered["file.template"]),
+            serde_yaml::to_value(expected).unwrap()
         );
     }
 
@@ -794,9 +868,10 @@ mod tests {
 
     #[test]
     fn gce_file_and_env() {
+        let key = "-----BEGIN PRIVATE KEY-----\nMIIE\"x\\y\n-----END PRIVATE KEY-----\n";
         let rendered = render(
             "gce",
-            json!({"username": "sa@example.iam", "project": "proj", "ssh_key_data": "KEY"}),
+            json!({"username": "sa@example.iam", "project": "proj", "ssh_key_data": key}),
             FilePaths::Single("/runner/env/gce".to_owned()),
         );
         let file: Value = serde_json::from_str(&rendered["file.template"]).expect("json");
@@ -804,7 +879,7 @@ mod tests {
             file,
             json!({
                 "type": "service_account",
-                "private_key": "KEY",
+                "private_key": key,
                 "client_email": "sa@example.iam",
                 "project_id": "proj",
                 "token_uri": "https://oauth2.googleapis.com/token"

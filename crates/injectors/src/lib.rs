@@ -1,9 +1,17 @@
-//! Injector templates of ACS: parsing, save-time reference checks and rendering.
+//! Injector templates of ACS: parsing, save-time reference checks, rendering and the injection
+//! plan of a run.
 //!
-//! A custom credential type describes how its inputs reach a job through *injectors*: environment
+//! A credential type describes how its inputs reach a job through *injectors*: environment
 //! variables, extra variables and files whose contents are templates over the credential's input
-//! fields. This crate owns the template language of those injectors. It is pure: no I/O, no clock
-//! and no global mutable state.
+//! fields. This crate owns the template language of those injectors and turns the injectors of
+//! a run's credentials into what the run gets. It is pure: no I/O, no clock, no randomness and
+//! no global mutable state.
+//!
+//! * [`template`]: the template language below: [`parse`], [`check`], [`render`];
+//! * [`plan`](mod@plan): [`plan()`] renders several credentials' injectors into an
+//!   [`InjectionPlan`] (env, recorded env, extra variables, files);
+//! * [`yaml`]: [`unsafe_yaml`] writes extra variables with every string tagged `!unsafe`;
+//! * [`redact`]: the recorded (masked) form of an environment ([`redact_recorded_env`]).
 //!
 //! # The template language
 //!
@@ -14,6 +22,7 @@
 //! | raw text | copied verbatim |
 //! | `{{ path }}` | the value at `path`; never HTML-escaped |
 //! | `{{{ path }}}` | exactly the same as `{{ path }}` |
+//! | `{{json path}}` | the value at `path` as a JSON literal: a string quoted and escaped (also a valid YAML double-quoted scalar), `""` when unset, booleans as `true`/`false`; for JSON and YAML files |
 //! | `{{#if path}}…{{else}}…{{/if}}` | the first branch when `path` is truthy, otherwise the `else` branch (optional; `{{else if other}}` chains are allowed) |
 //! | `{{#unless path}}…{{else}}…{{/unless}}` | the inverse of `if` |
 //! | `{{! comment }}`, `{{!-- comment --}}` | comments, rendering nothing |
@@ -35,8 +44,9 @@
 //! Everything else Handlebars offers is rejected when the template is parsed, with a reason that
 //! names the construct: parent paths (`../`), `@root` and other `@` locals, `this`, literals,
 //! subexpressions, block parameters, hash arguments, partials (`{{> x}}`), decorators (`{{* x}}`),
-//! raw blocks and every helper other than `if` and `unless` (`each`, `with`, `lookup`, `log`,
-//! `eq`, …).
+//! raw blocks and every helper other than `if`, `unless` and `json` (`each`, `with`, `lookup`,
+//! `log`, `eq`, …). `json` takes exactly one path and cannot be a block. A field named `json` is
+//! still printed by `{{ json }}`.
 //!
 //! # Life of a template
 //!
@@ -48,6 +58,8 @@
 //!    input values and the paths of the files written for it ([`RenderNamespace`]). Rendering is
 //!    lenient: an unset field renders as the empty string, booleans render as `true`/`false`, and
 //!    input values are data that are never rendered again.
+//! 4. At run time, [`plan()`] does steps 1 and 3 for every template of every credential of the
+//!    run, choosing the file paths itself.
 //!
 //! ```
 //! use acs_injectors::{CheckNamespace, FileNames, FilePaths, RenderNamespace};
@@ -67,9 +79,19 @@
 //! assert_eq!(acs_injectors::render(&template, &namespace).unwrap(), "alice:-v");
 //! ```
 
+mod literal;
+pub mod plan;
+pub mod redact;
 pub mod template;
+pub mod yaml;
 
-pub use template::{
-    CheckNamespace, FileNames, FilePaths, NAMESPACE, Reference, RenderError, RenderNamespace,
-    Renderer, Template, TemplateError, UndefinedReference, check, parse, render,
+pub use plan::{
+    CredentialInjection, FileTemplates, InjectionPlan, InjectorTemplates, PlanError, PlanOptions,
+    PlannedFile, Section, SkippedEnv, plan,
 };
+pub use redact::{HIDDEN_VALUE, is_sensitive_env_name, redact_env_value, redact_recorded_env};
+pub use template::{
+    CheckNamespace, FileNames, FilePaths, JSON_HELPER, NAMESPACE, Reference, RenderError,
+    RenderNamespace, Renderer, Template, TemplateError, UndefinedReference, check, parse, render,
+};
+pub use yaml::unsafe_yaml;

@@ -11,10 +11,12 @@ use handlebars::template::{
     HelperTemplate, Parameter, Template as Compiled, TemplateElement as Element,
 };
 use handlebars::{
-    Context, Handlebars, Path, PathSeg, RenderContext, Renderable, StringOutput,
-    TemplateErrorReason,
+    Context, Handlebars, Helper, HelperResult, JsonRender, Output, Path, PathSeg, RenderContext,
+    RenderErrorReason, Renderable, StringOutput, TemplateErrorReason,
 };
 use serde_json::{Map, Value};
+
+use crate::literal::json_literal;
 
 /// The reserved namespace of values provided by the service rather than by input fields.
 pub const NAMESPACE: &str = "svc";
@@ -24,6 +26,9 @@ const FILENAME: &str = "filename";
 
 /// The only block helpers a template may use.
 const BLOCK_HELPERS: [&str; 2] = ["if", "unless"];
+
+/// The one value helper a template may use: `{{json path}}` prints the value as a JSON literal.
+pub const JSON_HELPER: &str = "json";
 
 /// The helpers Handlebars registers by default that templates may not reach. They are removed from
 /// the rendering registry so that a field carrying one of these names renders as a plain value.
@@ -116,8 +121,8 @@ pub enum TemplateError {
 /// # Errors
 ///
 /// [`TemplateError::Syntax`] when the source does not parse and [`TemplateError::Unsupported`]
-/// when it uses a construct other than raw text, values, `if`/`unless` blocks, comments, escapes
-/// and whitespace control.
+/// when it uses a construct other than raw text, values, `{{json path}}`, `if`/`unless` blocks,
+/// comments, escapes and whitespace control.
 pub fn parse(source: &str) -> Result<Template, TemplateError> {
     let compiled = Compiled::compile(source)
         .map_err(|error| TemplateError::Syntax(one_line(&describe_syntax_error(source, &error))))?;
@@ -190,8 +195,30 @@ fn helper_not_supported(name: &str) -> TemplateError {
         ))
     } else {
         unsupported(format!(
-            "helper `{name}` is not supported; use `if` or `unless`"
+            "helper `{name}` is not supported; use `if`, `unless` or `{JSON_HELPER}`"
         ))
+    }
+}
+
+/// The reference printed by `{{json path}}`: exactly one path, nothing else.
+fn json_reference(helper: &HelperTemplate) -> Result<Reference, TemplateError> {
+    if !helper.hash.is_empty() {
+        return Err(unsupported(format!(
+            "hash arguments are not supported in `{JSON_HELPER}`"
+        )));
+    }
+    if helper.block_param.is_some() {
+        return Err(unsupported("block parameters are not supported"));
+    }
+    match helper.params.as_slice() {
+        [Parameter::Path(path)] => path_reference(path),
+        [Parameter::Subexpression(_)] => Err(unsupported("subexpressions are not supported")),
+        [Parameter::Literal(_)] => Err(unsupported(format!(
+            "`{JSON_HELPER}` needs a field path, not a literal"
+        ))),
+        _ => Err(unsupported(format!(
+            "`{JSON_HELPER}` takes exactly one field path: {{{{{JSON_HELPER} path}}}}"
+        ))),
     }
 }
 
@@ -203,6 +230,7 @@ fn value_reference(helper: &HelperTemplate) -> Result<Reference, TemplateError> 
         Parameter::Literal(_) => Err(unsupported(
             "literals cannot be printed; reference a field instead",
         )),
+        Parameter::Name(name) if name == JSON_HELPER => json_reference(helper),
         Parameter::Name(name) => Err(helper_not_supported(name)),
         Parameter::Path(path) => {
             let raw = raw_path(path);
@@ -228,9 +256,14 @@ fn block_condition(helper: &HelperTemplate) -> Result<Reference, TemplateError> 
         }
         _ => return Err(unsupported("this block is not supported")),
     };
+    if name == JSON_HELPER {
+        return Err(unsupported(format!(
+            "`{JSON_HELPER}` cannot be used as a block; write {{{{{JSON_HELPER} path}}}}"
+        )));
+    }
     if !BLOCK_HELPERS.contains(&name) {
         return Err(unsupported(format!(
-            "helper `{name}` is not supported; use `if` or `unless`"
+            "helper `{name}` is not supported; use `if`, `unless` or `{JSON_HELPER}`"
         )));
     }
     if helper.block_param.is_some() {
@@ -668,8 +701,8 @@ impl RenderError {
 }
 
 /// A configured Handlebars registry for rendering parsed templates: no HTML escaping, lenient
-/// about missing values, and only the `if` and `unless` helpers. Nothing from user data is ever
-/// registered in it, so one renderer can be shared by every render.
+/// about missing values, and only the `if`, `unless` and `json` helpers. Nothing from user data
+/// is ever registered in it, so one renderer can be shared by every render.
 #[derive(Debug)]
 pub struct Renderer {
     registry: Handlebars<'static>,
@@ -691,6 +724,7 @@ impl Renderer {
         }
         registry.register_escape_fn(handlebars::no_escape);
         registry.set_strict_mode(false);
+        registry.register_helper(JSON_HELPER, Box::new(json_helper));
         Self { registry }
     }
 
@@ -698,7 +732,8 @@ impl Renderer {
     ///
     /// An unset field renders as the empty string, booleans as `true`/`false`; `if`/`unless`
     /// use JSON truthiness (`false`, `""`, `null`, `0`, empty lists and objects and missing values
-    /// are false). Values are inserted verbatim and never rendered again.
+    /// are false). `{{ path }}` inserts the value verbatim, `{{json path}}` as a JSON literal
+    /// (`""` when unset); either way it is never rendered again.
     ///
     /// # Errors
     ///
@@ -719,6 +754,36 @@ impl Renderer {
             message: error.to_string(),
         })
     }
+}
+
+/// `{{json path}}`: the value at `path` as a JSON literal (see [`crate::literal::json_literal`]).
+///
+/// Handlebars calls a helper for a bare name too, so `{{ json }}` arrives here without a
+/// parameter: it prints the field named `json` like any other value.
+fn json_helper(
+    helper: &Helper<'_>,
+    _: &Handlebars<'_>,
+    context: &Context,
+    _: &mut RenderContext<'_, '_>,
+    out: &mut dyn Output,
+) -> HelperResult {
+    let text = match helper.params().as_slice() {
+        [] => context
+            .data()
+            .get(JSON_HELPER)
+            .map(JsonRender::render)
+            .unwrap_or_default(),
+        [parameter] => json_literal(parameter.value()),
+        // `parse` accepts exactly one parameter.
+        _ => {
+            return Err(RenderErrorReason::Other(format!(
+                "`{JSON_HELPER}` takes exactly one field path"
+            ))
+            .into());
+        }
+    };
+    out.write(&text)?;
+    Ok(())
 }
 
 /// The shared renderer used by [`render`]; it holds no state that rendering changes.

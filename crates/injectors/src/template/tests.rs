@@ -90,7 +90,7 @@ fn other_helpers_are_rejected_by_name() {
     ] {
         assert_eq!(
             unsupported_reason(source),
-            format!("helper `{helper}` is not supported; use `if` or `unless`"),
+            format!("helper `{helper}` is not supported; use `if`, `unless` or `json`"),
             "{source}"
         );
     }
@@ -180,7 +180,7 @@ fn subexpressions_literals_hashes_and_block_params_are_rejected() {
     );
     assert_eq!(
         unsupported_reason("{{ a b=1 }}"),
-        "helper `a` is not supported; use `if` or `unless`"
+        "helper `a` is not supported; use `if`, `unless` or `json`"
     );
     assert_eq!(
         unsupported_reason("{{#if \"x\"}}y{{/if}}"),
@@ -213,6 +213,40 @@ fn deep_nesting_is_rejected() {
         unsupported_reason(&deep),
         format!("blocks nested more than {MAX_BLOCK_DEPTH} levels deep are not supported")
     );
+}
+
+#[test]
+fn the_json_helper_takes_exactly_one_path() {
+    assert_eq!(refs("{{json a}}"), ["a"]);
+    assert_eq!(refs("{{{json svc.filename.cert}}}"), ["svc.filename.cert"]);
+    assert_eq!(refs("{{~ json a ~}} {{ json }}"), ["a", "json"]);
+    for (source, reason) in [
+        (
+            "{{json a b}}",
+            "`json` takes exactly one field path: {{json path}}",
+        ),
+        (
+            "{{json a k=1}}",
+            "hash arguments are not supported in `json`",
+        ),
+        ("{{json \"x\"}}", "`json` needs a field path, not a literal"),
+        ("{{json (a)}}", "subexpressions are not supported"),
+        ("{{json ../a}}", "parent paths (`../`) are not supported"),
+        (
+            "{{json this}}",
+            "`this` is not supported; reference a field by name",
+        ),
+        (
+            "{{#json a}}x{{/json}}",
+            "`json` cannot be used as a block; write {{json path}}",
+        ),
+        (
+            "{{#if a}}x{{else json b}}y{{/if}}",
+            "`json` cannot be used as a block; write {{json path}}",
+        ),
+    ] {
+        assert_eq!(unsupported_reason(source), reason, "{source}");
+    }
 }
 
 // ----- parse: syntax errors ---------------------------------------------------------------------
@@ -571,6 +605,75 @@ fn values_are_data_and_never_rendered_again() {
 }
 
 #[test]
+fn json_renders_json_literals() {
+    let values = json!({
+        "key": "-----BEGIN KEY-----\nab\"c\\d\n-----END KEY-----\n",
+        "flag": true,
+        "off": false,
+        "empty": ""
+    });
+    let source = r#"{"key": {{json key}}, "flag": {{json flag}}, "off": {{json off}}, "empty": {{json empty}}, "unset": {{json unset}}}"#;
+    let rendered = render_with(source, values.clone(), FilePaths::None);
+    let parsed: Value = serde_json::from_str(&rendered).unwrap();
+    assert_eq!(
+        parsed,
+        json!({"key": values["key"], "flag": true, "off": false, "empty": "", "unset": ""})
+    );
+    assert_eq!(
+        render_with("{{json p}}", json!({}), FilePaths::Single("/f".into())),
+        "\"\""
+    );
+    assert_eq!(
+        render_with(
+            "{{json svc.filename}}",
+            json!({}),
+            FilePaths::Single("/f".into())
+        ),
+        "\"/f\""
+    );
+}
+
+#[test]
+fn json_output_is_a_yaml_double_quoted_scalar() {
+    let text = "multi\nline: with # and 'quotes' and \"double\" and \u{7}\u{85}\u{2028}";
+    let rendered = render_with(
+        "key: {{json value}}\n",
+        json!({ "value": text }),
+        FilePaths::None,
+    );
+    let parsed: serde_yaml::Value = serde_yaml::from_str(&rendered).unwrap();
+    assert_eq!(parsed["key"], serde_yaml::Value::String(text.to_owned()));
+}
+
+#[test]
+fn json_values_are_data_too() {
+    assert_eq!(
+        render_with(
+            "{{json a}}",
+            json!({"a": "{{ b }}", "b": "x"}),
+            FilePaths::None
+        ),
+        "\"{{ b }}\""
+    );
+}
+
+#[test]
+fn a_field_named_json_still_renders_as_a_value() {
+    assert_eq!(
+        render_with(
+            "{{ json }}|{{json json}}|{{#if json}}y{{/if}}",
+            json!({"json": "v"}),
+            FilePaths::None
+        ),
+        "v|\"v\"|y"
+    );
+    assert_eq!(
+        render_with("[{{ json }}]", json!({}), FilePaths::None),
+        "[]"
+    );
+}
+
+#[test]
 fn escapes_comments_and_whitespace_control_render() {
     assert_eq!(
         render_with(
@@ -696,6 +799,7 @@ fn template_like() -> impl Strategy<Value = String> {
         Just("filename".to_owned()),
         Just("username".to_owned()),
         Just("each".to_owned()),
+        Just("json ".to_owned()),
         Just("#".to_owned()),
         Just("/".to_owned()),
         Just(">".to_owned()),
@@ -719,7 +823,9 @@ fn exercise(source: &str) {
             let _ = check(&template, &namespace(files));
         }
         let namespace = RenderNamespace {
-            fields: fields(json!({"username": "u", "flag": true, "svc": 1, "each": [1]})),
+            fields: fields(
+                json!({"username": "u", "flag": true, "svc": 1, "each": [1], "json": "j"}),
+            ),
             files: FilePaths::Multi(BTreeMap::from([("cert".to_owned(), "/p".to_owned())])),
         };
         let _ = render(&template, &namespace);
