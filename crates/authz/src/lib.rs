@@ -1,5 +1,5 @@
 //! Pure access rules of ACS for users, organizations, OAuth 2 applications,
-//! tokens, credential types and credentials.
+//! tokens, credential types, credentials and the automation resources.
 //!
 //! ACS answers AWX 24.6.1's API, so the user and organization rules mirror
 //! what AWX's RBAC lets each kind of user do; the application and token
@@ -34,6 +34,9 @@
 //! | Credential type | create / change / delete | superuser |
 //! | Credential | view / list | superuser and system auditor: all; everyone else: their own, those of organizations they administer, and those of users belonging to an organization they administer |
 //! | Credential | create / change / delete | superuser; an organization's admins for its credentials; a user for their own; admin of an organization the owning user belongs to, unless that user is privileged |
+//! | Project, inventory (hosts, inventory sources), job template, run | view / list | superuser and system auditor: all; everyone else: those of organizations they belong to |
+//! | Project, inventory (hosts, inventory sources), job template | create / change / delete | superuser; admin of the organization |
+//! | Job, project update, inventory update | launch / update / cancel | superuser; admin of the organization; attaching a credential also needs the right to change it |
 //! | Any | create / change / delete, any method but GET, HEAD, OPTIONS | never with a read-only [`Actor`] (an OAuth 2 token whose scope lacks `write`), not even a superuser; [`check_method`] refuses such requests before any other check |
 //!
 //! The system auditor flag only adds reading: an auditor still manages the
@@ -73,6 +76,7 @@
 
 mod actor;
 mod applications;
+mod automation;
 mod capabilities;
 mod credentials;
 mod denial;
@@ -89,6 +93,10 @@ pub use actor::{Actor, Id};
 pub use applications::{
     ApplicationVisibility, TargetApplication, application_capabilities, can_change_application,
     can_create_application, can_delete_application, can_view_application, visible_applications,
+};
+pub use automation::{
+    automation_capabilities, can_change_automation, can_run_automation, can_use_credential,
+    can_view_automation, visible_automation,
 };
 pub use capabilities::Capabilities;
 pub use credentials::{

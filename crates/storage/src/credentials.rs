@@ -145,15 +145,16 @@ pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
     Ok(diesel::delete(credentials::table.find(id)).execute(conn)? > 0)
 }
 
-/// Whether anything uses the credential, so that its type may not change: for now its
-/// places in organizations' content-source lists (job templates and inventory sources join
-/// them when they exist).
+/// Whether anything uses the credential, so that its type may not change: a place in an
+/// organization's content-source list, a job template or an inventory source.
 pub fn in_use(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
     let places: i64 = organization_source_credentials::table
         .filter(organization_source_credentials::credential_id.eq(id))
         .count()
         .get_result(conn)?;
-    Ok(places > 0)
+    Ok(places > 0
+        || crate::job_templates::uses_credential(conn, id)?
+        || crate::inventory_sources::uses_credential(conn, id)?)
 }
 
 /// Type and owner summaries of each credential in `items`.

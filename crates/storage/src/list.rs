@@ -363,6 +363,87 @@ macro_rules! order_column {
     };
 }
 
+/// Writes a table's `filtered` and `ordered` functions from the fields it accepts, each with its
+/// kind (`integer`, `text`, `boolean`, `timestamp`) and column, the columns `?search=` looks in
+/// and the column that breaks ties after the requested order (the primary key last).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! list_fields {
+    (
+        table: $table:ident;
+        search: [$($search:expr),+ $(,)?];
+        default_order: $default:expr;
+        fields: { $($name:literal => $kind:ident($column:expr)),+ $(,)? }
+    ) => {
+        fn filtered<'a>(
+            mut query: $table::BoxedQuery<'a, $crate::Backend>,
+            params: &$crate::list::ListParams,
+        ) -> Result<$table::BoxedQuery<'a, $crate::Backend>, $crate::list::ListError> {
+            for filter in &params.filters {
+                query = match filter.field.as_str() {
+                    $($name => $crate::list_fields!(@filter $kind, query, $column, filter)?,)+
+                    _ => return Err($crate::list::ListError::UnknownField(filter.field.clone())),
+                };
+            }
+            Ok($crate::search_columns!(query, &params.search, $($search),+))
+        }
+
+        fn ordered<'a>(
+            mut query: $table::BoxedQuery<'a, $crate::Backend>,
+            params: &$crate::list::ListParams,
+        ) -> Result<$table::BoxedQuery<'a, $crate::Backend>, $crate::list::ListError> {
+            for key in &params.order {
+                let descending = key.descending;
+                query = match key.field.as_str() {
+                    $($name => $crate::order_column!(query, $column, descending),)+
+                    _ => return Err($crate::list::ListError::UnknownField(key.field.clone())),
+                };
+            }
+            Ok(query
+                .then_order_by($default.asc())
+                .then_order_by($table::id.asc()))
+        }
+    };
+    (@filter integer, $query:expr, $column:expr, $filter:expr) => {
+        $crate::filter_integer!($query, $column, $filter)
+    };
+    (@filter text, $query:expr, $column:expr, $filter:expr) => {
+        $crate::filter_text!($query, $column, $filter)
+    };
+    (@filter boolean, $query:expr, $column:expr, $filter:expr) => {
+        $crate::filter_bool!($query, $column, $filter)
+    };
+    (@filter timestamp, $query:expr, $column:expr, $filter:expr) => {
+        $crate::filter_timestamp!($query, $column, $filter)
+    };
+}
+
+/// Runs a list: counts the rows `$build()` selects and loads the page `params` asks for in the
+/// order `$ordered` gives. `$build` returns the filtered query or the list error to answer; the
+/// surrounding function returns `StorageResult<Result<Page<_>, ListError>>`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! list_page {
+    ($conn:expr, $params:expr, $build:expr, $ordered:path, $selection:expr) => {{
+        let build = $build;
+        let counted = match build() {
+            Ok(query) => query,
+            Err(error) => return Ok(Err(error)),
+        };
+        let paged = match build().and_then(|query| $ordered(query, $params)) {
+            Ok(query) => query,
+            Err(error) => return Ok(Err(error)),
+        };
+        let count = counted.count().get_result($conn)?;
+        let items = paged
+            .select($selection)
+            .offset($params.offset)
+            .limit($params.limit)
+            .load($conn)?;
+        Ok(Ok($crate::list::Page { count, items }))
+    }};
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

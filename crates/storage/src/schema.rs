@@ -190,6 +190,125 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    projects (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        organization_id -> BigInt,
+        scm_type -> Text,
+        local_path -> Text,
+        created_by -> Nullable<BigInt>,
+        modified_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    inventories (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        organization_id -> BigInt,
+        created_by -> Nullable<BigInt>,
+        modified_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    inventory_sources (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        inventory_id -> BigInt,
+        source -> Text,
+        source_project_id -> Nullable<BigInt>,
+        source_path -> Text,
+        credential_id -> Nullable<BigInt>,
+        created_by -> Nullable<BigInt>,
+        modified_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    hosts (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        inventory_id -> BigInt,
+        variables -> Text,
+        inventory_source_id -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    job_templates (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        organization_id -> BigInt,
+        inventory_id -> Nullable<BigInt>,
+        project_id -> Nullable<BigInt>,
+        playbook -> Text,
+        extra_vars -> Text,
+        created_by -> Nullable<BigInt>,
+        modified_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    job_template_credentials (job_template_id, credential_id) {
+        job_template_id -> BigInt,
+        credential_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    unified_jobs (id) {
+        id -> BigInt,
+        kind -> Text,
+        name -> Text,
+        status -> Text,
+        job_explanation -> Text,
+        organization_id -> Nullable<BigInt>,
+        job_template_id -> Nullable<BigInt>,
+        project_id -> Nullable<BigInt>,
+        inventory_id -> Nullable<BigInt>,
+        inventory_source_id -> Nullable<BigInt>,
+        playbook -> Text,
+        job_limit -> Text,
+        extra_vars -> Text,
+        job_args -> Text,
+        job_cwd -> Text,
+        job_env -> Text,
+        stdout -> Text,
+        result_code -> Nullable<Integer>,
+        cancel_requested -> Bool,
+        node -> Text,
+        launched_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+        started -> Nullable<Timestamp>,
+        finished -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    unified_job_credentials (unified_job_id, credential_id) {
+        unified_job_id -> BigInt,
+        credential_id -> BigInt,
+    }
+}
+
 diesel::joinable!(organization_roles -> organizations (organization_id));
 diesel::joinable!(organization_roles -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -203,6 +322,12 @@ diesel::joinable!(activity_stream -> users (actor_id));
 diesel::joinable!(credentials -> credential_types (credential_type_id));
 diesel::joinable!(organization_source_credentials -> credentials (credential_id));
 diesel::joinable!(organization_source_credentials -> organizations (organization_id));
+diesel::joinable!(hosts -> inventories (inventory_id));
+diesel::joinable!(inventory_sources -> inventories (inventory_id));
+diesel::joinable!(job_template_credentials -> job_templates (job_template_id));
+diesel::joinable!(job_template_credentials -> credentials (credential_id));
+diesel::joinable!(unified_job_credentials -> unified_jobs (unified_job_id));
+diesel::joinable!(unified_job_credentials -> credentials (credential_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -220,4 +345,12 @@ diesel::allow_tables_to_appear_in_same_query!(
     credential_types,
     credentials,
     organization_source_credentials,
+    projects,
+    inventories,
+    inventory_sources,
+    hosts,
+    job_templates,
+    job_template_credentials,
+    unified_jobs,
+    unified_job_credentials,
 );

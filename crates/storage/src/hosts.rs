@@ -1,0 +1,167 @@
+//! Hosts of an inventory, made through the API or imported by an inventory update.
+
+use acs_authz::OrganizationVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::{hosts, inventories};
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// A host row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = hosts)]
+pub struct Host {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique per inventory.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Its inventory.
+    pub inventory_id: i64,
+    /// Host variables as YAML or JSON text.
+    pub variables: String,
+    /// The inventory source that imported it, if any.
+    pub inventory_source_id: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+/// The values of a new host.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = hosts)]
+pub struct NewHost<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// Its inventory.
+    pub inventory_id: i64,
+    /// Variables text.
+    pub variables: &'a str,
+    /// The importing source.
+    pub inventory_source_id: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = hosts)]
+pub struct HostChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New variables.
+    pub variables: Option<String>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+crate::row_functions!(hosts, Host, NewHost, HostChanges);
+
+/// Every host of `inventory` by name order, for a job's inventory file.
+pub fn of_inventory(conn: &mut DbConnection, inventory: i64) -> StorageResult<Vec<Host>> {
+    Ok(hosts::table
+        .filter(hosts::inventory_id.eq(inventory))
+        .order(hosts::name.asc())
+        .select(Host::as_select())
+        .load(conn)?)
+}
+
+/// Replaces the hosts `source` imported into `inventory` by `imported` (name, variables as
+/// JSON text): hosts it imported before and no longer returns are removed, the others are
+/// updated or added; a host of the same name made through the API is taken over. Returns
+/// (added or updated, removed). Call inside a write transaction.
+pub fn import(
+    conn: &mut DbConnection,
+    inventory: i64,
+    source: i64,
+    imported: &[(String, String)],
+    now: Timestamp,
+) -> StorageResult<(usize, usize)> {
+    let names: Vec<&str> = imported.iter().map(|(name, _)| name.as_str()).collect();
+    let removed = diesel::delete(
+        hosts::table
+            .filter(hosts::inventory_id.eq(inventory))
+            .filter(hosts::inventory_source_id.eq(source))
+            .filter(hosts::name.ne_all(&names)),
+    )
+    .execute(conn)?;
+    for (name, variables) in imported {
+        let changed = diesel::update(
+            hosts::table
+                .filter(hosts::inventory_id.eq(inventory))
+                .filter(hosts::name.eq(name)),
+        )
+        .set((
+            hosts::variables.eq(variables),
+            hosts::inventory_source_id.eq(source),
+            hosts::modified.eq(now),
+        ))
+        .execute(conn)?;
+        if changed == 0 {
+            diesel::insert_into(hosts::table)
+                .values(&NewHost {
+                    name,
+                    description: "imported",
+                    inventory_id: inventory,
+                    variables,
+                    inventory_source_id: Some(source),
+                    created: now,
+                    modified: now,
+                })
+                .execute(conn)?;
+        }
+    }
+    Ok((imported.len(), removed))
+}
+
+crate::list_fields! {
+    table: hosts;
+    search: [hosts::name, hosts::description];
+    default_order: hosts::name;
+    fields: {
+        "id" => integer(hosts::id),
+        "name" => text(hosts::name),
+        "description" => text(hosts::description),
+        "inventory" => integer(hosts::inventory_id),
+        "inventory_source" => integer(hosts::inventory_source_id),
+        "created" => timestamp(hosts::created),
+        "modified" => timestamp(hosts::modified),
+    }
+}
+
+/// Lists the hosts `visibility` allows (through their inventory's organization), within
+/// `inventory` when given, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &OrganizationVisibility,
+    inventory: Option<i64>,
+    params: &ListParams,
+) -> StorageResult<Result<Page<Host>, ListError>> {
+    crate::list_page!(
+        conn,
+        params,
+        || {
+            let mut query = hosts::table.into_boxed();
+            if let OrganizationVisibility::Only(ids) = visibility {
+                let inventories = inventories::table
+                    .filter(inventories::organization_id.eq_any(ids.clone()))
+                    .select(inventories::id);
+                query = query.filter(hosts::inventory_id.eq_any(inventories));
+            }
+            if let Some(inventory) = inventory {
+                query = query.filter(hosts::inventory_id.eq(inventory));
+            }
+            filtered(query, params)
+        },
+        ordered,
+        Host::as_select()
+    )
+}

@@ -1,0 +1,114 @@
+//! Inventories: named sets of hosts, owned by an organization.
+
+use acs_authz::OrganizationVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::{hosts, inventories};
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// An inventory row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = inventories)]
+pub struct Inventory {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique per organization.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Owning organization.
+    pub organization_id: i64,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Last modifier.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+/// The values of a new inventory.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = inventories)]
+pub struct NewInventory<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// Owning organization.
+    pub organization_id: i64,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Same as `created_by`.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = inventories)]
+pub struct InventoryChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New organization.
+    pub organization_id: Option<i64>,
+    /// Who made the change.
+    pub modified_by: Option<Option<i64>>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+crate::row_functions!(inventories, Inventory, NewInventory, InventoryChanges);
+
+/// How many hosts `inventory` holds.
+pub fn host_count(conn: &mut DbConnection, inventory: i64) -> StorageResult<i64> {
+    Ok(hosts::table
+        .filter(hosts::inventory_id.eq(inventory))
+        .count()
+        .get_result(conn)?)
+}
+
+crate::list_fields! {
+    table: inventories;
+    search: [inventories::name, inventories::description];
+    default_order: inventories::name;
+    fields: {
+        "id" => integer(inventories::id),
+        "name" => text(inventories::name),
+        "description" => text(inventories::description),
+        "organization" => integer(inventories::organization_id),
+        "created" => timestamp(inventories::created),
+        "modified" => timestamp(inventories::modified),
+    }
+}
+
+/// Lists the inventories `visibility` allows, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &OrganizationVisibility,
+    params: &ListParams,
+) -> StorageResult<Result<Page<Inventory>, ListError>> {
+    crate::list_page!(
+        conn,
+        params,
+        || {
+            let query = inventories::table.into_boxed();
+            let query = match visibility {
+                OrganizationVisibility::All => query,
+                OrganizationVisibility::Only(ids) => {
+                    query.filter(inventories::organization_id.eq_any(ids.clone()))
+                }
+            };
+            filtered(query, params)
+        },
+        ordered,
+        Inventory::as_select()
+    )
+}

@@ -1,0 +1,150 @@
+//! Inventory sources: a script or inventory file in a project that `ansible-inventory` reads
+//! to fill an inventory, with an optional credential injected into that run.
+
+use acs_authz::OrganizationVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::{inventories, inventory_sources};
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// An inventory source row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = inventory_sources)]
+pub struct InventorySource {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique per inventory.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// The inventory it fills.
+    pub inventory_id: i64,
+    /// Always `scm`: a file in a project.
+    pub source: String,
+    /// The project holding the file.
+    pub source_project_id: Option<i64>,
+    /// The file's path inside the project.
+    pub source_path: String,
+    /// The credential injected into the update.
+    pub credential_id: Option<i64>,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Last modifier.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+/// The values of a new inventory source.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = inventory_sources)]
+pub struct NewInventorySource<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// The inventory.
+    pub inventory_id: i64,
+    /// `scm`.
+    pub source: &'a str,
+    /// The project.
+    pub source_project_id: Option<i64>,
+    /// Path inside the project.
+    pub source_path: &'a str,
+    /// The credential.
+    pub credential_id: Option<i64>,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Same as `created_by`.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = inventory_sources)]
+pub struct InventorySourceChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New project.
+    pub source_project_id: Option<Option<i64>>,
+    /// New path.
+    pub source_path: Option<String>,
+    /// New credential.
+    pub credential_id: Option<Option<i64>>,
+    /// Who made the change.
+    pub modified_by: Option<Option<i64>>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+crate::row_functions!(
+    inventory_sources,
+    InventorySource,
+    NewInventorySource,
+    InventorySourceChanges
+);
+
+/// Whether an inventory source uses credential `id`.
+pub fn uses_credential(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    let count: i64 = inventory_sources::table
+        .filter(inventory_sources::credential_id.eq(id))
+        .count()
+        .get_result(conn)?;
+    Ok(count > 0)
+}
+
+crate::list_fields! {
+    table: inventory_sources;
+    search: [inventory_sources::name, inventory_sources::description];
+    default_order: inventory_sources::name;
+    fields: {
+        "id" => integer(inventory_sources::id),
+        "name" => text(inventory_sources::name),
+        "description" => text(inventory_sources::description),
+        "inventory" => integer(inventory_sources::inventory_id),
+        "source" => text(inventory_sources::source),
+        "source_project" => integer(inventory_sources::source_project_id),
+        "source_path" => text(inventory_sources::source_path),
+        "credential" => integer(inventory_sources::credential_id),
+        "created" => timestamp(inventory_sources::created),
+        "modified" => timestamp(inventory_sources::modified),
+    }
+}
+
+/// Lists the inventory sources `visibility` allows (through their inventory's organization),
+/// within `inventory` when given, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &OrganizationVisibility,
+    inventory: Option<i64>,
+    params: &ListParams,
+) -> StorageResult<Result<Page<InventorySource>, ListError>> {
+    crate::list_page!(
+        conn,
+        params,
+        || {
+            let mut query = inventory_sources::table.into_boxed();
+            if let OrganizationVisibility::Only(ids) = visibility {
+                let inventories = inventories::table
+                    .filter(inventories::organization_id.eq_any(ids.clone()))
+                    .select(inventories::id);
+                query = query.filter(inventory_sources::inventory_id.eq_any(inventories));
+            }
+            if let Some(inventory) = inventory {
+                query = query.filter(inventory_sources::inventory_id.eq(inventory));
+            }
+            filtered(query, params)
+        },
+        ordered,
+        InventorySource::as_select()
+    )
+}

@@ -1,0 +1,196 @@
+//! Job templates: a playbook of a project run against an inventory with a set of credentials.
+
+use acs_authz::OrganizationVisibility;
+use diesel::prelude::*;
+
+use crate::credentials::Credential;
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::{credentials, job_template_credentials, job_templates};
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// A job template row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = job_templates)]
+pub struct JobTemplate {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique per organization.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// The organization of its project when it was last saved.
+    pub organization_id: i64,
+    /// The inventory it runs against.
+    pub inventory_id: Option<i64>,
+    /// The project holding the playbook.
+    pub project_id: Option<i64>,
+    /// The playbook's path inside the project.
+    pub playbook: String,
+    /// Extra variables as YAML or JSON text.
+    pub extra_vars: String,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Last modifier.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+/// The values of a new job template.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = job_templates)]
+pub struct NewJobTemplate<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// The project's organization.
+    pub organization_id: i64,
+    /// The inventory.
+    pub inventory_id: Option<i64>,
+    /// The project.
+    pub project_id: Option<i64>,
+    /// The playbook.
+    pub playbook: &'a str,
+    /// Extra variables text.
+    pub extra_vars: &'a str,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Same as `created_by`.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = job_templates)]
+pub struct JobTemplateChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New organization (follows the project).
+    pub organization_id: Option<i64>,
+    /// New inventory.
+    pub inventory_id: Option<Option<i64>>,
+    /// New project.
+    pub project_id: Option<Option<i64>>,
+    /// New playbook.
+    pub playbook: Option<String>,
+    /// New extra variables.
+    pub extra_vars: Option<String>,
+    /// Who made the change.
+    pub modified_by: Option<Option<i64>>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+crate::row_functions!(
+    job_templates,
+    JobTemplate,
+    NewJobTemplate,
+    JobTemplateChanges
+);
+
+/// Locks `template`'s row until the transaction ends, so that concurrent changes to its
+/// credentials are checked one after the other.
+pub fn lock(conn: &mut DbConnection, template: i64) -> StorageResult<()> {
+    diesel::update(job_templates::table.find(template))
+        .set(job_templates::id.eq(job_templates::id))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The credentials of `template`, by id.
+pub fn credentials_of(conn: &mut DbConnection, template: i64) -> StorageResult<Vec<Credential>> {
+    Ok(job_template_credentials::table
+        .inner_join(credentials::table)
+        .filter(job_template_credentials::job_template_id.eq(template))
+        .order(credentials::id.asc())
+        .select(Credential::as_select())
+        .load(conn)?)
+}
+
+/// Attaches `credential` to `template`; attaching it again changes nothing.
+pub fn attach(conn: &mut DbConnection, template: i64, credential: i64) -> StorageResult<()> {
+    let present: i64 = job_template_credentials::table
+        .filter(job_template_credentials::job_template_id.eq(template))
+        .filter(job_template_credentials::credential_id.eq(credential))
+        .count()
+        .get_result(conn)?;
+    if present == 0 {
+        diesel::insert_into(job_template_credentials::table)
+            .values((
+                job_template_credentials::job_template_id.eq(template),
+                job_template_credentials::credential_id.eq(credential),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Detaches `credential` from `template`; false if it was not attached.
+pub fn detach(conn: &mut DbConnection, template: i64, credential: i64) -> StorageResult<bool> {
+    Ok(diesel::delete(
+        job_template_credentials::table
+            .filter(job_template_credentials::job_template_id.eq(template))
+            .filter(job_template_credentials::credential_id.eq(credential)),
+    )
+    .execute(conn)?
+        > 0)
+}
+
+/// Whether a job template uses credential `id`.
+pub fn uses_credential(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    let count: i64 = job_template_credentials::table
+        .filter(job_template_credentials::credential_id.eq(id))
+        .count()
+        .get_result(conn)?;
+    Ok(count > 0)
+}
+
+crate::list_fields! {
+    table: job_templates;
+    search: [job_templates::name, job_templates::description];
+    default_order: job_templates::name;
+    fields: {
+        "id" => integer(job_templates::id),
+        "name" => text(job_templates::name),
+        "description" => text(job_templates::description),
+        "organization" => integer(job_templates::organization_id),
+        "inventory" => integer(job_templates::inventory_id),
+        "project" => integer(job_templates::project_id),
+        "playbook" => text(job_templates::playbook),
+        "created" => timestamp(job_templates::created),
+        "modified" => timestamp(job_templates::modified),
+    }
+}
+
+/// Lists the job templates `visibility` allows, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &OrganizationVisibility,
+    params: &ListParams,
+) -> StorageResult<Result<Page<JobTemplate>, ListError>> {
+    crate::list_page!(
+        conn,
+        params,
+        || {
+            let query = job_templates::table.into_boxed();
+            let query = match visibility {
+                OrganizationVisibility::All => query,
+                OrganizationVisibility::Only(ids) => {
+                    query.filter(job_templates::organization_id.eq_any(ids.clone()))
+                }
+            };
+            filtered(query, params)
+        },
+        ordered,
+        JobTemplate::as_select()
+    )
+}

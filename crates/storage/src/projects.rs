@@ -1,0 +1,119 @@
+//! Projects: a directory of playbooks under the `PROJECTS_ROOT` setting, owned by an
+//! organization.
+
+use acs_authz::OrganizationVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::projects;
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// A project row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = projects)]
+pub struct Project {
+    /// Primary key.
+    pub id: i64,
+    /// Name, unique per organization.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Owning organization.
+    pub organization_id: i64,
+    /// Always `""` (a local directory): ACS does not fetch from source control.
+    pub scm_type: String,
+    /// The directory's name under `PROJECTS_ROOT`.
+    pub local_path: String,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Last modifier.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last modification time.
+    pub modified: Timestamp,
+}
+
+/// The values of a new project.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = projects)]
+pub struct NewProject<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// Owning organization.
+    pub organization_id: i64,
+    /// `""`.
+    pub scm_type: &'a str,
+    /// Directory name under `PROJECTS_ROOT`.
+    pub local_path: &'a str,
+    /// Creator.
+    pub created_by: Option<i64>,
+    /// Same as `created_by`.
+    pub modified_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// A partial update; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = projects)]
+pub struct ProjectChanges {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New organization.
+    pub organization_id: Option<i64>,
+    /// New directory.
+    pub local_path: Option<String>,
+    /// Who made the change.
+    pub modified_by: Option<Option<i64>>,
+    /// Modification time.
+    pub modified: Option<Timestamp>,
+}
+
+crate::row_functions!(projects, Project, NewProject, ProjectChanges);
+
+crate::list_fields! {
+    table: projects;
+    search: [projects::name, projects::description];
+    default_order: projects::name;
+    fields: {
+        "id" => integer(projects::id),
+        "name" => text(projects::name),
+        "description" => text(projects::description),
+        "organization" => integer(projects::organization_id),
+        "scm_type" => text(projects::scm_type),
+        "local_path" => text(projects::local_path),
+        "created" => timestamp(projects::created),
+        "modified" => timestamp(projects::modified),
+    }
+}
+
+/// Lists the projects `visibility` allows, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &OrganizationVisibility,
+    params: &ListParams,
+) -> StorageResult<Result<Page<Project>, ListError>> {
+    crate::list_page!(
+        conn,
+        params,
+        || {
+            let query = projects::table.into_boxed();
+            let query = match visibility {
+                OrganizationVisibility::All => query,
+                OrganizationVisibility::Only(ids) => {
+                    query.filter(projects::organization_id.eq_any(ids.clone()))
+                }
+            };
+            filtered(query, params)
+        },
+        ordered,
+        Project::as_select()
+    )
+}

@@ -1,0 +1,373 @@
+//! Runs: jobs, project updates and inventory updates in one table, with the status machine
+//! `pending → running → successful | failed | error | canceled` enforced by the statements
+//! themselves, so two nodes or two threads can never both move the same run.
+
+use acs_authz::OrganizationVisibility;
+use diesel::prelude::*;
+
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::{unified_job_credentials, unified_jobs};
+use crate::{DbConnection, StorageResult, Timestamp};
+
+/// What a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunKind {
+    /// A job template's playbook run.
+    Job,
+    /// A project's requirements install.
+    ProjectUpdate,
+    /// An inventory source's import.
+    InventoryUpdate,
+}
+
+impl RunKind {
+    /// The stored (and API `type`) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Job => "job",
+            RunKind::ProjectUpdate => "project_update",
+            RunKind::InventoryUpdate => "inventory_update",
+        }
+    }
+}
+
+/// Where a run is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Created, not started.
+    Pending,
+    /// Its process runs.
+    Running,
+    /// The process exited with 0.
+    Successful,
+    /// The process exited with another code.
+    Failed,
+    /// The run could not start or was lost (see `job_explanation`).
+    Error,
+    /// Canceled on request, or timed out.
+    Canceled,
+}
+
+impl RunStatus {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Pending => "pending",
+            RunStatus::Running => "running",
+            RunStatus::Successful => "successful",
+            RunStatus::Failed => "failed",
+            RunStatus::Error => "error",
+            RunStatus::Canceled => "canceled",
+        }
+    }
+
+    /// Whether the run is over.
+    pub fn is_finished(self) -> bool {
+        !matches!(self, RunStatus::Pending | RunStatus::Running)
+    }
+}
+
+const UNFINISHED: [&str; 2] = ["pending", "running"];
+
+/// A run row. `job_env` is stored masked, so the row holds no secret.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = unified_jobs)]
+pub struct UnifiedJob {
+    /// Primary key.
+    pub id: i64,
+    /// `job`, `project_update` or `inventory_update`.
+    pub kind: String,
+    /// The name of what was run.
+    pub name: String,
+    /// See [`RunStatus`].
+    pub status: String,
+    /// Why it ended as it did, when that is not obvious.
+    pub job_explanation: String,
+    /// The organization whose members may see it.
+    pub organization_id: Option<i64>,
+    /// The job template of a job.
+    pub job_template_id: Option<i64>,
+    /// The project (of a job, or updated).
+    pub project_id: Option<i64>,
+    /// The inventory (of a job, or updated).
+    pub inventory_id: Option<i64>,
+    /// The inventory source of an inventory update.
+    pub inventory_source_id: Option<i64>,
+    /// The playbook of a job.
+    pub playbook: String,
+    /// The `--limit` of a job.
+    pub job_limit: String,
+    /// The job template's extra variables at launch.
+    pub extra_vars: String,
+    /// The process arguments as a JSON list.
+    pub job_args: String,
+    /// The process working directory.
+    pub job_cwd: String,
+    /// The process environment as a JSON object, secrets masked.
+    pub job_env: String,
+    /// Standard output and error of the process.
+    pub stdout: String,
+    /// The exit code.
+    pub result_code: Option<i32>,
+    /// A cancel was asked for.
+    pub cancel_requested: bool,
+    /// The node that runs it.
+    pub node: String,
+    /// Who launched it.
+    pub launched_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Last change.
+    pub modified: Timestamp,
+    /// When its process started.
+    pub started: Option<Timestamp>,
+    /// When it ended.
+    pub finished: Option<Timestamp>,
+}
+
+/// The values of a new run (created `pending`).
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = unified_jobs)]
+pub struct NewUnifiedJob<'a> {
+    /// [`RunKind::as_str`].
+    pub kind: &'a str,
+    /// Name.
+    pub name: &'a str,
+    /// `pending`.
+    pub status: &'a str,
+    /// Organization.
+    pub organization_id: Option<i64>,
+    /// Job template.
+    pub job_template_id: Option<i64>,
+    /// Project.
+    pub project_id: Option<i64>,
+    /// Inventory.
+    pub inventory_id: Option<i64>,
+    /// Inventory source.
+    pub inventory_source_id: Option<i64>,
+    /// Playbook.
+    pub playbook: &'a str,
+    /// Limit.
+    pub job_limit: &'a str,
+    /// Extra variables.
+    pub extra_vars: &'a str,
+    /// The node that will run it.
+    pub node: &'a str,
+    /// Launcher.
+    pub launched_by: Option<i64>,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Same as `created`.
+    pub modified: Timestamp,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// A finished status.
+    pub status: RunStatus,
+    /// Why, when not obvious.
+    pub explanation: String,
+    /// Output of the process.
+    pub stdout: String,
+    /// Exit code, if the process exited.
+    pub result_code: Option<i32>,
+}
+
+/// Finds a run by primary key.
+pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<UnifiedJob> {
+    Ok(unified_jobs::table
+        .find(id)
+        .select(UnifiedJob::as_select())
+        .first(conn)?)
+}
+
+/// Finds a run of `kind` by primary key.
+pub fn find_of_kind(conn: &mut DbConnection, kind: RunKind, id: i64) -> StorageResult<UnifiedJob> {
+    Ok(unified_jobs::table
+        .find(id)
+        .filter(unified_jobs::kind.eq(kind.as_str()))
+        .select(UnifiedJob::as_select())
+        .first(conn)?)
+}
+
+/// Inserts a pending run launched with `credentials`.
+pub fn insert(
+    conn: &mut DbConnection,
+    new: &NewUnifiedJob<'_>,
+    credentials: &[i64],
+) -> StorageResult<UnifiedJob> {
+    let run: UnifiedJob = diesel::insert_into(unified_jobs::table)
+        .values(new)
+        .returning(unified_jobs::all_columns)
+        .get_result(conn)?;
+    for credential in credentials {
+        diesel::insert_into(unified_job_credentials::table)
+            .values((
+                unified_job_credentials::unified_job_id.eq(run.id),
+                unified_job_credentials::credential_id.eq(*credential),
+            ))
+            .execute(conn)?;
+    }
+    Ok(run)
+}
+
+/// The ids of the credentials run `id` was launched with.
+pub fn credential_ids(conn: &mut DbConnection, id: i64) -> StorageResult<Vec<i64>> {
+    Ok(unified_job_credentials::table
+        .filter(unified_job_credentials::unified_job_id.eq(id))
+        .order(unified_job_credentials::credential_id.asc())
+        .select(unified_job_credentials::credential_id)
+        .load(conn)?)
+}
+
+/// Moves a pending run to running with what its process runs; false if it is no longer
+/// pending or a cancel was asked for.
+pub fn start(
+    conn: &mut DbConnection,
+    id: i64,
+    args: &str,
+    cwd: &str,
+    env: &str,
+    now: Timestamp,
+) -> StorageResult<bool> {
+    let moved = diesel::update(
+        unified_jobs::table
+            .find(id)
+            .filter(unified_jobs::status.eq(RunStatus::Pending.as_str()))
+            .filter(unified_jobs::cancel_requested.eq(false)),
+    )
+    .set((
+        unified_jobs::status.eq(RunStatus::Running.as_str()),
+        unified_jobs::job_args.eq(args),
+        unified_jobs::job_cwd.eq(cwd),
+        unified_jobs::job_env.eq(env),
+        unified_jobs::started.eq(now),
+        unified_jobs::modified.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(moved > 0)
+}
+
+/// Records the output so far of a running run.
+pub fn record_stdout(conn: &mut DbConnection, id: i64, stdout: &str) -> StorageResult<()> {
+    diesel::update(unified_jobs::table.find(id))
+        .set(unified_jobs::stdout.eq(stdout))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Ends an unfinished run with `outcome`; false if it had already ended.
+pub fn finish(
+    conn: &mut DbConnection,
+    id: i64,
+    outcome: &RunOutcome,
+    now: Timestamp,
+) -> StorageResult<bool> {
+    let moved = diesel::update(
+        unified_jobs::table
+            .find(id)
+            .filter(unified_jobs::status.eq_any(UNFINISHED)),
+    )
+    .set((
+        unified_jobs::status.eq(outcome.status.as_str()),
+        unified_jobs::job_explanation.eq(&outcome.explanation),
+        unified_jobs::stdout.eq(&outcome.stdout),
+        unified_jobs::result_code.eq(outcome.result_code),
+        unified_jobs::finished.eq(now),
+        unified_jobs::modified.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(moved > 0)
+}
+
+/// Asks for an unfinished run to be canceled; false if it had already ended.
+pub fn request_cancel(conn: &mut DbConnection, id: i64, now: Timestamp) -> StorageResult<bool> {
+    let marked = diesel::update(
+        unified_jobs::table
+            .find(id)
+            .filter(unified_jobs::status.eq_any(UNFINISHED)),
+    )
+    .set((
+        unified_jobs::cancel_requested.eq(true),
+        unified_jobs::modified.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(marked > 0)
+}
+
+/// Whether a cancel was asked for run `id`.
+pub fn cancel_requested(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    Ok(unified_jobs::table
+        .find(id)
+        .select(unified_jobs::cancel_requested)
+        .first(conn)?)
+}
+
+/// Ends as `error` with `explanation` every unfinished run of `node`: what a node does when it
+/// starts, since a run's process never outlives its server. Returns how many.
+pub fn fail_unfinished(
+    conn: &mut DbConnection,
+    node: &str,
+    explanation: &str,
+    now: Timestamp,
+) -> StorageResult<usize> {
+    Ok(diesel::update(
+        unified_jobs::table
+            .filter(unified_jobs::node.eq(node))
+            .filter(unified_jobs::status.eq_any(UNFINISHED)),
+    )
+    .set((
+        unified_jobs::status.eq(RunStatus::Error.as_str()),
+        unified_jobs::job_explanation.eq(explanation),
+        unified_jobs::finished.eq(now),
+        unified_jobs::modified.eq(now),
+    ))
+    .execute(conn)?)
+}
+
+crate::list_fields! {
+    table: unified_jobs;
+    search: [unified_jobs::name];
+    default_order: unified_jobs::created;
+    fields: {
+        "id" => integer(unified_jobs::id),
+        "name" => text(unified_jobs::name),
+        "status" => text(unified_jobs::status),
+        "job_template" => integer(unified_jobs::job_template_id),
+        "project" => integer(unified_jobs::project_id),
+        "inventory" => integer(unified_jobs::inventory_id),
+        "inventory_source" => integer(unified_jobs::inventory_source_id),
+        "launched_by" => integer(unified_jobs::launched_by),
+        "created" => timestamp(unified_jobs::created),
+        "started" => timestamp(unified_jobs::started),
+        "finished" => timestamp(unified_jobs::finished),
+    }
+}
+
+/// Lists the runs of `kind` that `visibility` allows, as `params` ask.
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &OrganizationVisibility,
+    kind: RunKind,
+    params: &ListParams,
+) -> StorageResult<Result<Page<UnifiedJob>, ListError>> {
+    crate::list_page!(
+        conn,
+        params,
+        || {
+            let query = unified_jobs::table
+                .filter(unified_jobs::kind.eq(kind.as_str()))
+                .into_boxed();
+            let query = match visibility {
+                OrganizationVisibility::All => query,
+                OrganizationVisibility::Only(ids) => {
+                    query.filter(unified_jobs::organization_id.eq_any(ids.clone()))
+                }
+            };
+            filtered(query, params)
+        },
+        ordered,
+        UnifiedJob::as_select()
+    )
+}
