@@ -8,6 +8,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 AWXKIT_VERSION="24.6.1"
 REQUESTS_OAUTHLIB_VERSION="2.0.0"
+ANSIBLE_CORE_VERSION="2.19.14"
 AXE_CORE_VERSION="4.14.1"
 export DEBIAN_FRONTEND=noninteractive
 
@@ -116,6 +117,25 @@ ensure_requests_oauthlib() {
     || die "requests_oauthlib does not import in $VENV"
 }
 
+# --- ansible-core in <repo>/.venv (the job, inventory and project update tests) --
+ansible_installed_version() {
+  [ -x "$VENV/bin/ansible-playbook" ] || return 0
+  "$VENV/bin/python" -c 'import ansible.release; print(ansible.release.__version__)' 2>/dev/null || true
+}
+
+ensure_ansible() {
+  [ -x "$VENV/bin/python" ] || die "$VENV/bin/python missing (ensure_awxkit creates it)"
+  [ "$(ansible_installed_version)" = "$ANSIBLE_CORE_VERSION" ] && return 0
+  say "installing ansible-core==$ANSIBLE_CORE_VERSION into $VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check \
+    "ansible-core==$ANSIBLE_CORE_VERSION" \
+    || die "pip install ansible-core==$ANSIBLE_CORE_VERSION failed"
+  local tool
+  for tool in ansible-playbook ansible-inventory ansible-galaxy ansible-config; do
+    "$VENV/bin/$tool" --version >/dev/null || die "$VENV/bin/$tool --version failed"
+  done
+}
+
 # --- headless Chromium and its chromedriver (the browser tests) --------------
 # (procps: the harness ends a Chromium left behind by its chromedriver with pkill -P.)
 ensure_chromium() {
@@ -155,5 +175,6 @@ ensure_postgres
 ensure_pg_dump
 ensure_awxkit
 ensure_requests_oauthlib
+ensure_ansible
 ensure_chromium
 ensure_axe

@@ -28,6 +28,7 @@ use reqwest::cookie::{CookieStore, Jar};
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
+pub mod ansible;
 pub mod browser;
 pub mod oauth;
 
@@ -157,6 +158,7 @@ pub struct TestServer {
     pub admin_password: String,
     /// The backend this server runs on.
     pub backend: Backend,
+    vars: Vec<(String, String)>,
     handle: Option<ServerHandle>,
     thread: Option<JoinHandle<()>>,
     bare: Option<Client>,
@@ -204,56 +206,48 @@ impl TestServer {
             vars.retain(|(n, _)| n != name);
             vars.push(((*name).to_owned(), (*value).to_owned()));
         }
-        let lookup_vars = vars.clone();
-        let config = acs_api::config::Config::from_lookup(
-            move |name| {
-                lookup_vars
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| v.clone())
-            },
-            vars,
-        )
-        .unwrap_or_else(|error| panic!("test configuration rejected: {error:?}"));
-        let state = acs_api::server::prepare(config)
-            .unwrap_or_else(|error| panic!("the server did not prepare ({backend:?}): {error:?}"));
-
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a free loopback port");
-        let port = listener.local_addr().expect("the bound address").port();
-        let (tx, rx) = mpsc::channel::<Result<ServerHandle, String>>();
-        let thread = std::thread::Builder::new()
-            .name(format!("acs-server-{port}"))
-            .spawn(move || {
-                actix_rt::System::new().block_on(async move {
-                    let server = match acs_api::server::http_server(state, listener) {
-                        Ok(server) => server,
-                        Err(error) => {
-                            let _ = tx.send(Err(error.to_string()));
-                            return;
-                        }
-                    };
-                    let _ = tx.send(Ok(server.handle()));
-                    if let Err(error) = server.await {
-                        eprintln!("acs test server on port {port} ended with an error: {error}");
-                    }
-                });
-            })
-            .expect("the server thread starts");
-        let handle = match rx.recv_timeout(Duration::from_secs(60)) {
-            Ok(Ok(handle)) => handle,
-            Ok(Err(error)) => panic!("http_server failed: {error}"),
-            Err(error) => panic!("the server thread did not report its handle: {error}"),
-        };
+        let (handle, thread, port) = serve(backend, vars.clone());
         TestServer {
             base: format!("http://127.0.0.1:{port}"),
             admin_password,
             backend,
+            vars,
             handle: Some(handle),
             thread: Some(thread),
             bare: Some(build_client(None)),
             database,
             data_dir: Some(data_dir),
         }
+    }
+
+    /// Stops the server and starts it again on the same data directory, database and
+    /// configuration, as a restarted process would (it listens on a new port).
+    pub fn restart(&mut self) {
+        self.stop();
+        let (handle, thread, port) = serve(self.backend, self.vars.clone());
+        self.base = format!("http://127.0.0.1:{port}");
+        self.handle = Some(handle);
+        self.thread = Some(thread);
+        self.bare = Some(build_client(None));
+    }
+
+    fn stop(&mut self) {
+        // Idle pooled connections would hold up a graceful stop.
+        self.bare = None;
+        if let Some(handle) = self.handle.take() {
+            drop(handle.stop(true));
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+
+    /// The server's data directory.
+    pub fn data_dir(&self) -> &Path {
+        self.data_dir
+            .as_ref()
+            .map(tempfile::TempDir::path)
+            .expect("the server has a data directory")
     }
 
     /// The server's database, for changes made behind its back (as another server or a
@@ -461,18 +455,57 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
-        // Idle pooled connections would hold up a graceful stop.
-        self.bare = None;
-        if let Some(handle) = self.handle.take() {
-            drop(handle.stop(true));
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.stop();
         // The database goes after the server has released its connections.
         self.database = None;
         self.data_dir = None;
     }
+}
+
+/// Prepares a server from `vars` (as `ACS_*` environment variables) and runs it on a free
+/// loopback port in a thread of its own; returns its handle, thread and port.
+fn serve(backend: Backend, vars: Vec<(String, String)>) -> (ServerHandle, JoinHandle<()>, u16) {
+    let lookup_vars = vars.clone();
+    let config = acs_api::config::Config::from_lookup(
+        move |name| {
+            lookup_vars
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        },
+        vars,
+    )
+    .unwrap_or_else(|error| panic!("test configuration rejected: {error:?}"));
+    let state = acs_api::server::prepare(config)
+        .unwrap_or_else(|error| panic!("the server did not prepare ({backend:?}): {error:?}"));
+
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free loopback port");
+    let port = listener.local_addr().expect("the bound address").port();
+    let (tx, rx) = mpsc::channel::<Result<ServerHandle, String>>();
+    let thread = std::thread::Builder::new()
+        .name(format!("acs-server-{port}"))
+        .spawn(move || {
+            actix_rt::System::new().block_on(async move {
+                let server = match acs_api::server::http_server(state, listener) {
+                    Ok(server) => server,
+                    Err(error) => {
+                        let _ = tx.send(Err(error.to_string()));
+                        return;
+                    }
+                };
+                let _ = tx.send(Ok(server.handle()));
+                if let Err(error) = server.await {
+                    eprintln!("acs test server on port {port} ended with an error: {error}");
+                }
+            });
+        })
+        .expect("the server thread starts");
+    let handle = match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(Ok(handle)) => handle,
+        Ok(Err(error)) => panic!("http_server failed: {error}"),
+        Err(error) => panic!("the server thread did not report its handle: {error}"),
+    };
+    (handle, thread, port)
 }
 
 /// The path of management command `name`, a binary of the `xtask` package

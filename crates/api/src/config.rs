@@ -31,6 +31,10 @@ pub struct Config {
     pub pool_timeout: Duration,
     /// `ACS_MAX_BODY_BYTES`, default 1 MiB.
     pub max_body_bytes: usize,
+    /// `ACS_NODE_NAME`, default `<host name>/<bind address>`: the name runs record as the node
+    /// that runs them. It must be stable across restarts and unique among the servers sharing
+    /// a database, because a node that starts ends its own unfinished runs.
+    pub node_name: String,
     /// Settings seeded from `ACS_<SETTING_NAME>` variables, as raw strings.
     pub setting_overrides: Vec<(String, String)>,
 }
@@ -69,8 +73,13 @@ impl Config {
                 crate::settings::registry::find(setting).map(|def| (def.name.to_owned(), value))
             })
             .collect();
+        let bind = lookup("ACS_BIND").unwrap_or_else(|| "127.0.0.1:8013".into());
+        let node_name = lookup("ACS_NODE_NAME")
+            .filter(|name| !name.trim().is_empty())
+            .unwrap_or_else(|| format!("{}/{bind}", host_name()));
         Ok(Config {
-            bind: lookup("ACS_BIND").unwrap_or_else(|| "127.0.0.1:8013".into()),
+            node_name,
+            bind,
             admin_username: lookup("ACS_ADMIN_USERNAME").unwrap_or_else(|| "admin".into()),
             admin_password: lookup("ACS_ADMIN_PASSWORD").filter(|p| !p.is_empty()),
             password_iterations: number(
@@ -94,6 +103,16 @@ impl Config {
             setting_overrides,
         })
     }
+}
+
+/// The machine's host name, or `localhost` when it cannot be read.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|name| name.trim().to_owned())
+        .ok()
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "localhost".to_owned())
 }
 
 fn number<T>(

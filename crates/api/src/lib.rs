@@ -16,6 +16,7 @@ pub mod housekeeping;
 pub mod http;
 pub mod pages;
 pub mod routes;
+pub mod runner;
 pub mod server;
 pub mod settings;
 pub mod state;

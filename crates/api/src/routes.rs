@@ -3,20 +3,13 @@
 use actix_web::web;
 
 use crate::handlers::{
-    account, activity_stream as activity, applications as apps, credential_types as ctypes,
-    credentials as creds, fallback, login, logout, metrics, oauth, organizations as orgs, root,
-    settings, tokens, users,
+    account, activity_stream as activity, applications as apps, automation as auto,
+    credential_types as ctypes, credentials as creds, fallback, login, logout, metrics, oauth,
+    organizations as orgs, root, runs, settings, tokens, users,
 };
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
-const UNSERVED_COLLECTIONS: &[&str] = &[
-    "projects",
-    "inventories",
-    "teams",
-    "job_templates",
-    "workflow_job_templates",
-    "instance_groups",
-];
+const UNSERVED_COLLECTIONS: &[&str] = &["teams", "workflow_job_templates", "instance_groups"];
 
 /// The `OPTIONS` route of a resource (actix has no shorthand for it).
 fn options<F, Args>(handler: F) -> actix_web::Route
@@ -28,6 +21,108 @@ where
     web::route()
         .method(actix_web::http::Method::OPTIONS)
         .to(handler)
+}
+
+/// The collection and detail routes of an automation resource.
+fn automation<R: auto::Resource>(cfg: &mut web::ServiceConfig) {
+    let not_allowed = || web::to(fallback::method_not_allowed);
+    cfg.service(
+        web::resource(format!("/api/v2/{}/", R::COLLECTION))
+            .get(auto::list_resource::<R>)
+            .post(auto::create_resource::<R>)
+            .route(options(auto::options_collection::<R>))
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource(format!("/api/v2/{}/{{id}}/", R::COLLECTION))
+            .get(auto::get_resource::<R>)
+            .put(auto::put_resource::<R>)
+            .patch(auto::patch_resource::<R>)
+            .delete(auto::delete_resource::<R>)
+            .route(options(auto::options_member::<R>))
+            .default_service(not_allowed()),
+    );
+}
+
+/// An inventory's sub-collection of `R` (hosts, inventory sources).
+fn inventory_children<R: auto::Resource>(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::resource(format!("/api/v2/inventories/{{id}}/{}/", R::COLLECTION))
+            .get(auto::list_children::<R>)
+            .post(auto::create_child::<R>)
+            .route(options(auto::options_collection::<R>))
+            .default_service(web::to(fallback::method_not_allowed)),
+    );
+}
+
+/// The routes of one kind of run: collection, detail, output, cancel, and the parent's list.
+fn run_type<T: runs::RunType>(cfg: &mut web::ServiceConfig) {
+    let not_allowed = || web::to(fallback::method_not_allowed);
+    let base = format!("/api/v2/{}/", T::COLLECTION);
+    cfg.service(
+        web::resource(base.clone())
+            .get(runs::list_runs::<T>)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource(format!("{base}{{id}}/"))
+            .get(runs::get_run::<T>)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource(format!("{base}{{id}}/stdout/"))
+            .get(runs::get_stdout::<T>)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource(format!("{base}{{id}}/cancel/"))
+            .get(runs::can_cancel_run::<T>)
+            .post(runs::cancel_run::<T>)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource(format!("/api/v2/{}/{{id}}/{}/", T::PARENT.1, T::COLLECTION))
+            .get(runs::list_runs_of::<T>)
+            .default_service(not_allowed()),
+    );
+}
+
+/// Registers the routes of the automation resources (contract §6).
+fn configure_automation(cfg: &mut web::ServiceConfig) {
+    automation::<auto::Projects>(cfg);
+    automation::<auto::Inventories>(cfg);
+    automation::<auto::Hosts>(cfg);
+    automation::<auto::InventorySources>(cfg);
+    automation::<auto::JobTemplates>(cfg);
+    cfg.service(
+        web::resource("/api/v2/job_templates/{id}/credentials/")
+            .get(auto::list_template_credentials)
+            .post(auto::change_template_credentials)
+            .default_service(web::to(fallback::method_not_allowed)),
+    );
+    cfg.service(
+        web::resource("/api/v2/job_templates/{id}/launch/")
+            .get(runs::launch_requirements)
+            .post(runs::launch_job)
+            .default_service(web::to(fallback::method_not_allowed)),
+    )
+    .service(
+        web::resource("/api/v2/projects/{id}/update/")
+            .get(runs::update_status)
+            .post(runs::start_project_update)
+            .default_service(web::to(fallback::method_not_allowed)),
+    )
+    .service(
+        web::resource("/api/v2/inventory_sources/{id}/update/")
+            .get(runs::update_status)
+            .post(runs::start_inventory_update)
+            .default_service(web::to(fallback::method_not_allowed)),
+    );
+    run_type::<runs::Jobs>(cfg);
+    run_type::<runs::ProjectUpdates>(cfg);
+    run_type::<runs::InventoryUpdates>(cfg);
+    inventory_children::<auto::Hosts>(cfg);
+    inventory_children::<auto::InventorySources>(cfg);
 }
 
 /// Registers the routes on an app.
@@ -354,6 +449,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(options(settings::options_category))
             .default_service(not_allowed()),
     );
+    configure_automation(cfg);
     for name in UNSERVED_COLLECTIONS {
         cfg.service(
             web::resource(format!("/api/v2/{name}/"))

@@ -28,6 +28,10 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         bootstrap::seed_settings(&mut conn, &config.setting_overrides)?;
         bootstrap::first_superuser(&mut conn, &config, &rng)?;
         bootstrap::managed_credential_types(&mut conn)?;
+        let lost = crate::runner::fail_unfinished(&mut conn, &config.node_name)?;
+        if lost > 0 {
+            tracing::warn!(lost, node = %config.node_name, "unfinished runs of this node ended as error");
+        }
     }
     let passwords = crate::auth::PasswordCache::new(&rng)
         .map_err(|_| StartError::Other("random number generator failed".into()))?;

@@ -3,6 +3,7 @@
 pub mod account;
 pub mod activity_stream;
 pub mod applications;
+pub mod automation;
 pub mod credential_types;
 pub mod credentials;
 pub mod fallback;
@@ -12,6 +13,7 @@ pub mod metrics;
 pub mod oauth;
 pub mod organizations;
 pub mod root;
+pub mod runs;
 pub mod settings;
 pub mod tokens;
 pub mod users;

@@ -76,7 +76,12 @@ impl<T: serde::Serialize> Reply<T> {
 impl Reply<()> {
     /// An empty 204 response.
     pub fn no_content(self) -> HttpResponse {
-        let mut builder = HttpResponse::NoContent();
+        self.empty(StatusCode::NO_CONTENT)
+    }
+
+    /// An empty response with `status` (202 for work accepted).
+    pub fn empty(self, status: StatusCode) -> HttpResponse {
+        let mut builder = HttpResponse::build(status);
         apply_session(&mut builder, self.session.as_ref(), self.secure);
         builder.finish()
     }

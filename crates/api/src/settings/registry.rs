@@ -177,7 +177,28 @@ pub const SETTINGS: &[Definition] = &[
         validate: executable,
         secret: false,
     },
+    Definition {
+        name: "ANSIBLE_CONFIG_PATH",
+        category: "jobs",
+        label: "ansible-config executable",
+        help_text: "Path or name (looked up on PATH) of ansible-config; project updates show the content-source configuration with it.",
+        default: || json!("ansible-config"),
+        validate: executable,
+        secret: false,
+    },
+    Definition {
+        name: "DEFAULT_JOB_TIMEOUT",
+        category: "jobs",
+        label: "Default run timeout",
+        help_text: "Seconds a job, project update or inventory update may run before it is stopped and marked failed; 0 means no limit.",
+        default: || json!(0),
+        validate: |v| integer_in(v, 0, MAX_JOB_TIMEOUT_SECONDS),
+        secret: false,
+    },
 ];
+
+/// Longest `DEFAULT_JOB_TIMEOUT` accepted: one week.
+pub const MAX_JOB_TIMEOUT_SECONDS: i64 = 604_800;
 
 /// The definition of a setting by name.
 pub fn find(name: &str) -> Option<&'static Definition> {

@@ -125,6 +125,15 @@ impl Settings {
         self.values.get(name).cloned().unwrap_or(Value::Null)
     }
 
+    /// The effective value of a text setting; `""` for a setting that is not text.
+    pub fn text(&self, name: &str) -> String {
+        self.values
+            .get(name)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    }
+
     /// `AUTH_BASIC_ENABLED`.
     pub fn auth_basic_enabled(&self) -> bool {
         self.auth_basic_enabled

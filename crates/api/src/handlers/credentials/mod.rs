@@ -7,7 +7,7 @@ mod input;
 mod list;
 mod options;
 mod render;
-mod secrets;
+pub(crate) mod secrets;
 mod update;
 mod validate;
 

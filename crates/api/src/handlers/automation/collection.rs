@@ -1,0 +1,145 @@
+//! `GET`, `POST` and `OPTIONS` on a resource's collection, and on a parent's sub-collection
+//! (`/api/v2/inventories/<id>/hosts/`).
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Value, json};
+
+use super::resource::{Resource, name_conflict};
+use crate::activity::{self, Subject};
+use crate::auth::Principal;
+use crate::context::{Context, run};
+use crate::error::ApiResult;
+use crate::handlers::automation::Inventories;
+use crate::http::body::JsonObject;
+use crate::http::list::{ListPage, ListRequest};
+use crate::state::AppState;
+
+/// Every row of `R` the caller may see.
+pub async fn list_resource<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let list = ListRequest::from_request(&req)?;
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        page::<R>(ctx, &principal, None, &list)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// The rows of `R` within inventory `id` (the only parent so far).
+pub async fn list_children<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let list = ListRequest::from_request(&req)?;
+    let parent = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        super::visible::<Inventories>(ctx, &principal, parent)?;
+        page::<R>(ctx, &principal, Some(parent), &list)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+fn page<R: Resource>(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    parent: Option<i64>,
+    list: &ListRequest,
+) -> ApiResult<ListPage<Value>> {
+    let visibility = acs_authz::visible_automation(&principal.actor);
+    let conn = ctx.conn()?;
+    let page = R::list(conn, &visibility, parent, &list.params)??;
+    let results = page
+        .items
+        .iter()
+        .map(|row| R::render(conn, principal, row))
+        .collect::<ApiResult<Vec<_>>>()?;
+    list.envelope(page.count, results)
+}
+
+/// Creates a row of `R` from the body.
+pub async fn create_resource<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    create::<R>(req, state, body).await
+}
+
+/// Creates a row of `R` within inventory `id`: the body's parent field is set to it.
+pub async fn create_child<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    mut body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    if let Some(field) = R::PARENT_FIELD {
+        body.0.insert(field.to_owned(), json!(path.into_inner()));
+    }
+    create::<R>(req, state, body).await
+}
+
+async fn create<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let settings = ctx.settings()?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            let (input, organization) =
+                R::read(conn, &principal.actor, &settings, &body.0, None, true)?;
+            acs_authz::can_change_automation(&principal.actor, organization)?;
+            let row = R::insert(conn, input, principal.user.id, now).map_err(name_conflict::<R>)?;
+            let record = R::render(conn, &principal, &row)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "create",
+                &Subject::named(R::KIND, R::id(&row), R::name(&row)),
+                None,
+                activity::fields_of(&record)?,
+            )?;
+            tracing::info!(
+                actor = principal.user.id,
+                kind = R::KIND,
+                id = R::id(&row),
+                "created"
+            );
+            Ok((R::url(R::id(&row)), record))
+        })
+    })
+    .await?;
+    let (location, record) = reply.value;
+    Ok(crate::context::Reply {
+        value: record,
+        session: reply.session,
+        secure: reply.secure,
+    }
+    .created(&location))
+}
+
+/// Collection metadata of `R`.
+pub async fn options_collection<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        let principal = ctx.require_user()?;
+        let actor = &principal.actor;
+        let can_create = !actor.read_only && (actor.is_superuser || actor.is_org_admin_anywhere());
+        let (body, allow) = R::META.collection(can_create);
+        Ok((body, allow.to_owned()))
+    })
+    .await?;
+    Ok(reply.options())
+}

@@ -1,0 +1,181 @@
+//! `/api/v2/hosts/` and `/api/v2/inventories/<id>/hosts/`.
+
+use acs_authz::{Actor, OrganizationVisibility};
+use acs_storage::hosts::{Host, HostChanges, NewHost};
+use acs_storage::list::{ListError, ListParams, Page};
+use acs_storage::{DbConnection, StorageResult, Timestamp};
+use serde_json::{Map, Value, json};
+
+use super::references;
+use super::resource::Resource;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::http::fields::{FieldReader, Text};
+use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::render::{capabilities, envelope};
+use crate::settings::Settings;
+
+/// The host resource.
+#[derive(Debug)]
+pub struct Hosts;
+
+/// A validated host body.
+#[derive(Debug)]
+pub struct HostInput {
+    name: Option<String>,
+    description: Option<String>,
+    inventory: Option<i64>,
+    variables: Option<String>,
+}
+
+impl Resource for Hosts {
+    type Row = Host;
+    type Input = HostInput;
+
+    const LABEL: &'static str = "Host";
+    const KIND: &'static str = "host";
+    const COLLECTION: &'static str = "hosts";
+    const NAME_TAKEN: &'static str = "Host with this Name and Inventory already exists.";
+    const PARENT_FIELD: Option<&'static str> = Some("inventory");
+    const META: ResourceMeta = ResourceMeta {
+        name: "Host List",
+        description: "Hosts of an inventory.",
+        fields: &[
+            FieldMeta::writable("name", "string", "Name", "Unique within the inventory.")
+                .required()
+                .max_length(512),
+            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::writable("inventory", "id", "Inventory", "").required(),
+            FieldMeta::writable(
+                "variables",
+                "json",
+                "Variables",
+                "Host variables in JSON or YAML.",
+            ),
+            FieldMeta::read_only("inventory_source", "id", "Inventory source"),
+        ],
+    };
+
+    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Host> {
+        acs_storage::hosts::find(conn, id)
+    }
+
+    fn id(row: &Host) -> i64 {
+        row.id
+    }
+
+    fn name(row: &Host) -> &str {
+        &row.name
+    }
+
+    fn organization(conn: &mut DbConnection, row: &Host) -> ApiResult<i64> {
+        Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
+    }
+
+    fn list(
+        conn: &mut DbConnection,
+        visibility: &OrganizationVisibility,
+        parent: Option<i64>,
+        params: &ListParams,
+    ) -> StorageResult<Result<Page<Host>, ListError>> {
+        acs_storage::hosts::list(conn, visibility, parent, params)
+    }
+
+    fn read(
+        conn: &mut DbConnection,
+        actor: &Actor,
+        _: &Settings,
+        body: &Map<String, Value>,
+        before: Option<&Host>,
+        full: bool,
+    ) -> ApiResult<(HostInput, i64)> {
+        let mut fields = FieldReader::new(body, full);
+        let name = fields.text("name", Text::required(512));
+        let description = fields.text("description", Text::optional(4096));
+        let inventory = fields.id("inventory", true);
+        let variables = references::variables(&mut fields, body, "variables");
+        fields.finish()?;
+        let inventory_id = match (inventory, before) {
+            (Some(id), Some(host)) if id != host.inventory_id => {
+                return Err(ApiError::field(
+                    "inventory",
+                    "A host cannot move to another inventory.",
+                ));
+            }
+            (Some(id), _) => id,
+            (None, Some(host)) => host.inventory_id,
+            (None, None) => return Err(ApiError::field("inventory", "This field is required.")),
+        };
+        let owner = references::inventory(conn, actor, inventory_id)?.organization_id;
+        let input = HostInput {
+            name,
+            description: description.or_else(|| full.then(String::new)),
+            inventory: Some(inventory_id),
+            variables: variables.or_else(|| full.then(String::new)),
+        };
+        Ok((input, owner))
+    }
+
+    fn insert(
+        conn: &mut DbConnection,
+        input: HostInput,
+        _: i64,
+        now: Timestamp,
+    ) -> StorageResult<Host> {
+        acs_storage::hosts::insert(
+            conn,
+            &NewHost {
+                name: input.name.as_deref().unwrap_or_default(),
+                description: input.description.as_deref().unwrap_or_default(),
+                inventory_id: input.inventory.unwrap_or_default(),
+                variables: input.variables.as_deref().unwrap_or_default(),
+                inventory_source_id: None,
+                created: now,
+                modified: now,
+            },
+        )
+    }
+
+    fn update(
+        conn: &mut DbConnection,
+        id: i64,
+        input: HostInput,
+        _: i64,
+        now: Timestamp,
+    ) -> StorageResult<Host> {
+        acs_storage::hosts::update(
+            conn,
+            id,
+            &HostChanges {
+                name: input.name,
+                description: input.description,
+                variables: input.variables,
+                modified: Some(now),
+            },
+        )
+    }
+
+    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+        acs_storage::hosts::delete(conn, id)
+    }
+
+    fn render(conn: &mut DbConnection, viewer: &Principal, row: &Host) -> ApiResult<Value> {
+        let organization = Self::organization(conn, row)?;
+        let caps = acs_authz::automation_capabilities(&viewer.actor, organization);
+        let mut record = envelope(
+            row.id,
+            Self::KIND,
+            Self::url(row.id),
+            json!({ "inventory": format!("/api/v2/inventories/{}/", row.inventory_id) }),
+            json!({ "user_capabilities": capabilities(caps) }),
+            &row.created,
+            &row.modified,
+        );
+        record.insert("name".into(), json!(row.name));
+        record.insert("description".into(), json!(row.description));
+        record.insert("inventory".into(), json!(row.inventory_id));
+        record.insert("variables".into(), json!(row.variables));
+        record.insert("inventory_source".into(), json!(row.inventory_source_id));
+        Ok(Value::Object(record))
+    }
+}

@@ -1,0 +1,179 @@
+//! `/api/v2/inventories/`: named sets of hosts.
+
+use acs_authz::{Actor, OrganizationVisibility};
+use acs_storage::inventories::{Inventory, InventoryChanges, NewInventory};
+use acs_storage::list::{ListError, ListParams, Page};
+use acs_storage::{DbConnection, StorageResult, Timestamp};
+use serde_json::{Map, Value, json};
+
+use super::references;
+use super::resource::Resource;
+use crate::auth::Principal;
+use crate::error::ApiResult;
+use crate::http::fields::{FieldReader, Text};
+use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::render::{capabilities, envelope};
+use crate::settings::Settings;
+
+/// The inventory resource.
+#[derive(Debug)]
+pub struct Inventories;
+
+/// A validated inventory body.
+#[derive(Debug)]
+pub struct InventoryInput {
+    name: Option<String>,
+    description: Option<String>,
+    organization: Option<i64>,
+}
+
+impl Resource for Inventories {
+    type Row = Inventory;
+    type Input = InventoryInput;
+
+    const LABEL: &'static str = "Inventory";
+    const KIND: &'static str = "inventory";
+    const COLLECTION: &'static str = "inventories";
+    const NAME_TAKEN: &'static str = "Inventory with this Name and Organization already exists.";
+    const META: ResourceMeta = ResourceMeta {
+        name: "Inventory List",
+        description: "Sets of hosts that jobs run against.",
+        fields: &[
+            FieldMeta::writable("name", "string", "Name", "Unique within the organization.")
+                .required()
+                .max_length(512),
+            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::writable(
+                "organization",
+                "id",
+                "Organization",
+                "The owning organization.",
+            )
+            .required(),
+            FieldMeta::read_only("total_hosts", "integer", "Total hosts"),
+        ],
+    };
+
+    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Inventory> {
+        acs_storage::inventories::find(conn, id)
+    }
+
+    fn id(row: &Inventory) -> i64 {
+        row.id
+    }
+
+    fn name(row: &Inventory) -> &str {
+        &row.name
+    }
+
+    fn organization(_: &mut DbConnection, row: &Inventory) -> ApiResult<i64> {
+        Ok(row.organization_id)
+    }
+
+    fn list(
+        conn: &mut DbConnection,
+        visibility: &OrganizationVisibility,
+        _: Option<i64>,
+        params: &ListParams,
+    ) -> StorageResult<Result<Page<Inventory>, ListError>> {
+        acs_storage::inventories::list(conn, visibility, params)
+    }
+
+    fn read(
+        conn: &mut DbConnection,
+        actor: &Actor,
+        _: &Settings,
+        body: &Map<String, Value>,
+        before: Option<&Inventory>,
+        full: bool,
+    ) -> ApiResult<(InventoryInput, i64)> {
+        let mut fields = FieldReader::new(body, full);
+        let name = fields.text("name", Text::required(512));
+        let description = fields.text("description", Text::optional(4096));
+        let organization = fields.id("organization", true);
+        fields.finish()?;
+        let organization = match organization {
+            Some(id) => Some(references::organization(conn, actor, id)?),
+            None => None,
+        };
+        let owner = organization
+            .or(before.map(|inventory| inventory.organization_id))
+            .unwrap_or_default();
+        let input = InventoryInput {
+            name,
+            description: description.or_else(|| full.then(String::new)),
+            organization,
+        };
+        Ok((input, owner))
+    }
+
+    fn insert(
+        conn: &mut DbConnection,
+        input: InventoryInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<Inventory> {
+        acs_storage::inventories::insert(
+            conn,
+            &NewInventory {
+                name: input.name.as_deref().unwrap_or_default(),
+                description: input.description.as_deref().unwrap_or_default(),
+                organization_id: input.organization.unwrap_or_default(),
+                created_by: Some(by),
+                modified_by: Some(by),
+                created: now,
+                modified: now,
+            },
+        )
+    }
+
+    fn update(
+        conn: &mut DbConnection,
+        id: i64,
+        input: InventoryInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<Inventory> {
+        acs_storage::inventories::update(
+            conn,
+            id,
+            &InventoryChanges {
+                name: input.name,
+                description: input.description,
+                organization_id: input.organization,
+                modified_by: Some(Some(by)),
+                modified: Some(now),
+            },
+        )
+    }
+
+    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+        acs_storage::inventories::delete(conn, id)
+    }
+
+    fn render(conn: &mut DbConnection, viewer: &Principal, row: &Inventory) -> ApiResult<Value> {
+        let caps = acs_authz::automation_capabilities(&viewer.actor, row.organization_id);
+        let base = Self::url(row.id);
+        let mut record = envelope(
+            row.id,
+            Self::KIND,
+            base.clone(),
+            json!({
+                "organization": format!("/api/v2/organizations/{}/", row.organization_id),
+                "hosts": format!("{base}hosts/"),
+                "inventory_sources": format!("{base}inventory_sources/"),
+            }),
+            json!({ "user_capabilities": capabilities(caps) }),
+            &row.created,
+            &row.modified,
+        );
+        record.insert("name".into(), json!(row.name));
+        record.insert("description".into(), json!(row.description));
+        record.insert("organization".into(), json!(row.organization_id));
+        record.insert(
+            "total_hosts".into(),
+            json!(acs_storage::inventories::host_count(conn, row.id)?),
+        );
+        Ok(Value::Object(record))
+    }
+}

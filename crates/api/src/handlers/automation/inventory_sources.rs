@@ -1,0 +1,255 @@
+//! `/api/v2/inventory_sources/` and `/api/v2/inventories/<id>/inventory_sources/`: an
+//! inventory file or script in a project, read by `ansible-inventory` to fill an inventory.
+
+use acs_authz::{Actor, OrganizationVisibility};
+use acs_storage::inventory_sources::{InventorySource, InventorySourceChanges, NewInventorySource};
+use acs_storage::list::{ListError, ListParams, Page};
+use acs_storage::{DbConnection, StorageResult, Timestamp};
+use serde_json::{Map, Value, json};
+
+use super::references;
+use super::resource::Resource;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::http::fields::{FieldReader, Text};
+use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::render::{capabilities, envelope};
+use crate::settings::Settings;
+
+/// The inventory source resource.
+#[derive(Debug)]
+pub struct InventorySources;
+
+/// A validated inventory source body; `Some(None)` clears a reference.
+#[derive(Debug)]
+pub struct InventorySourceInput {
+    name: Option<String>,
+    description: Option<String>,
+    inventory: Option<i64>,
+    source_project: Option<Option<i64>>,
+    source_path: Option<String>,
+    credential: Option<Option<i64>>,
+}
+
+impl Resource for InventorySources {
+    type Row = InventorySource;
+    type Input = InventorySourceInput;
+
+    const LABEL: &'static str = "InventorySource";
+    const KIND: &'static str = "inventory_source";
+    const COLLECTION: &'static str = "inventory_sources";
+    const NAME_TAKEN: &'static str =
+        "Inventory source with this Name and Inventory already exists.";
+    const PARENT_FIELD: Option<&'static str> = Some("inventory");
+    const META: ResourceMeta = ResourceMeta {
+        name: "Inventory Source List",
+        description: "Inventory files or scripts in projects that fill inventories.",
+        fields: &[
+            FieldMeta::writable("name", "string", "Name", "Unique within the inventory.")
+                .required()
+                .max_length(512),
+            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::writable("inventory", "id", "Inventory", "").required(),
+            FieldMeta::writable(
+                "source",
+                "choice",
+                "Source",
+                "Always scm: a file in a project.",
+            ),
+            FieldMeta::writable("source_project", "id", "Source project", "").required(),
+            FieldMeta::writable(
+                "source_path",
+                "string",
+                "Source path",
+                "Path inside the project.",
+            )
+            .required(),
+            FieldMeta::writable(
+                "credential",
+                "id",
+                "Credential",
+                "A cloud credential injected into updates.",
+            ),
+        ],
+    };
+
+    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<InventorySource> {
+        acs_storage::inventory_sources::find(conn, id)
+    }
+
+    fn id(row: &InventorySource) -> i64 {
+        row.id
+    }
+
+    fn name(row: &InventorySource) -> &str {
+        &row.name
+    }
+
+    fn organization(conn: &mut DbConnection, row: &InventorySource) -> ApiResult<i64> {
+        Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
+    }
+
+    fn list(
+        conn: &mut DbConnection,
+        visibility: &OrganizationVisibility,
+        parent: Option<i64>,
+        params: &ListParams,
+    ) -> StorageResult<Result<Page<InventorySource>, ListError>> {
+        acs_storage::inventory_sources::list(conn, visibility, parent, params)
+    }
+
+    fn read(
+        conn: &mut DbConnection,
+        actor: &Actor,
+        _: &Settings,
+        body: &Map<String, Value>,
+        before: Option<&InventorySource>,
+        full: bool,
+    ) -> ApiResult<(InventorySourceInput, i64)> {
+        let mut fields = FieldReader::new(body, full);
+        let name = fields.text("name", Text::required(512));
+        let description = fields.text("description", Text::optional(4096));
+        let inventory = fields.id("inventory", true);
+        if let Some(source) = fields.text("source", Text::optional(16))
+            && source != "scm"
+        {
+            fields.error("source", format!("\"{source}\" is not a valid choice."));
+        }
+        let source_project = fields.id("source_project", true);
+        let source_path = fields.text("source_path", Text::required(1024));
+        let source_path = references::relative_path(&mut fields, "source_path", source_path);
+        let credential = optional_id(&mut fields, body, "credential");
+        fields.finish()?;
+        let inventory_id = match (inventory, before) {
+            (Some(id), Some(source)) if id != source.inventory_id => {
+                return Err(ApiError::field(
+                    "inventory",
+                    "An inventory source cannot move to another inventory.",
+                ));
+            }
+            (Some(id), _) => id,
+            (None, Some(source)) => source.inventory_id,
+            (None, None) => return Err(ApiError::field("inventory", "This field is required.")),
+        };
+        let owner = references::inventory(conn, actor, inventory_id)?.organization_id;
+        if let Some(id) = source_project {
+            references::project(conn, actor, "source_project", id)?;
+        }
+        if let Some(Some(id)) = credential {
+            let (_, credential_type) = references::credential(conn, actor, "credential", id)?;
+            if credential_type.kind != "cloud" {
+                return Err(ApiError::field(
+                    "credential",
+                    format!(
+                        "Cannot assign a Credential of kind `{}` to an inventory source: only `cloud` credentials are injected into inventory updates.",
+                        credential_type.kind
+                    ),
+                ));
+            }
+        }
+        let input = InventorySourceInput {
+            name,
+            description: description.or_else(|| full.then(String::new)),
+            inventory: Some(inventory_id),
+            source_project: source_project.map(Some),
+            source_path,
+            credential: credential.or_else(|| full.then_some(None)),
+        };
+        Ok((input, owner))
+    }
+
+    fn insert(
+        conn: &mut DbConnection,
+        input: InventorySourceInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<InventorySource> {
+        acs_storage::inventory_sources::insert(
+            conn,
+            &NewInventorySource {
+                name: input.name.as_deref().unwrap_or_default(),
+                description: input.description.as_deref().unwrap_or_default(),
+                inventory_id: input.inventory.unwrap_or_default(),
+                source: "scm",
+                source_project_id: input.source_project.flatten(),
+                source_path: input.source_path.as_deref().unwrap_or_default(),
+                credential_id: input.credential.flatten(),
+                created_by: Some(by),
+                modified_by: Some(by),
+                created: now,
+                modified: now,
+            },
+        )
+    }
+
+    fn update(
+        conn: &mut DbConnection,
+        id: i64,
+        input: InventorySourceInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<InventorySource> {
+        acs_storage::inventory_sources::update(
+            conn,
+            id,
+            &InventorySourceChanges {
+                name: input.name,
+                description: input.description,
+                source_project_id: input.source_project,
+                source_path: input.source_path,
+                credential_id: input.credential,
+                modified_by: Some(Some(by)),
+                modified: Some(now),
+            },
+        )
+    }
+
+    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+        acs_storage::inventory_sources::delete(conn, id)
+    }
+
+    fn render(
+        conn: &mut DbConnection,
+        viewer: &Principal,
+        row: &InventorySource,
+    ) -> ApiResult<Value> {
+        let organization = Self::organization(conn, row)?;
+        let caps = acs_authz::automation_capabilities(&viewer.actor, organization);
+        let base = Self::url(row.id);
+        let mut record = envelope(
+            row.id,
+            Self::KIND,
+            base.clone(),
+            json!({
+                "inventory": format!("/api/v2/inventories/{}/", row.inventory_id),
+                "update": format!("{base}update/"),
+                "inventory_updates": format!("{base}inventory_updates/"),
+            }),
+            json!({ "user_capabilities": capabilities(caps) }),
+            &row.created,
+            &row.modified,
+        );
+        record.insert("name".into(), json!(row.name));
+        record.insert("description".into(), json!(row.description));
+        record.insert("inventory".into(), json!(row.inventory_id));
+        record.insert("source".into(), json!(row.source));
+        record.insert("source_project".into(), json!(row.source_project_id));
+        record.insert("source_path".into(), json!(row.source_path));
+        record.insert("credential".into(), json!(row.credential_id));
+        Ok(Value::Object(record))
+    }
+}
+
+/// An id field that may be `null` to clear it: `Some(None)` for null, `Some(Some(id))` for an
+/// id, `None` when absent or invalid (the reader holds the error).
+pub fn optional_id(
+    fields: &mut FieldReader<'_>,
+    body: &Map<String, Value>,
+    field: &str,
+) -> Option<Option<i64>> {
+    match body.get(field) {
+        Some(Value::Null) => Some(None),
+        Some(_) => fields.id(field, false).map(Some),
+        None => None,
+    }
+}

@@ -1,0 +1,227 @@
+//! `/api/v2/job_templates/`: a playbook of a project run against an inventory.
+
+use acs_authz::{Actor, OrganizationVisibility};
+use acs_storage::job_templates::{JobTemplate, JobTemplateChanges, NewJobTemplate};
+use acs_storage::list::{ListError, ListParams, Page};
+use acs_storage::{DbConnection, StorageResult, Timestamp};
+use serde_json::{Map, Value, json};
+
+use super::inventory_sources::optional_id;
+use super::references;
+use super::resource::Resource;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::http::fields::{FieldReader, Text};
+use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::render::{capabilities, envelope};
+use crate::settings::Settings;
+
+/// The job template resource.
+#[derive(Debug)]
+pub struct JobTemplates;
+
+/// A validated job template body; `Some(None)` clears the inventory.
+#[derive(Debug)]
+pub struct JobTemplateInput {
+    name: Option<String>,
+    description: Option<String>,
+    project: Option<(i64, i64)>,
+    inventory: Option<Option<i64>>,
+    playbook: Option<String>,
+    extra_vars: Option<String>,
+}
+
+impl Resource for JobTemplates {
+    type Row = JobTemplate;
+    type Input = JobTemplateInput;
+
+    const LABEL: &'static str = "JobTemplate";
+    const KIND: &'static str = "job_template";
+    const COLLECTION: &'static str = "job_templates";
+    const NAME_TAKEN: &'static str = "Job template with this Name and Organization already exists.";
+    const META: ResourceMeta = ResourceMeta {
+        name: "Job Template List",
+        description: "Playbooks of projects run against inventories with credentials.",
+        fields: &[
+            FieldMeta::writable("name", "string", "Name", "Unique within the organization.")
+                .required()
+                .max_length(512),
+            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::writable("project", "id", "Project", "").required(),
+            FieldMeta::writable("inventory", "id", "Inventory", ""),
+            FieldMeta::writable("playbook", "string", "Playbook", "Path inside the project.")
+                .required()
+                .max_length(1024),
+            FieldMeta::writable("extra_vars", "json", "Extra variables", "In JSON or YAML."),
+            FieldMeta::read_only("organization", "id", "Organization"),
+        ],
+    };
+
+    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<JobTemplate> {
+        acs_storage::job_templates::find(conn, id)
+    }
+
+    fn id(row: &JobTemplate) -> i64 {
+        row.id
+    }
+
+    fn name(row: &JobTemplate) -> &str {
+        &row.name
+    }
+
+    fn organization(_: &mut DbConnection, row: &JobTemplate) -> ApiResult<i64> {
+        Ok(row.organization_id)
+    }
+
+    fn list(
+        conn: &mut DbConnection,
+        visibility: &OrganizationVisibility,
+        _: Option<i64>,
+        params: &ListParams,
+    ) -> StorageResult<Result<Page<JobTemplate>, ListError>> {
+        acs_storage::job_templates::list(conn, visibility, params)
+    }
+
+    fn read(
+        conn: &mut DbConnection,
+        actor: &Actor,
+        settings: &Settings,
+        body: &Map<String, Value>,
+        before: Option<&JobTemplate>,
+        full: bool,
+    ) -> ApiResult<(JobTemplateInput, i64)> {
+        let mut fields = FieldReader::new(body, full);
+        let name = fields.text("name", Text::required(512));
+        let description = fields.text("description", Text::optional(4096));
+        let project = fields.id("project", true);
+        let inventory = optional_id(&mut fields, body, "inventory");
+        let playbook = fields.text("playbook", Text::required(1024));
+        let playbook = references::relative_path(&mut fields, "playbook", playbook);
+        let extra_vars = references::variables(&mut fields, body, "extra_vars");
+        fields.finish()?;
+        let project = match project {
+            Some(id) => Some(references::project(conn, actor, "project", id)?),
+            None => match before.and_then(|template| template.project_id) {
+                Some(id) => acs_storage::projects::find(conn, id).ok(),
+                None => None,
+            },
+        };
+        let Some(project) = project else {
+            return Err(ApiError::field("project", "This field is required."));
+        };
+        if let Some(Some(id)) = inventory {
+            references::inventory(conn, actor, id)?;
+        }
+        let playbook_to_check = playbook
+            .clone()
+            .or_else(|| before.map(|template| template.playbook.clone()));
+        if let Some(playbook) = &playbook_to_check {
+            let root = settings.text("PROJECTS_ROOT");
+            let path = std::path::Path::new(&root)
+                .join(&project.local_path)
+                .join(playbook);
+            if !path.is_file() {
+                return Err(ApiError::field(
+                    "playbook",
+                    "Playbook not found for project.",
+                ));
+            }
+        }
+        let input = JobTemplateInput {
+            name,
+            description: description.or_else(|| full.then(String::new)),
+            project: Some((project.id, project.organization_id)),
+            inventory: inventory.or_else(|| full.then_some(None)),
+            playbook,
+            extra_vars: extra_vars.or_else(|| full.then(String::new)),
+        };
+        Ok((input, project.organization_id))
+    }
+
+    fn insert(
+        conn: &mut DbConnection,
+        input: JobTemplateInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<JobTemplate> {
+        let (project, organization) = input.project.unwrap_or_default();
+        acs_storage::job_templates::insert(
+            conn,
+            &NewJobTemplate {
+                name: input.name.as_deref().unwrap_or_default(),
+                description: input.description.as_deref().unwrap_or_default(),
+                organization_id: organization,
+                inventory_id: input.inventory.flatten(),
+                project_id: Some(project),
+                playbook: input.playbook.as_deref().unwrap_or_default(),
+                extra_vars: input.extra_vars.as_deref().unwrap_or_default(),
+                created_by: Some(by),
+                modified_by: Some(by),
+                created: now,
+                modified: now,
+            },
+        )
+    }
+
+    fn update(
+        conn: &mut DbConnection,
+        id: i64,
+        input: JobTemplateInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<JobTemplate> {
+        acs_storage::job_templates::update(
+            conn,
+            id,
+            &JobTemplateChanges {
+                name: input.name,
+                description: input.description,
+                organization_id: input.project.map(|(_, organization)| organization),
+                inventory_id: input.inventory,
+                project_id: input.project.map(|(project, _)| Some(project)),
+                playbook: input.playbook,
+                extra_vars: input.extra_vars,
+                modified_by: Some(Some(by)),
+                modified: Some(now),
+            },
+        )
+    }
+
+    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+        acs_storage::job_templates::delete(conn, id)
+    }
+
+    fn render(_: &mut DbConnection, viewer: &Principal, row: &JobTemplate) -> ApiResult<Value> {
+        let caps = acs_authz::automation_capabilities(&viewer.actor, row.organization_id);
+        let base = Self::url(row.id);
+        let mut related = json!({
+            "organization": format!("/api/v2/organizations/{}/", row.organization_id),
+            "credentials": format!("{base}credentials/"),
+            "launch": format!("{base}launch/"),
+            "jobs": format!("{base}jobs/"),
+        });
+        if let Some(project) = row.project_id {
+            related["project"] = json!(format!("/api/v2/projects/{project}/"));
+        }
+        if let Some(inventory) = row.inventory_id {
+            related["inventory"] = json!(format!("/api/v2/inventories/{inventory}/"));
+        }
+        let mut record = envelope(
+            row.id,
+            Self::KIND,
+            base,
+            related,
+            json!({ "user_capabilities": capabilities(caps) }),
+            &row.created,
+            &row.modified,
+        );
+        record.insert("name".into(), json!(row.name));
+        record.insert("description".into(), json!(row.description));
+        record.insert("organization".into(), json!(row.organization_id));
+        record.insert("project".into(), json!(row.project_id));
+        record.insert("inventory".into(), json!(row.inventory_id));
+        record.insert("playbook".into(), json!(row.playbook));
+        record.insert("extra_vars".into(), json!(row.extra_vars));
+        Ok(Value::Object(record))
+    }
+}

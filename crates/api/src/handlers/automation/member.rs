@@ -1,0 +1,141 @@
+//! `GET`, `PUT`, `PATCH`, `DELETE` and `OPTIONS` on one row of a resource.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::resource::{Resource, name_conflict, visible};
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// One row of `R`.
+pub async fn get_resource<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (row, _) = visible::<R>(ctx, &principal, id)?;
+        R::render(ctx.conn()?, &principal, &row)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// Full update.
+pub async fn put_resource<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update::<R>(req, state, path.into_inner(), body, true).await
+}
+
+/// Partial update.
+pub async fn patch_resource<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    update::<R>(req, state, path.into_inner(), body, false).await
+}
+
+async fn update<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: i64,
+    body: JsonObject,
+    full: bool,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (_, organization) = visible::<R>(ctx, &principal, id)?;
+        acs_authz::can_change_automation(&principal.actor, organization)?;
+        let settings = ctx.settings()?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            // Read again inside the transaction, so the checks see what the update changes.
+            let before = R::find(conn, id)?;
+            let (input, moved_to) = R::read(
+                conn,
+                &principal.actor,
+                &settings,
+                &body.0,
+                Some(&before),
+                full,
+            )?;
+            acs_authz::can_change_automation(&principal.actor, moved_to)?;
+            let old = R::render(conn, &principal, &before)?;
+            let row =
+                R::update(conn, id, input, principal.user.id, now).map_err(name_conflict::<R>)?;
+            let record = R::render(conn, &principal, &row)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "update",
+                &Subject::named(R::KIND, id, R::name(&row)),
+                None,
+                activity::diff(&old, &record)?,
+            )?;
+            Ok(record)
+        })
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// Deletes one row of `R`.
+pub async fn delete_resource<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (row, organization) = visible::<R>(ctx, &principal, id)?;
+        acs_authz::can_change_automation(&principal.actor, organization)?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            let record = R::render(conn, &principal, &row)?;
+            R::delete(conn, id)?;
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                "delete",
+                &Subject::named(R::KIND, id, R::name(&row)),
+                None,
+                activity::fields_of(&record)?,
+            )
+        })?;
+        tracing::info!(actor = principal.user.id, kind = R::KIND, id, "deleted");
+        Ok(())
+    })
+    .await?;
+    Ok(reply.no_content())
+}
+
+/// Detail metadata of `R`.
+pub async fn options_member<R: Resource>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (_, organization) = visible::<R>(ctx, &principal, id)?;
+        let caps = acs_authz::automation_capabilities(&principal.actor, organization);
+        Ok(R::META.detail(caps.edit))
+    })
+    .await?;
+    Ok(reply.options())
+}

@@ -1,0 +1,30 @@
+//! The automation resources (contract §6): projects, inventories, hosts, inventory sources and
+//! job templates, served by one set of generic handlers over the [`Resource`] trait, plus the
+//! endpoints that start runs (launch, project and inventory updates).
+//!
+//! Every resource belongs to one organization; `acs_authz`'s automation rules decide who sees,
+//! changes and runs it.
+
+mod collection;
+mod hosts;
+mod inventories;
+mod inventory_sources;
+mod job_templates;
+mod member;
+mod projects;
+mod references;
+mod resource;
+mod template_credentials;
+
+pub use collection::{
+    create_child, create_resource, list_children, list_resource, options_collection,
+};
+pub use hosts::Hosts;
+pub use inventories::Inventories;
+pub use inventory_sources::InventorySources;
+pub use job_templates::JobTemplates;
+pub use member::{delete_resource, get_resource, options_member, patch_resource, put_resource};
+pub use projects::Projects;
+pub use references::{parse_variables, relative_path_problem};
+pub use resource::{Resource, visible};
+pub use template_credentials::{change_template_credentials, list_template_credentials};

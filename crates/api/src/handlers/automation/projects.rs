@@ -1,0 +1,225 @@
+//! `/api/v2/projects/`: a directory of playbooks under the `PROJECTS_ROOT` setting.
+
+use acs_authz::{Actor, OrganizationVisibility};
+use acs_storage::list::{ListError, ListParams, Page};
+use acs_storage::projects::{NewProject, Project, ProjectChanges};
+use acs_storage::{DbConnection, StorageResult, Timestamp};
+use serde_json::{Map, Value, json};
+
+use super::references;
+use super::resource::Resource;
+use crate::auth::Principal;
+use crate::error::ApiResult;
+use crate::http::fields::{FieldReader, Text};
+use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::render::{capabilities, envelope};
+use crate::settings::Settings;
+
+/// The project resource.
+#[derive(Debug)]
+pub struct Projects;
+
+/// A validated project body.
+#[derive(Debug)]
+pub struct ProjectInput {
+    name: Option<String>,
+    description: Option<String>,
+    organization: Option<i64>,
+    local_path: Option<String>,
+}
+
+impl Resource for Projects {
+    type Row = Project;
+    type Input = ProjectInput;
+
+    const LABEL: &'static str = "Project";
+    const KIND: &'static str = "project";
+    const COLLECTION: &'static str = "projects";
+    const NAME_TAKEN: &'static str = "Project with this Organization and Name already exists.";
+    const META: ResourceMeta = ResourceMeta {
+        name: "Project List",
+        description: "Directories of playbooks under the PROJECTS_ROOT setting.",
+        fields: &[
+            FieldMeta::writable("name", "string", "Name", "Unique within the organization.")
+                .required()
+                .max_length(512),
+            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::writable(
+                "organization",
+                "id",
+                "Organization",
+                "The owning organization.",
+            )
+            .required(),
+            FieldMeta::writable(
+                "scm_type",
+                "string",
+                "Source control type",
+                "Always \"\": a local directory.",
+            ),
+            FieldMeta::writable(
+                "local_path",
+                "string",
+                "Local path",
+                "The name of a directory directly under PROJECTS_ROOT.",
+            )
+            .required()
+            .max_length(1024),
+        ],
+    };
+
+    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Project> {
+        acs_storage::projects::find(conn, id)
+    }
+
+    fn id(row: &Project) -> i64 {
+        row.id
+    }
+
+    fn name(row: &Project) -> &str {
+        &row.name
+    }
+
+    fn organization(_: &mut DbConnection, row: &Project) -> ApiResult<i64> {
+        Ok(row.organization_id)
+    }
+
+    fn list(
+        conn: &mut DbConnection,
+        visibility: &OrganizationVisibility,
+        _: Option<i64>,
+        params: &ListParams,
+    ) -> StorageResult<Result<Page<Project>, ListError>> {
+        acs_storage::projects::list(conn, visibility, params)
+    }
+
+    fn read(
+        conn: &mut DbConnection,
+        actor: &Actor,
+        settings: &Settings,
+        body: &Map<String, Value>,
+        before: Option<&Project>,
+        full: bool,
+    ) -> ApiResult<(ProjectInput, i64)> {
+        let mut fields = FieldReader::new(body, full);
+        let name = fields.text("name", Text::required(512));
+        let description = fields.text("description", Text::optional(4096));
+        let organization = fields.id("organization", true);
+        if let Some(scm_type) = fields.text("scm_type", Text::optional(16))
+            && !scm_type.is_empty()
+        {
+            fields.error(
+                "scm_type",
+                "ACS runs projects from local directories only: scm_type must be \"\".",
+            );
+        }
+        let local_path = fields.text("local_path", Text::required(1024));
+        let local_path = local_path.and_then(|path| directory(&mut fields, settings, path));
+        fields.finish()?;
+        let organization = match organization {
+            Some(id) => Some(references::organization(conn, actor, id)?),
+            None => None,
+        };
+        let owner = organization
+            .or(before.map(|project| project.organization_id))
+            .unwrap_or_default();
+        let input = ProjectInput {
+            name,
+            description: description.or_else(|| full.then(String::new)),
+            organization,
+            local_path,
+        };
+        Ok((input, owner))
+    }
+
+    fn insert(
+        conn: &mut DbConnection,
+        input: ProjectInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<Project> {
+        acs_storage::projects::insert(
+            conn,
+            &NewProject {
+                name: input.name.as_deref().unwrap_or_default(),
+                description: input.description.as_deref().unwrap_or_default(),
+                organization_id: input.organization.unwrap_or_default(),
+                scm_type: "",
+                local_path: input.local_path.as_deref().unwrap_or_default(),
+                created_by: Some(by),
+                modified_by: Some(by),
+                created: now,
+                modified: now,
+            },
+        )
+    }
+
+    fn update(
+        conn: &mut DbConnection,
+        id: i64,
+        input: ProjectInput,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<Project> {
+        acs_storage::projects::update(
+            conn,
+            id,
+            &ProjectChanges {
+                name: input.name,
+                description: input.description,
+                organization_id: input.organization,
+                local_path: input.local_path,
+                modified_by: Some(Some(by)),
+                modified: Some(now),
+            },
+        )
+    }
+
+    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+        acs_storage::projects::delete(conn, id)
+    }
+
+    fn render(_: &mut DbConnection, viewer: &Principal, row: &Project) -> ApiResult<Value> {
+        let caps = acs_authz::automation_capabilities(&viewer.actor, row.organization_id);
+        let base = Self::url(row.id);
+        let mut record = envelope(
+            row.id,
+            Self::KIND,
+            base.clone(),
+            json!({
+                "organization": format!("/api/v2/organizations/{}/", row.organization_id),
+                "update": format!("{base}update/"),
+                "project_updates": format!("{base}project_updates/"),
+            }),
+            json!({ "user_capabilities": capabilities(caps) }),
+            &row.created,
+            &row.modified,
+        );
+        record.insert("name".into(), json!(row.name));
+        record.insert("description".into(), json!(row.description));
+        record.insert("organization".into(), json!(row.organization_id));
+        record.insert("scm_type".into(), json!(row.scm_type));
+        record.insert("local_path".into(), json!(row.local_path));
+        Ok(Value::Object(record))
+    }
+}
+
+/// `name` if it names a directory directly under `PROJECTS_ROOT`.
+fn directory(fields: &mut FieldReader<'_>, settings: &Settings, name: String) -> Option<String> {
+    if name.contains('/') || references::relative_path_problem(&name).is_some() {
+        fields.error(
+            "local_path",
+            "Must be the name of a directory directly under PROJECTS_ROOT.",
+        );
+        return None;
+    }
+    let root = settings.text("PROJECTS_ROOT");
+    if !std::path::Path::new(&root).join(&name).is_dir() {
+        fields.error(
+            "local_path",
+            format!("Invalid path choice: {name} is not a directory under {root}."),
+        );
+        return None;
+    }
+    Some(name)
+}

@@ -1,0 +1,110 @@
+//! What a resource tells the generic handlers.
+
+use acs_authz::{Actor, OrganizationVisibility};
+use acs_storage::list::{ListError, ListParams, Page};
+use acs_storage::{DbConnection, StorageResult, Timestamp};
+use serde_json::{Map, Value};
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+use crate::http::options::ResourceMeta;
+use crate::settings::Settings;
+
+/// One organization-owned resource with a collection and a detail endpoint.
+pub trait Resource: 'static {
+    /// Its stored row.
+    type Row: Send + 'static;
+    /// A validated create or update body.
+    type Input: Send + 'static;
+
+    /// The name in messages (`Project`).
+    const LABEL: &'static str;
+    /// The record `type` and activity-stream kind (`project`).
+    const KIND: &'static str;
+    /// The collection's URL segment (`projects`).
+    const COLLECTION: &'static str;
+    /// The message when the name is taken where it must be unique.
+    const NAME_TAKEN: &'static str;
+    /// `OPTIONS` metadata.
+    const META: ResourceMeta;
+    /// The body field a parent's sub-collection fixes (`inventory` for an inventory's hosts).
+    const PARENT_FIELD: Option<&'static str> = None;
+
+    /// The row `id`.
+    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Self::Row>;
+    /// The row's id.
+    fn id(row: &Self::Row) -> i64;
+    /// The row's name.
+    fn name(row: &Self::Row) -> &str;
+    /// The organization the row belongs to.
+    fn organization(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<i64>;
+    /// One page of the rows `visibility` allows, within `parent` when given.
+    fn list(
+        conn: &mut DbConnection,
+        visibility: &OrganizationVisibility,
+        parent: Option<i64>,
+        params: &ListParams,
+    ) -> StorageResult<Result<Page<Self::Row>, ListError>>;
+    /// Validates a body (`full` for create and PUT) against `before` (on update), including
+    /// the records it refers to and `actor`'s right to use them; returns the input and the
+    /// organization the resulting row belongs to.
+    fn read(
+        conn: &mut DbConnection,
+        actor: &Actor,
+        settings: &Settings,
+        body: &Map<String, Value>,
+        before: Option<&Self::Row>,
+        full: bool,
+    ) -> ApiResult<(Self::Input, i64)>;
+    /// Inserts a row made by user `by`.
+    fn insert(
+        conn: &mut DbConnection,
+        input: Self::Input,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<Self::Row>;
+    /// Applies an update made by user `by`.
+    fn update(
+        conn: &mut DbConnection,
+        id: i64,
+        input: Self::Input,
+        by: i64,
+        now: Timestamp,
+    ) -> StorageResult<Self::Row>;
+    /// Deletes the row.
+    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool>;
+    /// The record as `viewer` sees it.
+    fn render(conn: &mut DbConnection, viewer: &Principal, row: &Self::Row) -> ApiResult<Value>;
+
+    /// The detail URL of row `id`.
+    fn url(id: i64) -> String {
+        format!("/api/v2/{}/{id}/", Self::COLLECTION)
+    }
+}
+
+/// Row `id` of `R` with its organization, if the caller may see it: 404 if missing, 403 if
+/// invisible.
+pub fn visible<R: Resource>(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    id: i64,
+) -> ApiResult<(R::Row, i64)> {
+    let row = R::find(ctx.conn()?, id).map_err(|error| match error {
+        acs_storage::StorageError::NotFound => ApiError::no_such(R::LABEL),
+        other => other.into(),
+    })?;
+    let organization = R::organization(ctx.conn()?, &row)?;
+    if !acs_authz::can_view_automation(&principal.actor, organization) {
+        return Err(ApiError::permission_denied());
+    }
+    Ok((row, organization))
+}
+
+/// Maps a uniqueness conflict on write to `R`'s object-level message.
+pub fn name_conflict<R: Resource>(error: acs_storage::StorageError) -> ApiError {
+    match error {
+        acs_storage::StorageError::Conflict(_) => ApiError::field("__all__", R::NAME_TAKEN),
+        other => other.into(),
+    }
+}

@@ -1,0 +1,129 @@
+//! `/api/v2/job_templates/<id>/credentials/`: the credentials a job template injects into its
+//! jobs. `POST {"id": n}` attaches, `{"id": n, "disassociate": true}` detaches; both answer
+//! 204. The reference's rules on which credentials go together answer 400 `{"error": …}`.
+
+use acs_credential_types::{AttachedCredential, check_attach};
+use acs_storage::DbConnection;
+use acs_storage::credentials::Credential;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Value, json};
+
+use super::job_templates::JobTemplates;
+use super::references;
+use super::resource::{Resource, visible};
+use crate::activity::{self, Subject};
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::handlers::credentials::{render_page, secrets};
+use crate::http::body::JsonObject;
+use crate::http::fields::FieldReader;
+use crate::http::list::ListRequest;
+use crate::state::AppState;
+
+/// The template's credentials, by id.
+pub async fn list_template_credentials(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let list = ListRequest::from_request(&req)?;
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        visible::<JobTemplates>(ctx, &principal, id)?;
+        let conn = ctx.conn()?;
+        let credentials = acs_storage::job_templates::credentials_of(conn, id)?;
+        let count = i64::try_from(credentials.len()).unwrap_or(i64::MAX);
+        let offset = usize::try_from(list.params.offset).unwrap_or(usize::MAX);
+        let limit = usize::try_from(list.params.limit).unwrap_or(usize::MAX);
+        let page: Vec<Credential> = credentials.into_iter().skip(offset).take(limit).collect();
+        let results = render_page(conn, &principal, &page)?;
+        list.envelope(count, results)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// Attaches or detaches a credential.
+pub async fn change_template_credentials(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let template_id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (template, organization) = visible::<JobTemplates>(ctx, &principal, template_id)?;
+        acs_authz::can_change_automation(&principal.actor, organization)?;
+        let mut fields = FieldReader::new(&body.0, true);
+        let credential_id = fields.id("id", true);
+        let disassociate = fields.boolean("disassociate").unwrap_or(false);
+        fields.finish()?;
+        let credential_id =
+            credential_id.ok_or_else(|| ApiError::field("id", "This field is required."))?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            // Serialises concurrent attachments to one template, so the rules see them all.
+            acs_storage::job_templates::lock(conn, template_id)?;
+            let (credential, _) =
+                references::credential(conn, &principal.actor, "id", credential_id)?;
+            let operation = if disassociate {
+                if !acs_storage::job_templates::detach(conn, template_id, credential_id)? {
+                    return Ok(());
+                }
+                "disassociate"
+            } else {
+                let attached = acs_storage::job_templates::credentials_of(conn, template_id)?
+                    .iter()
+                    .map(|c| attachment(conn, c))
+                    .collect::<ApiResult<Vec<_>>>()?;
+                let candidate = attachment(conn, &credential)?;
+                check_attach(&attached, &candidate).map_err(|error| {
+                    let mut body = serde_json::Map::new();
+                    body.insert("error".into(), json!(error.to_string()));
+                    ApiError::Invalid(body)
+                })?;
+                acs_storage::job_templates::attach(conn, template_id, credential_id)?;
+                "associate"
+            };
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                operation,
+                &Subject::named(
+                    <JobTemplates as Resource>::KIND,
+                    template_id,
+                    &template.name,
+                ),
+                Some(&Subject::named(
+                    acs_storage::activity::CREDENTIAL,
+                    credential.id,
+                    &credential.name,
+                )),
+                Value::Null,
+            )
+        })
+    })
+    .await?;
+    Ok(reply.no_content())
+}
+
+/// What the attachment rules need to know about `credential`.
+fn attachment(conn: &mut DbConnection, credential: &Credential) -> ApiResult<AttachedCredential> {
+    let credential_type = acs_storage::credential_types::find(conn, credential.credential_type_id)?;
+    // `vault_id` is not secret, so the stored inputs hold it in clear.
+    let inputs = secrets::stored(&credential.inputs)?;
+    Ok(AttachedCredential {
+        id: credential.id,
+        type_id: credential_type.id,
+        type_name: credential_type.name,
+        kind: credential_type.kind,
+        vault_id: inputs
+            .get("vault_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    })
+}

@@ -1,0 +1,52 @@
+//! `GET` and `POST /api/v2/<runs>/<id>/cancel/`: whether a run can be canceled, and asking for
+//! it. The request is stored, so the node running it stops it within about a second,
+//! whichever node received the request.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::json;
+
+use super::{RunType, visible};
+use crate::context::run;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// `{"can_cancel": bool}`.
+pub async fn can_cancel_run<T: RunType>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let job = visible::<T>(ctx, &principal, id)?;
+        let unfinished = matches!(job.status.as_str(), "pending" | "running");
+        Ok(json!({ "can_cancel": unfinished }))
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// Asks for the run to stop: 202, or 405 when it has already ended.
+pub async fn cancel_run<T: RunType>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let job = visible::<T>(ctx, &principal, id)?;
+        let organization = job.organization_id.unwrap_or_default();
+        acs_authz::can_run_automation(&principal.actor, organization)?;
+        let now = ctx.now;
+        if !acs_storage::unified_jobs::request_cancel(ctx.conn()?, id, now)? {
+            return Err(ApiError::MethodNotAllowed("POST".into()));
+        }
+        tracing::info!(actor = principal.user.id, run = id, "cancel requested");
+        Ok(())
+    })
+    .await?;
+    Ok(reply.empty(StatusCode::ACCEPTED))
+}

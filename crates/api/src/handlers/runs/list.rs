@@ -1,0 +1,90 @@
+//! `GET /api/v2/<runs>/` and a parent's runs (`/api/v2/job_templates/<id>/jobs/`, …).
+
+use acs_storage::list::{Filter, Lookup};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::{RunType, render_run};
+use crate::auth::Principal;
+use crate::context::{Context, run};
+use crate::error::{ApiError, ApiResult};
+use crate::http::list::{ListPage, ListRequest};
+use crate::state::AppState;
+
+/// Every run of `T` the caller may see.
+pub async fn list_runs<T: RunType>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let list = ListRequest::from_request(&req)?;
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        page::<T>(ctx, &principal, &list)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// The runs of `T` of one parent (a job template's jobs, a project's updates, …).
+pub async fn list_runs_of<T: RunType>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let mut list = ListRequest::from_request(&req)?;
+    let parent = path.into_inner();
+    let (field, _) = T::PARENT;
+    list.params.filters.push(Filter {
+        field: field.to_owned(),
+        lookup: Lookup::Exact,
+        value: parent.to_string(),
+    });
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let organization = parent_organization::<T>(ctx, parent)?;
+        if !acs_authz::can_view_automation(&principal.actor, organization) {
+            return Err(ApiError::permission_denied());
+        }
+        page::<T>(ctx, &principal, &list)
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// The organization of the parent of `T`'s sub-list.
+fn parent_organization<T: RunType>(ctx: &mut Context<'_>, id: i64) -> ApiResult<i64> {
+    use crate::handlers::automation::{InventorySources, JobTemplates, Projects, Resource};
+    let conn = ctx.conn()?;
+    let found = match T::PARENT.1 {
+        "job_templates" => JobTemplates::find(conn, id).map(|row| row.organization_id),
+        "projects" => Projects::find(conn, id).map(|row| row.organization_id),
+        _ => match InventorySources::find(conn, id) {
+            Ok(source) => acs_storage::inventories::find(conn, source.inventory_id)
+                .map(|inventory| inventory.organization_id),
+            Err(error) => Err(error),
+        },
+    };
+    found.map_err(|error| match error {
+        acs_storage::StorageError::NotFound => ApiError::NotFound("Not found.".into()),
+        other => other.into(),
+    })
+}
+
+fn page<T: RunType>(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    list: &ListRequest,
+) -> ApiResult<ListPage<serde_json::Value>> {
+    let visibility = acs_authz::visible_automation(&principal.actor);
+    let conn = ctx.conn()?;
+    let page = acs_storage::unified_jobs::list(conn, &visibility, T::KIND, &list.params)??;
+    let results = page
+        .items
+        .iter()
+        .map(|job| {
+            let credentials = acs_storage::unified_jobs::credential_ids(conn, job.id)?;
+            Ok(render_run(principal, job, &credentials))
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
+    list.envelope(page.count, results)
+}

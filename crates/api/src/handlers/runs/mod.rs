@@ -1,0 +1,102 @@
+//! The runs: `/api/v2/jobs/`, `/api/v2/project_updates/` and `/api/v2/inventory_updates/`,
+//! each with its detail, `stdout/` and `cancel/`, served by generic handlers over [`RunType`].
+
+mod cancel;
+mod detail;
+mod list;
+mod render;
+mod start;
+mod stdout;
+
+pub use cancel::{can_cancel_run, cancel_run};
+pub use detail::get_run;
+pub use list::{list_runs, list_runs_of};
+pub use render::render_run;
+pub use start::{
+    launch_job, launch_requirements, start_inventory_update, start_project_update, update_status,
+};
+pub use stdout::get_stdout;
+
+use acs_storage::unified_jobs::{RunKind, UnifiedJob};
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// One kind of run and where the API serves it.
+pub trait RunType: 'static {
+    /// The kind.
+    const KIND: RunKind;
+    /// The collection's URL segment (`jobs`).
+    const COLLECTION: &'static str;
+    /// The name in messages (`Job`).
+    const LABEL: &'static str;
+    /// The filter a parent's sub-list applies (`job_template` for a template's jobs) and the
+    /// parent's collection (`job_templates`).
+    const PARENT: (&'static str, &'static str);
+}
+
+/// Jobs.
+#[derive(Debug)]
+pub struct Jobs;
+
+impl RunType for Jobs {
+    const KIND: RunKind = RunKind::Job;
+    const COLLECTION: &'static str = "jobs";
+    const LABEL: &'static str = "Job";
+    const PARENT: (&'static str, &'static str) = ("job_template", "job_templates");
+}
+
+/// Project updates.
+#[derive(Debug)]
+pub struct ProjectUpdates;
+
+impl RunType for ProjectUpdates {
+    const KIND: RunKind = RunKind::ProjectUpdate;
+    const COLLECTION: &'static str = "project_updates";
+    const LABEL: &'static str = "ProjectUpdate";
+    const PARENT: (&'static str, &'static str) = ("project", "projects");
+}
+
+/// Inventory updates.
+#[derive(Debug)]
+pub struct InventoryUpdates;
+
+impl RunType for InventoryUpdates {
+    const KIND: RunKind = RunKind::InventoryUpdate;
+    const COLLECTION: &'static str = "inventory_updates";
+    const LABEL: &'static str = "InventoryUpdate";
+    const PARENT: (&'static str, &'static str) = ("inventory_source", "inventory_sources");
+}
+
+/// The collection a run of `kind` is served under.
+pub fn collection_of(kind: &str) -> &'static str {
+    match kind {
+        "project_update" => ProjectUpdates::COLLECTION,
+        "inventory_update" => InventoryUpdates::COLLECTION,
+        _ => Jobs::COLLECTION,
+    }
+}
+
+/// Run `id` of type `T`, if the caller may see it: 404 if missing, 403 if invisible.
+pub fn visible<T: RunType>(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    id: i64,
+) -> ApiResult<UnifiedJob> {
+    let run =
+        acs_storage::unified_jobs::find_of_kind(ctx.conn()?, T::KIND, id).map_err(|error| {
+            match error {
+                acs_storage::StorageError::NotFound => ApiError::no_such(T::LABEL),
+                other => other.into(),
+            }
+        })?;
+    let allowed = run
+        .organization_id
+        .is_some_and(|org| acs_authz::can_view_automation(&principal.actor, org))
+        || principal.actor.reads_everything();
+    if !allowed {
+        return Err(ApiError::permission_denied());
+    }
+    Ok(run)
+}

@@ -1,0 +1,279 @@
+//! Starting runs: `POST /api/v2/job_templates/<id>/launch/` (201), `POST
+//! /api/v2/projects/<id>/update/` and `POST /api/v2/inventory_sources/<id>/update/` (202), and
+//! the `GET` forms of each, which say whether the caller could start one.
+//!
+//! The run's row is committed as `pending` before its thread starts, so a run exists in the
+//! database before anything runs, and a read-scope token is refused (403) before anything
+//! is written.
+
+use acs_storage::unified_jobs::{NewUnifiedJob, RunKind, RunStatus, UnifiedJob};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Map, Value, json};
+
+use super::render_run;
+use crate::auth::Principal;
+use crate::context::{Context, run};
+use crate::error::{ApiError, ApiResult};
+use crate::handlers::automation::{InventorySources, JobTemplates, Projects, visible};
+use crate::http::body::JsonObject;
+use crate::http::fields::{FieldReader, Text};
+use crate::state::AppState;
+
+/// The launch fields ACS reads; others are answered in `ignored_fields`.
+const LAUNCH_FIELDS: [&str; 1] = ["limit"];
+
+/// What a launch of job template `id` would need.
+pub async fn launch_requirements(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (template, _) = visible::<JobTemplates>(ctx, &principal, id)?;
+        let needed = missing_resources(&template);
+        Ok(json!({
+            "can_start_without_user_input": needed.is_empty(),
+            "passwords_needed_to_start": [],
+            "variables_needed_to_start": [],
+            "credential_needed_to_start": false,
+            "inventory_needed_to_start": template.inventory_id.is_none(),
+            "ask_limit_on_launch": true,
+            "resources_needed_to_start": needed,
+            "defaults": { "limit": "", "extra_vars": template.extra_vars },
+            "job_template_data": {
+                "id": template.id,
+                "name": template.name,
+                "description": template.description,
+            },
+        }))
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+fn missing_resources(template: &acs_storage::job_templates::JobTemplate) -> Vec<&'static str> {
+    let mut needed = Vec::new();
+    if template.project_id.is_none() {
+        needed.push("Job Template Project is missing or undefined.");
+    }
+    if template.inventory_id.is_none() {
+        needed.push("Job Template Inventory is missing or undefined.");
+    }
+    needed
+}
+
+/// Launches a job of template `id`: 201 with the job and `"job": id`.
+pub async fn launch_job(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (template, organization) = visible::<JobTemplates>(ctx, &principal, id)?;
+        acs_authz::can_run_automation(&principal.actor, organization)?;
+        let mut fields = FieldReader::new(&body.0, false);
+        let limit = fields
+            .text("limit", Text::optional(1024))
+            .unwrap_or_default();
+        fields.finish()?;
+        let ignored: Map<String, Value> = body
+            .0
+            .iter()
+            .filter(|(key, _)| !LAUNCH_FIELDS.contains(&key.as_str()))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        let needed = missing_resources(&template);
+        if !needed.is_empty() {
+            let mut body = Map::new();
+            body.insert("resources_needed_to_start".into(), json!(needed));
+            return Err(ApiError::Invalid(body));
+        }
+        let credentials: Vec<i64> = acs_storage::job_templates::credentials_of(ctx.conn()?, id)?
+            .iter()
+            .map(|credential| credential.id)
+            .collect();
+        let new = NewUnifiedJob {
+            kind: RunKind::Job.as_str(),
+            name: &template.name,
+            status: RunStatus::Pending.as_str(),
+            organization_id: Some(organization),
+            job_template_id: Some(template.id),
+            project_id: template.project_id,
+            inventory_id: template.inventory_id,
+            inventory_source_id: None,
+            playbook: &template.playbook,
+            job_limit: &limit,
+            extra_vars: &template.extra_vars,
+            node: &ctx.state.config.node_name,
+            launched_by: Some(principal.user.id),
+            created: ctx.now,
+            modified: ctx.now,
+        };
+        let job = create(ctx, &principal, RunKind::Job, &new, &credentials)?;
+        let mut record = render_run(&principal, &job, &credentials);
+        record["job"] = json!(job.id);
+        record["ignored_fields"] = Value::Object(ignored);
+        Ok((job.id, record))
+    })
+    .await?;
+    crate::runner::start(state.clone().into_inner(), reply.value.0);
+    Ok(crate::context::Reply {
+        value: reply.value.1,
+        session: reply.session,
+        secure: reply.secure,
+    }
+    .json(StatusCode::CREATED))
+}
+
+/// `{"can_update": bool}` for a project or an inventory source.
+pub async fn update_status(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let project_path = req.path().starts_with("/api/v2/projects/");
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let organization = if project_path {
+            visible::<Projects>(ctx, &principal, id)?.1
+        } else {
+            visible::<InventorySources>(ctx, &principal, id)?.1
+        };
+        let allowed = acs_authz::can_run_automation(&principal.actor, organization).is_ok();
+        Ok(json!({ "can_update": allowed }))
+    })
+    .await?;
+    Ok(reply.json(StatusCode::OK))
+}
+
+/// Starts an update of project `id`: 202 with `"project_update": id`.
+pub async fn start_project_update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (project, organization) = visible::<Projects>(ctx, &principal, id)?;
+        acs_authz::can_run_automation(&principal.actor, organization)?;
+        let new = NewUnifiedJob {
+            kind: RunKind::ProjectUpdate.as_str(),
+            name: &project.name,
+            status: RunStatus::Pending.as_str(),
+            organization_id: Some(organization),
+            job_template_id: None,
+            project_id: Some(project.id),
+            inventory_id: None,
+            inventory_source_id: None,
+            playbook: "",
+            job_limit: "",
+            extra_vars: "",
+            node: &ctx.state.config.node_name,
+            launched_by: Some(principal.user.id),
+            created: ctx.now,
+            modified: ctx.now,
+        };
+        let update = create(ctx, &principal, RunKind::ProjectUpdate, &new, &[])?;
+        let mut record = render_run(&principal, &update, &[]);
+        record["project_update"] = json!(update.id);
+        Ok((update.id, record))
+    })
+    .await?;
+    accepted(&state, reply)
+}
+
+/// Starts an update of inventory source `id`: 202 with `"inventory_update": id`.
+pub async fn start_inventory_update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let (source, organization) = visible::<InventorySources>(ctx, &principal, id)?;
+        acs_authz::can_run_automation(&principal.actor, organization)?;
+        let credentials: Vec<i64> = source.credential_id.into_iter().collect();
+        let new = NewUnifiedJob {
+            kind: RunKind::InventoryUpdate.as_str(),
+            name: &source.name,
+            status: RunStatus::Pending.as_str(),
+            organization_id: Some(organization),
+            job_template_id: None,
+            project_id: source.source_project_id,
+            inventory_id: Some(source.inventory_id),
+            inventory_source_id: Some(source.id),
+            playbook: "",
+            job_limit: "",
+            extra_vars: "",
+            node: &ctx.state.config.node_name,
+            launched_by: Some(principal.user.id),
+            created: ctx.now,
+            modified: ctx.now,
+        };
+        let update = create(
+            ctx,
+            &principal,
+            RunKind::InventoryUpdate,
+            &new,
+            &credentials,
+        )?;
+        let mut record = render_run(&principal, &update, &credentials);
+        record["inventory_update"] = json!(update.id);
+        Ok((update.id, record))
+    })
+    .await?;
+    accepted(&state, reply)
+}
+
+/// Inserts the pending run and its activity record in one transaction.
+fn create(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    kind: RunKind,
+    new: &NewUnifiedJob<'_>,
+    credentials: &[i64],
+) -> ApiResult<UnifiedJob> {
+    let now = ctx.now;
+    ctx.write(|conn| {
+        let run = acs_storage::unified_jobs::insert(conn, new, credentials)?;
+        crate::activity::record(
+            conn,
+            now,
+            Some(&principal.user),
+            "create",
+            &crate::activity::Subject::named(kind.as_str(), run.id, &run.name),
+            None,
+            Value::Null,
+        )?;
+        tracing::info!(
+            actor = principal.user.id,
+            run = run.id,
+            kind = kind.as_str(),
+            "run created"
+        );
+        Ok(run)
+    })
+}
+
+/// Starts the committed run and answers 202 with its record.
+fn accepted(
+    state: &web::Data<AppState>,
+    reply: crate::context::Reply<(i64, Value)>,
+) -> ApiResult<HttpResponse> {
+    crate::runner::start(state.clone().into_inner(), reply.value.0);
+    Ok(crate::context::Reply {
+        value: reply.value.1,
+        session: reply.session,
+        secure: reply.secure,
+    }
+    .json(StatusCode::ACCEPTED))
+}

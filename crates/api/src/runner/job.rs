@@ -1,0 +1,160 @@
+//! Preparing a job: the playbook run of a job template, with every credential injected.
+
+use std::path::{Path, PathBuf};
+
+use acs_injectors::{InjectionPlan, PlanOptions};
+use acs_storage::DbConnection;
+use acs_storage::unified_jobs::UnifiedJob;
+use serde_json::{Map, Value, json};
+
+use super::credentials::{self, OpenedCredential};
+use super::private_dir::PrivateDir;
+use super::process::Invocation;
+use super::{Explained, Prepared, builtin, environment};
+use crate::handlers::automation::parse_variables;
+use crate::settings::Settings;
+use crate::state::AppState;
+
+/// Everything a job's process needs, written into `dir`.
+pub fn prepare(
+    conn: &mut DbConnection,
+    state: &AppState,
+    settings: &Settings,
+    row: &UnifiedJob,
+    dir: &PrivateDir,
+) -> Result<Prepared, Explained> {
+    let project_dir = project_directory(conn, settings, row.project_id)?;
+    let playbook = project_dir.join(&row.playbook);
+    if !playbook.is_file() {
+        return Err(Explained::new(format!(
+            "The playbook {} is not in the project directory {}.",
+            row.playbook,
+            project_dir.display()
+        )));
+    }
+    let inventory_id = row
+        .inventory_id
+        .ok_or_else(|| Explained::new("The job has no inventory."))?;
+    let ids = acs_storage::unified_jobs::credential_ids(conn, row.id)?;
+    let credentials = credentials::open(conn, state, &ids)?;
+
+    let env_dir = dir.subdirectory("env")?;
+    dir.subdirectory("tmp")?;
+    let plan = inject(dir, &env_dir, &credentials, true)?;
+    let builtin = builtin::for_job(&credentials, &env_dir);
+    for (path, content) in &builtin.files {
+        dir.write_file(path, content)?;
+    }
+
+    let inventory = dir.subdirectory("inventory")?.join("hosts.json");
+    dir.write_file(&inventory, &inventory_document(conn, inventory_id)?)?;
+    let mut args = vec!["-i".to_owned(), inventory.display().to_string()];
+    if !row.job_limit.is_empty() {
+        args.extend(["-l".to_owned(), row.job_limit.clone()]);
+    }
+    args.extend(builtin.args.iter().cloned());
+    let template_vars = parse_variables(&row.extra_vars)
+        .map_err(|reason| Explained::new(format!("The job template's extra_vars: {reason}")))?;
+    if !template_vars.is_empty() {
+        // The template's own variables may use templating on purpose, as in the reference.
+        let path = env_dir.join("extravars_template.json");
+        dir.write_file(&path, &Value::Object(template_vars).to_string())?;
+        args.extend(["-e".to_owned(), format!("@{}", path.display())]);
+    }
+    let mut credential_vars = builtin.extra_vars.clone();
+    credential_vars.extend(plan.extra_vars.clone());
+    if !credential_vars.is_empty() {
+        let path = env_dir.join("extravars_credentials.yml");
+        dir.write_file(&path, &acs_injectors::unsafe_yaml(&credential_vars))?;
+        args.extend(["-e".to_owned(), format!("@{}", path.display())]);
+    }
+    args.push(row.playbook.clone());
+
+    let base = environment::base(
+        dir.path(),
+        &[
+            ("JOB_ID", row.id.to_string()),
+            ("ACS_JOB_ID", row.id.to_string()),
+            ("INVENTORY_ID", inventory_id.to_string()),
+            ("PROJECT_ID", row.project_id.unwrap_or_default().to_string()),
+        ],
+    );
+    let injected = plan.env.clone().into_iter().chain(builtin.env.clone());
+    Ok(Prepared {
+        steps: vec![Invocation {
+            program: settings.text("ANSIBLE_PLAYBOOK_PATH"),
+            args,
+            cwd: project_dir,
+            env: environment::compose(&base, injected),
+        }],
+        preamble: String::new(),
+        recorded_env: environment::recorded(&base, &builtin.env, &plan.recorded_env),
+        output: dir.path().join("stdout"),
+        errors: None,
+    })
+}
+
+/// The directory of project `id` under `PROJECTS_ROOT`.
+pub fn project_directory(
+    conn: &mut DbConnection,
+    settings: &Settings,
+    id: Option<i64>,
+) -> Result<PathBuf, Explained> {
+    let project = id
+        .and_then(|id| acs_storage::projects::find(conn, id).ok())
+        .ok_or_else(|| Explained::new("The project no longer exists."))?;
+    let path = Path::new(&settings.text("PROJECTS_ROOT")).join(&project.local_path);
+    if !path.is_dir() {
+        return Err(Explained::new(format!(
+            "The project directory {} does not exist.",
+            path.display()
+        )));
+    }
+    Ok(path)
+}
+
+/// Plans the injection of the credentials that have templates and writes their files.
+pub fn inject(
+    dir: &PrivateDir,
+    env_dir: &Path,
+    credentials: &[OpenedCredential],
+    extra_vars: bool,
+) -> Result<InjectionPlan, Explained> {
+    let injections: Vec<_> = credentials
+        .iter()
+        .map(|opened| {
+            acs_credential_types::credential_injection(
+                &opened.credential.name,
+                &opened.templates,
+                &opened.config,
+                &opened.inputs,
+            )
+        })
+        .collect();
+    let options = PlanOptions {
+        files_dir: env_dir.display().to_string(),
+        extra_vars,
+        env_allowed: acs_credential_types::env_name_allowed,
+    };
+    let plan = acs_injectors::plan(&injections, &options)
+        .map_err(|error| Explained::new(format!("Injecting credentials failed: {error}")))?;
+    for skipped in &plan.skipped_env {
+        tracing::error!(%skipped, "an injected environment variable was skipped");
+    }
+    for file in &plan.files {
+        dir.write_file(Path::new(&file.path), &file.content)?;
+    }
+    Ok(plan)
+}
+
+/// The inventory as a JSON document `ansible-playbook -i` reads (the YAML inventory format).
+fn inventory_document(conn: &mut DbConnection, inventory: i64) -> Result<String, Explained> {
+    let mut hosts = Map::new();
+    for host in acs_storage::hosts::of_inventory(conn, inventory)? {
+        let variables = parse_variables(&host.variables).map_err(|reason| {
+            Explained::new(format!("The variables of host {}: {reason}", host.name))
+        })?;
+        hosts.insert(host.name, Value::Object(variables));
+    }
+    Ok(json!({ "all": { "hosts": hosts } }).to_string())
+}

@@ -1,0 +1,239 @@
+//! Runs jobs, project updates and inventory updates (contract §6).
+//!
+//! A launch creates a `pending` row and calls [`start`], which runs the work on a thread of its
+//! own: prepare a private directory (0700) with the injected files (0600), start the
+//! executable in its own process group with a clean environment, watch it (cancel requests
+//! are read from the database, so a cancel sent to any node reaches it; the deadline comes from
+//! `DEFAULT_JOB_TIMEOUT`), store its output, end the row, and remove the directory whatever
+//! happened. Anything that stops a run from starting ends it as `error` with an explanation.
+//! A node that starts ends its own unfinished runs as `error`: no process outlives its server.
+
+mod builtin;
+mod credentials;
+mod environment;
+mod inventory_update;
+mod job;
+mod private_dir;
+mod process;
+mod project_update;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use acs_storage::unified_jobs::{RunKind, RunOutcome, RunStatus, UnifiedJob};
+use acs_storage::{DbConnection, StorageError};
+
+use crate::settings::Settings;
+use crate::state::AppState;
+
+pub use process::Ending;
+
+/// Why a run ended as `error` before or around its process: the text shown as
+/// `job_explanation`.
+#[derive(Debug)]
+pub struct Explained(String);
+
+impl Explained {
+    /// An explanation.
+    pub fn new(text: impl Into<String>) -> Self {
+        Explained(text.into())
+    }
+}
+
+impl From<StorageError> for Explained {
+    fn from(error: StorageError) -> Self {
+        Explained(format!("The database failed during the run: {error}"))
+    }
+}
+
+impl From<std::io::Error> for Explained {
+    fn from(error: std::io::Error) -> Self {
+        Explained(format!("The run's files could not be prepared: {error}"))
+    }
+}
+
+/// The most output kept for one run; the rest is cut with a note.
+const MAX_STDOUT_BYTES: usize = 8 << 20;
+/// How often a running run's cancel flag is read and its output so far stored.
+const WATCH_EVERY: Duration = Duration::from_secs(1);
+/// What a node says of the runs it finds unfinished when it starts.
+const LOST_EXPLANATION: &str =
+    "The server running this stopped before it finished; the run did not complete.";
+
+/// Runs `run_id` on a new thread. The row must be `pending`.
+pub fn start(state: Arc<AppState>, run_id: i64) {
+    let spawned = std::thread::Builder::new()
+        .name(format!("run-{run_id}"))
+        .spawn(move || execute(&state, run_id));
+    if let Err(error) = spawned {
+        tracing::error!(run = run_id, %error, "no thread for a run");
+    }
+}
+
+/// Ends as `error` the unfinished runs of this node (called once at start).
+pub fn fail_unfinished(conn: &mut DbConnection, node: &str) -> Result<usize, StorageError> {
+    let now = chrono::SubsecRound::trunc_subsecs(chrono::Utc::now().naive_utc(), 6);
+    acs_storage::unified_jobs::fail_unfinished(conn, node, LOST_EXPLANATION, now)
+}
+
+/// What a prepared run executes and records.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The processes, run one after the other until one fails.
+    pub steps: Vec<process::Invocation>,
+    /// Text written to the output before the first process (what the run decided and why).
+    pub preamble: String,
+    /// The environment as recorded (secrets masked).
+    pub recorded_env: std::collections::BTreeMap<String, String>,
+    /// Where stdout (and stderr, unless `errors` is set) goes.
+    pub output: std::path::PathBuf,
+    /// Where stderr goes when it is kept apart (inventory updates read stdout as JSON).
+    pub errors: Option<std::path::PathBuf>,
+}
+
+fn execute(state: &AppState, run_id: i64) {
+    let outcome = match run(state, run_id) {
+        Ok(outcome) => outcome,
+        Err(Explained(explanation)) => RunOutcome {
+            status: RunStatus::Error,
+            explanation,
+            stdout: String::new(),
+            result_code: None,
+        },
+    };
+    let finished = state
+        .pool
+        .get()
+        .and_then(|mut conn| acs_storage::unified_jobs::finish(&mut conn, run_id, &outcome, now()));
+    match finished {
+        Ok(_) => tracing::info!(run = run_id, status = outcome.status.as_str(), "run ended"),
+        Err(error) => tracing::error!(run = run_id, %error, "a run's end could not be stored"),
+    }
+}
+
+fn now() -> acs_storage::Timestamp {
+    chrono::SubsecRound::trunc_subsecs(chrono::Utc::now().naive_utc(), 6)
+}
+
+fn run(state: &AppState, run_id: i64) -> Result<RunOutcome, Explained> {
+    let mut conn = state.pool.get()?;
+    let row = acs_storage::unified_jobs::find(&mut conn, run_id)?;
+    let revision = acs_storage::revisions::current(&mut conn)?.settings;
+    let settings = state.settings.current(&mut conn, revision)?;
+    let dir =
+        private_dir::PrivateDir::create(&state.config.data_dir.join("runs"), run_id, &state.rng)?;
+    let prepared = match row.kind.as_str() {
+        kind if kind == RunKind::Job.as_str() => {
+            job::prepare(&mut conn, state, &settings, &row, &dir)?
+        }
+        kind if kind == RunKind::InventoryUpdate.as_str() => {
+            inventory_update::prepare(&mut conn, state, &settings, &row, &dir)?
+        }
+        _ => project_update::prepare(&mut conn, state, &settings, &row, &dir)?,
+    };
+    std::fs::write(&prepared.output, &prepared.preamble)?;
+    let ending = execute_steps(state, &settings, &row, &prepared)?;
+    let mut outcome = outcome_of(ending, read_output(&prepared.output));
+    if row.kind == RunKind::InventoryUpdate.as_str() && outcome.status == RunStatus::Successful {
+        outcome = inventory_update::import(&state.pool, &mut conn, &row, &prepared, outcome)?;
+    }
+    drop(dir);
+    Ok(outcome)
+}
+
+/// Records the start and runs the processes, storing the output so far about every second.
+fn execute_steps(
+    state: &AppState,
+    settings: &Settings,
+    row: &UnifiedJob,
+    prepared: &Prepared,
+) -> Result<Ending, Explained> {
+    let mut conn = state.pool.get()?;
+    let started = acs_storage::unified_jobs::start(
+        &mut conn,
+        row.id,
+        &recorded_args(&prepared.steps),
+        &prepared
+            .steps
+            .first()
+            .map(|step| step.cwd.display().to_string())
+            .unwrap_or_default(),
+        &serde_json::to_string(&prepared.recorded_env).unwrap_or_default(),
+        now(),
+    )?;
+    if !started {
+        return Ok(Ending::Canceled);
+    }
+    let timeout = u64::try_from(settings.value("DEFAULT_JOB_TIMEOUT").as_i64().unwrap_or(0))
+        .ok()
+        .filter(|seconds| *seconds > 0)
+        .map(Duration::from_secs);
+    let deadline = timeout.map(|limit| std::time::Instant::now() + limit);
+    let mut ending = Ending::Exited(Some(0));
+    for step in &prepared.steps {
+        let left = deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
+        let watch = || {
+            let stdout = read_output(&prepared.output);
+            let _ = acs_storage::unified_jobs::record_stdout(&mut conn, row.id, &stdout);
+            acs_storage::unified_jobs::cancel_requested(&mut conn, row.id).unwrap_or(false)
+        };
+        ending = process::run(
+            step,
+            &prepared.output,
+            prepared.errors.as_deref(),
+            left,
+            WATCH_EVERY,
+            watch,
+        )
+        .map_err(|failure| Explained::new(failure.to_string()))?;
+        if ending != Ending::Exited(Some(0)) {
+            break;
+        }
+    }
+    Ok(ending)
+}
+
+/// The recorded command line: the program and arguments of each step, steps joined by `&&`.
+/// Arguments hold paths and names, never secrets (those travel in files and the environment).
+fn recorded_args(steps: &[process::Invocation]) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for (index, step) in steps.iter().enumerate() {
+        if index > 0 {
+            words.push("&&");
+        }
+        words.push(&step.program);
+        words.extend(step.args.iter().map(String::as_str));
+    }
+    serde_json::to_string(&words).unwrap_or_default()
+}
+
+fn outcome_of(ending: Ending, stdout: String) -> RunOutcome {
+    let (status, explanation, result_code) = match ending {
+        Ending::Exited(Some(0)) => (RunStatus::Successful, String::new(), Some(0)),
+        Ending::Exited(code) => (RunStatus::Failed, String::new(), code),
+        Ending::Canceled => (RunStatus::Canceled, "Canceled on request.".to_owned(), None),
+        Ending::TimedOut => (
+            RunStatus::Failed,
+            "Job terminated due to timeout".to_owned(),
+            None,
+        ),
+    };
+    RunOutcome {
+        status,
+        explanation,
+        stdout,
+        result_code,
+    }
+}
+
+/// The output file as text (lossy UTF-8), cut at [`MAX_STDOUT_BYTES`].
+fn read_output(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap_or_default();
+    if bytes.len() <= MAX_STDOUT_BYTES {
+        return String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let mut text = String::from_utf8_lossy(&bytes[..MAX_STDOUT_BYTES]).into_owned();
+    text.push_str("\n[output truncated]\n");
+    text
+}

@@ -1,0 +1,119 @@
+//! Project updates: install the project's `collections/requirements.yml` and
+//! `roles/requirements.yml` with `ansible-galaxy`, configured from the organization's content
+//! sources in precedence order (contract §6), after showing that configuration with
+//! `ansible-config dump`. An organization without content sources installs nothing.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use acs_storage::DbConnection;
+use acs_storage::unified_jobs::UnifiedJob;
+
+use super::job::project_directory;
+use super::private_dir::PrivateDir;
+use super::process::Invocation;
+use super::{Explained, Prepared, credentials, environment};
+use crate::settings::Settings;
+use crate::state::AppState;
+
+/// The requirement files an update installs, with the `ansible-galaxy` subcommand and the
+/// directory (beside the playbooks, where Ansible looks) each installs into.
+const REQUIREMENTS: [(&str, &str, &str); 2] = [
+    ("collections/requirements.yml", "collection", "collections"),
+    ("roles/requirements.yml", "role", "roles"),
+];
+
+/// Everything the update's processes need.
+pub fn prepare(
+    conn: &mut DbConnection,
+    state: &AppState,
+    settings: &Settings,
+    row: &UnifiedJob,
+    dir: &PrivateDir,
+) -> Result<Prepared, Explained> {
+    let project_dir = project_directory(conn, settings, row.project_id)?;
+    let organization = row
+        .organization_id
+        .ok_or_else(|| Explained::new("The project has no organization."))?;
+    let source_ids = acs_storage::source_credentials::ordered_ids(conn, organization)?;
+    let sources = credentials::open(conn, state, &source_ids)?;
+    dir.subdirectory("tmp")?;
+    let base = environment::base(
+        dir.path(),
+        &[
+            ("PROJECT_ID", row.project_id.unwrap_or_default().to_string()),
+            ("PROJECT_UPDATE_ID", row.id.to_string()),
+        ],
+    );
+    let galaxy = galaxy_env(&sources);
+    let env = environment::compose(&base, galaxy.clone());
+    let mut preamble = String::new();
+    let mut steps = Vec::new();
+    if sources.is_empty() {
+        preamble.push_str(
+            "No content sources are configured for this project's organization: requirements are not installed.\n",
+        );
+    } else {
+        let names: Vec<&str> = sources.iter().map(|s| s.credential.name.as_str()).collect();
+        let _ = writeln!(
+            preamble,
+            "Content sources, in precedence order: {}.",
+            names.join(", ")
+        );
+        steps.push(Invocation {
+            program: settings.text("ANSIBLE_CONFIG_PATH"),
+            args: vec!["dump".to_owned(), "--only-changed".to_owned()],
+            cwd: project_dir.clone(),
+            env: env.clone(),
+        });
+        for (file, kind, target) in REQUIREMENTS {
+            if !project_dir.join(file).is_file() {
+                let _ = writeln!(preamble, "{file} does not exist: no {kind}s to install.");
+                continue;
+            }
+            steps.push(Invocation {
+                program: settings.text("ANSIBLE_GALAXY_PATH"),
+                args: vec![
+                    kind.to_owned(),
+                    "install".to_owned(),
+                    "-r".to_owned(),
+                    file.to_owned(),
+                    "-p".to_owned(),
+                    target.to_owned(),
+                ],
+                cwd: project_dir.clone(),
+                env: env.clone(),
+            });
+        }
+    }
+    Ok(Prepared {
+        steps,
+        preamble,
+        recorded_env: environment::recorded(&base, &galaxy, &BTreeMap::new()),
+        output: dir.path().join("stdout"),
+        errors: None,
+    })
+}
+
+/// The `ANSIBLE_GALAXY_SERVER_*` variables of the content sources, in order (reference §5.3).
+fn galaxy_env(sources: &[credentials::OpenedCredential]) -> BTreeMap<String, String> {
+    let mut env = BTreeMap::new();
+    if sources.is_empty() {
+        return env;
+    }
+    let names: Vec<String> = (0..sources.len()).map(|i| format!("server{i}")).collect();
+    env.insert("ANSIBLE_GALAXY_SERVER_LIST".to_owned(), names.join(","));
+    for (index, source) in sources.iter().enumerate() {
+        let prefix = format!("ANSIBLE_GALAXY_SERVER_SERVER{index}");
+        if let Some(url) = source.text("url") {
+            env.insert(format!("{prefix}_URL"), url.to_owned());
+        }
+        if let Some(token) = source.text("token") {
+            env.insert(format!("{prefix}_TOKEN"), token.to_owned());
+        }
+        if let Some(auth_url) = source.text("auth_url") {
+            env.insert(format!("{prefix}_AUTH_URL"), auth_url.to_owned());
+        }
+    }
+    env
+}

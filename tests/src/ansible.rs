@@ -1,0 +1,197 @@
+//! What the job, inventory-update and project-update tests share: the ansible-core programs
+//! (from `ACS_ANSIBLE_BIN_DIR`, which `scripts/test-all.sh` points at the virtualenv that
+//! `scripts/setup-test-env.sh` fills), a projects root with a playbook that reports what it
+//! received, a server configured to use both, and waiting for a run to end.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::{Agent, Backend, Call, TestServer, id_of};
+
+/// How long a test waits for one run.
+const RUN_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// The playbook every job test runs: it writes, to `report_path`, the values of the
+/// environment variables named in `report_env`, the contents of the files named by the
+/// variables in `report_file_env`, and the values of the variables named in `report_vars`.
+pub const REPORTING_PLAYBOOK: &str = r#"- hosts: all
+  gather_facts: false
+  vars:
+    report_env: []
+    report_file_env: []
+    report_vars: []
+  tasks:
+    - name: Report what the job received
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: "{{ report | to_nice_json }}"
+      vars:
+        env_values: >-
+          {{ query('ansible.builtin.env', *report_env) if report_env else [] }}
+        file_paths: >-
+          {{ query('ansible.builtin.env', *report_file_env) if report_file_env else [] }}
+        file_contents: >-
+          {{ query('ansible.builtin.file', *file_paths, rstrip=false) if file_paths else [] }}
+        var_values: >-
+          {{ query('ansible.builtin.vars', *report_vars) if report_vars else [] }}
+        modes_command: >-
+          stat -c '%n %a' {{ ([lookup('ansible.builtin.env', 'PRIVATE_DATA_DIR')] + file_paths) | map('quote') | join(' ') }}
+        report:
+          env: "{{ dict(report_env | zip(env_values)) }}"
+          files: "{{ dict(file_paths | zip(file_contents)) }}"
+          vars: "{{ dict(report_vars | zip(var_values)) }}"
+          modes: "{{ lookup('ansible.builtin.pipe', modes_command) }}"
+      delegate_to: localhost
+      run_once: true
+"#;
+
+/// The directory of the ansible-core programs; panics (failing the test) when it is not set
+/// up, so a missing ansible-core never passes silently.
+pub fn bin_dir() -> PathBuf {
+    let dir = std::env::var("ACS_ANSIBLE_BIN_DIR").unwrap_or_else(|_| {
+        panic!(
+            "ACS_ANSIBLE_BIN_DIR is not set: run scripts/test-all.sh (or scripts/setup-test-env.sh \
+             and export ACS_ANSIBLE_BIN_DIR=<repo>/.venv/bin)"
+        )
+    });
+    let dir = PathBuf::from(dir);
+    for tool in [
+        "ansible-playbook",
+        "ansible-inventory",
+        "ansible-galaxy",
+        "ansible-config",
+    ] {
+        assert!(
+            dir.join(tool).is_file(),
+            "{tool} is missing from ACS_ANSIBLE_BIN_DIR {}",
+            dir.display()
+        );
+    }
+    dir
+}
+
+/// A projects root with one project directory, and a server whose `jobs` settings point at
+/// it and at the ansible-core programs.
+#[derive(Debug)]
+pub struct AutomationServer {
+    /// The server.
+    pub server: TestServer,
+    /// `PROJECTS_ROOT`.
+    pub projects_root: tempfile::TempDir,
+    /// A directory for reports and other test files.
+    pub scratch: tempfile::TempDir,
+}
+
+impl AutomationServer {
+    /// Starts one, with `extra` `ACS_*` variables.
+    pub fn start(backend: Backend, extra: &[(&str, &str)]) -> Self {
+        let bin = bin_dir();
+        let projects_root = tempfile::tempdir().expect("a projects root");
+        let scratch = tempfile::tempdir().expect("a scratch directory");
+        let root = projects_root.path().display().to_string();
+        let program = |tool: &str| bin.join(tool).display().to_string();
+        let (playbook, inventory, galaxy, config) = (
+            program("ansible-playbook"),
+            program("ansible-inventory"),
+            program("ansible-galaxy"),
+            program("ansible-config"),
+        );
+        let mut vars = vec![
+            ("ACS_PROJECTS_ROOT", root.as_str()),
+            ("ACS_ANSIBLE_PLAYBOOK_PATH", playbook.as_str()),
+            ("ACS_ANSIBLE_INVENTORY_PATH", inventory.as_str()),
+            ("ACS_ANSIBLE_GALAXY_PATH", galaxy.as_str()),
+            ("ACS_ANSIBLE_CONFIG_PATH", config.as_str()),
+        ];
+        vars.extend_from_slice(extra);
+        let server = TestServer::start_with(backend, &vars);
+        AutomationServer {
+            server,
+            projects_root,
+            scratch,
+        }
+    }
+
+    /// Writes `content` to `<PROJECTS_ROOT>/<project>/<path>`, making directories.
+    pub fn project_file(&self, project: &str, path: &str, content: &str) -> PathBuf {
+        let file = self.projects_root.path().join(project).join(path);
+        std::fs::create_dir_all(file.parent().expect("a parent")).expect("project directories");
+        std::fs::write(&file, content).expect("a project file");
+        file
+    }
+
+    /// Creates, as `agent`, an organization-owned project on directory `directory`.
+    pub fn create_project(&self, agent: &Agent, organization: i64, directory: &str) -> i64 {
+        id_of(
+            &agent
+                .post("/api/v2/projects/")
+                .json(&json!({
+                    "name": format!("project {directory}"),
+                    "organization": organization,
+                    "local_path": directory,
+                }))
+                .call()
+                .expect(201)
+                .json(),
+        )
+    }
+
+    /// Creates an inventory of `organization` holding `localhost` (local connection).
+    pub fn create_local_inventory(&self, agent: &Agent, organization: i64) -> i64 {
+        let inventory = id_of(
+            &agent
+                .post("/api/v2/inventories/")
+                .json(&json!({ "name": "local", "organization": organization }))
+                .call()
+                .expect(201)
+                .json(),
+        );
+        agent
+            .post(&format!("/api/v2/inventories/{inventory}/hosts/"))
+            .json(&json!({
+                "name": "localhost",
+                "variables": "ansible_connection: local\nansible_python_interpreter: \"{{ ansible_playbook_python }}\"\n",
+            }))
+            .call()
+            .expect(201);
+        inventory
+    }
+
+    /// The path of a report file named `name` in the scratch directory.
+    pub fn report_path(&self, name: &str) -> PathBuf {
+        self.scratch.path().join(name)
+    }
+
+    /// The directory where the server keeps its runs' private directories.
+    pub fn runs_dir(&self) -> PathBuf {
+        self.server.data_dir().join("runs")
+    }
+}
+
+/// Polls `path` (a run's detail) until its status is final; returns the record.
+#[track_caller]
+pub fn wait_for_run(agent: &Agent, path: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let run = agent.get_json(path);
+        let status = run["status"].as_str().unwrap_or_default().to_owned();
+        if !matches!(status.as_str(), "pending" | "running") {
+            return run;
+        }
+        assert!(
+            started.elapsed() < RUN_TIMEOUT,
+            "{path} still {status} after {RUN_TIMEOUT:?}: {run}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The JSON a reporting playbook wrote.
+#[track_caller]
+pub fn read_report(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("no report at {}: {error}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|error| panic!("report {text}: {error}"))
+}
