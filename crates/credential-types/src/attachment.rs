@@ -105,7 +105,10 @@ mod tests {
             check_attach(std::slice::from_ref(&machine), &other_machine),
             Err(AttachError::Multiple("Machine".into()))
         );
-        assert_eq!(check_attach(std::slice::from_ref(&machine), &machine), Ok(()));
+        assert_eq!(
+            check_attach(std::slice::from_ref(&machine), &machine),
+            Ok(())
+        );
 
         let dev = credential(3, 3, "Vault", "vault", Some("dev"));
         let prod = credential(4, 3, "Vault", "vault", Some("prod"));

@@ -54,6 +54,27 @@ impl OpenedCredential {
     }
 }
 
+/// Every secret input value of `credentials` (longest first), for scrubbing the output.
+pub fn secret_values(credentials: &[OpenedCredential]) -> Vec<String> {
+    let mut secrets: Vec<String> = credentials
+        .iter()
+        .flat_map(|opened| {
+            opened.inputs.iter().filter_map(|(field, value)| {
+                let text = value.as_str()?;
+                (opened.config.is_secret(field) && text.len() >= MIN_SCRUBBED_LEN)
+                    .then(|| text.to_owned())
+            })
+        })
+        .collect();
+    secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
+    secrets.dedup();
+    secrets
+}
+
+/// Secrets shorter than this are not scrubbed from output: masking every `a` or `ok` would
+/// make the output unreadable while hiding nothing worth hiding.
+const MIN_SCRUBBED_LEN: usize = 3;
+
 /// Opens credentials `ids` for a run.
 pub fn open(
     conn: &mut DbConnection,

@@ -53,6 +53,9 @@ pub fn prepare(
             ("INVENTORY_ID", source.inventory_id.to_string()),
             ("INVENTORY_SOURCE_ID", source.id.to_string()),
             ("INVENTORY_UPDATE_ID", row.id.to_string()),
+            // A source no plugin can parse must fail the update, not import an empty
+            // inventory that would remove every host the source imported before.
+            ("ANSIBLE_INVENTORY_UNPARSED_FAILED", "True".to_owned()),
         ],
     );
     Ok(Prepared {
@@ -70,6 +73,7 @@ pub fn prepare(
         recorded_env: environment::recorded(&base, &BTreeMap::new(), &plan.recorded_env),
         output: dir.path().join("inventory.json"),
         errors: Some(dir.path().join("stderr")),
+        secrets: credentials::secret_values(&credentials),
     })
 }
 
@@ -82,11 +86,7 @@ pub fn import(
     prepared: &Prepared,
     outcome: RunOutcome,
 ) -> Result<RunOutcome, Explained> {
-    let messages = prepared
-        .errors
-        .as_deref()
-        .map(super::read_output)
-        .unwrap_or_default();
+    let messages = prepared.error_output();
     let hosts = match hosts_of(&outcome.stdout) {
         Ok(hosts) => hosts,
         Err(reason) => {

@@ -91,6 +91,7 @@ pub fn prepare(
         recorded_env: environment::recorded(&base, &builtin.env, &plan.recorded_env),
         output: dir.path().join("stdout"),
         errors: None,
+        secrets: credentials::secret_values(&credentials),
     })
 }
 

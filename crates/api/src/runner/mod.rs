@@ -90,6 +90,34 @@ pub struct Prepared {
     pub output: std::path::PathBuf,
     /// Where stderr goes when it is kept apart (inventory updates read stdout as JSON).
     pub errors: Option<std::path::PathBuf>,
+    /// The secret input values of the run's credentials: the stored output never shows them,
+    /// whatever the process printed (`ansible-config dump` prints content-source tokens).
+    pub secrets: Vec<String>,
+}
+
+impl Prepared {
+    /// The output so far, secrets replaced by `**********`.
+    fn output(&self) -> String {
+        scrub(read_output(&self.output), &self.secrets)
+    }
+
+    /// The kept-apart error output, scrubbed likewise.
+    fn error_output(&self) -> String {
+        self.errors
+            .as_deref()
+            .map(|path| scrub(read_output(path), &self.secrets))
+            .unwrap_or_default()
+    }
+}
+
+/// `text` with every occurrence of each secret (longest first) replaced.
+fn scrub(mut text: String, secrets: &[String]) -> String {
+    for secret in secrets {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), acs_injectors::HIDDEN_VALUE);
+        }
+    }
+    text
 }
 
 fn execute(state: &AppState, run_id: i64) {
@@ -134,7 +162,7 @@ fn run(state: &AppState, run_id: i64) -> Result<RunOutcome, Explained> {
     };
     std::fs::write(&prepared.output, &prepared.preamble)?;
     let ending = execute_steps(state, &settings, &row, &prepared)?;
-    let mut outcome = outcome_of(ending, read_output(&prepared.output));
+    let mut outcome = outcome_of(ending, prepared.output());
     if row.kind == RunKind::InventoryUpdate.as_str() && outcome.status == RunStatus::Successful {
         outcome = inventory_update::import(&state.pool, &mut conn, &row, &prepared, outcome)?;
     }
@@ -174,7 +202,7 @@ fn execute_steps(
     for step in &prepared.steps {
         let left = deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
         let watch = || {
-            let stdout = read_output(&prepared.output);
+            let stdout = prepared.output();
             let _ = acs_storage::unified_jobs::record_stdout(&mut conn, row.id, &stdout);
             acs_storage::unified_jobs::cancel_requested(&mut conn, row.id).unwrap_or(false)
         };
@@ -236,4 +264,16 @@ fn read_output(path: &Path) -> String {
     let mut text = String::from_utf8_lossy(&bytes[..MAX_STDOUT_BYTES]).into_owned();
     text.push_str("\n[output truncated]\n");
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scrub_masks_every_secret_longest_first() {
+        let secrets = vec!["tok-one-long".to_owned(), "tok-one".to_owned()];
+        let text = "a tok-one-long b tok-one c".to_owned();
+        assert_eq!(scrub(text, &secrets), "a ********** b ********** c");
+    }
 }

@@ -92,6 +92,7 @@ pub fn prepare(
         recorded_env: environment::recorded(&base, &galaxy, &BTreeMap::new()),
         output: dir.path().join("stdout"),
         errors: None,
+        secrets: credentials::secret_values(&sources),
     })
 }
 
