@@ -3,6 +3,7 @@
 
 mod baseline;
 mod housekeeping;
+mod injection;
 mod load;
 mod scenarios;
 mod server;
@@ -38,7 +39,8 @@ pub struct BenchArgs {
     postgres_url: String,
     /// Run only these scenarios (repeatable; all when absent): basic, session, bearer,
     /// token_issue, password_grant, refresh_grant (HTTP, next to the baseline) and
-    /// token_housekeeping (the management commands on a seeded database).
+    /// token_housekeeping (the management commands on a seeded database) and injection_plan
+    /// (credential injection plans in process, next to the same output written by hand).
     #[arg(long = "scenario", value_name = "NAME", value_parser = scenario_name)]
     scenarios: Vec<String>,
     /// Access tokens seeded for token_housekeeping.
@@ -51,7 +53,7 @@ fn scenario_names() -> impl Iterator<Item = &'static str> {
     scenarios::SCENARIOS
         .iter()
         .map(|scenario| scenario.name)
-        .chain([housekeeping::NAME])
+        .chain([housekeeping::NAME, injection::NAME])
 }
 
 fn scenario_name(name: &str) -> std::result::Result<String, String> {
@@ -128,14 +130,21 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Vec::new()
     };
 
+    let injection = args
+        .selected(injection::NAME)
+        .then(|| injection::run(Duration::from_secs(args.duration)));
+
     if !rows.is_empty() {
         print_table(&rows);
+    }
+    if let Some(result) = &injection {
+        injection::print(result);
     }
     if !steps.is_empty() {
         housekeeping::print(&steps);
     }
     let path = workspace.join("target/bench/results.json");
-    write_json(&path, args, &rows, &steps)?;
+    write_json(&path, args, &rows, &steps, injection.as_ref())?;
     println!("\nwritten to {}", path.display());
 
     let failed: Vec<_> = rows
@@ -272,6 +281,7 @@ fn write_json(
     args: &BenchArgs,
     rows: &[Row],
     steps: &[housekeeping::Step],
+    injection: Option<&injection::Measured>,
 ) -> Result<()> {
     let results: Vec<_> = rows
         .iter()
@@ -297,6 +307,7 @@ fn write_json(
             "access_tokens_seeded": args.tokens,
             "steps": steps.iter().map(housekeeping::Step::json).collect::<Vec<_>>(),
         },
+        "injection": injection.map(injection::Measured::json),
     });
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
