@@ -306,7 +306,7 @@ fn hosts_and_job_templates_check_their_fields(backend: Backend) {
             .get_json(&format!("/api/v2/inventories/{inventory}/"))["total_hosts"],
         1
     );
-    let nested = "a:\n".to_owned() + &"  - ".repeat(1) + &"[".repeat(5000);
+    let nested = "a:\n  - ".to_owned() + &"[".repeat(5000);
     errors(
         &w.admin,
         &hosts,

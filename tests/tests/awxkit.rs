@@ -18,6 +18,7 @@ backend_tests!(
     awx_login_with_client_credentials_uses_the_password_grant,
     awx_credential_types_create_parses_json_documents,
     awx_credentials_create_masks_the_secret,
+    awx_builds_and_launches_a_job_template,
 );
 
 fn awx_bin() -> PathBuf {
@@ -357,4 +358,107 @@ fn awx_credentials_create_masks_the_secret(backend: Backend) {
     let listed = awx(&server, &["credentials", "list"]);
     assert!(!listed.contains(secret), "{listed}");
     assert!(listed.contains("CLI credential"), "{listed}");
+}
+
+/// The whole path an admin scripts: project, inventory, host and job template made with
+/// `awx … create`, `awx job_templates launch --wait` waiting on the real `ansible-playbook`,
+/// the output read with `awx jobs stdout`, a project update, and a finished job deleted.
+fn awx_builds_and_launches_a_job_template(backend: Backend) {
+    let fixture = acs_tests::ansible::AutomationServer::start(backend, &[]);
+    fixture.project_file(
+        "cli",
+        "hello.yml",
+        "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug:\n        msg: hello from the CLI\n",
+    );
+    let server = &fixture.server;
+    let org = server.create_organization("cli").to_string();
+    let id = |value: Value| {
+        value["id"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("no id in {value}"))
+            .to_string()
+    };
+    let project = id(awx_json(
+        server,
+        &[
+            "projects",
+            "create",
+            "--name",
+            "cli",
+            "--organization",
+            &org,
+            "--local_path",
+            "cli",
+        ],
+    ));
+    let inventory = id(awx_json(
+        server,
+        &[
+            "inventory",
+            "create",
+            "--name",
+            "cli",
+            "--organization",
+            &org,
+        ],
+    ));
+    awx_json(
+        server,
+        &[
+            "hosts",
+            "create",
+            "--name",
+            "localhost",
+            "--inventory",
+            &inventory,
+            "--variables",
+            r#"{"ansible_connection": "local", "ansible_python_interpreter": "{{ ansible_playbook_python }}"}"#,
+        ],
+    );
+    let template = id(awx_json(
+        server,
+        &[
+            "job_templates",
+            "create",
+            "--name",
+            "cli",
+            "--project",
+            &project,
+            "--inventory",
+            &inventory,
+            "--playbook",
+            "hello.yml",
+        ],
+    ));
+    let launched = awx_json(
+        server,
+        &[
+            "job_templates",
+            "launch",
+            &template,
+            "--wait",
+            "--interval",
+            "2.5",
+        ],
+    );
+    assert_eq!(launched["status"], "successful", "{launched}");
+    let job = id(launched);
+    let stdout = awx(server, &["jobs", "stdout", &job]);
+    assert!(stdout.contains("hello from the CLI"), "{stdout}");
+    let listed = awx(server, &["jobs", "list", "-f", "human"]);
+    assert!(listed.contains("cli"), "{listed}");
+    let update = awx_json(
+        server,
+        &[
+            "projects",
+            "update",
+            &project,
+            "--wait",
+            "--interval",
+            "2.5",
+        ],
+    );
+    assert_eq!(update["status"], "successful", "{update}");
+    awx(server, &["jobs", "delete", &job]);
+    assert_eq!(server.admin().get_json("/api/v2/jobs/")["count"], 0);
 }

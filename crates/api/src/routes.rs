@@ -62,16 +62,24 @@ fn run_type<T: runs::RunType>(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource(base.clone())
             .get(runs::list_runs::<T>)
+            .route(options(runs::options_runs::<T>))
             .default_service(not_allowed()),
     )
     .service(
         web::resource(format!("{base}{{id}}/"))
             .get(runs::get_run::<T>)
+            .delete(runs::delete_run::<T>)
+            .route(options(runs::options_run::<T>))
             .default_service(not_allowed()),
     )
     .service(
         web::resource(format!("{base}{{id}}/stdout/"))
             .get(runs::get_stdout::<T>)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource(format!("{base}{{id}}/{}/", T::EVENTS))
+            .get(runs::list_events::<T>)
             .default_service(not_allowed()),
     )
     .service(
@@ -104,6 +112,7 @@ fn configure_automation(cfg: &mut web::ServiceConfig) {
         web::resource("/api/v2/job_templates/{id}/launch/")
             .get(runs::launch_requirements)
             .post(runs::launch_job)
+            .route(options(runs::options_launch))
             .default_service(web::to(fallback::method_not_allowed)),
     )
     .service(

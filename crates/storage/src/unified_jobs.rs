@@ -281,6 +281,18 @@ pub fn finish(
     Ok(moved > 0)
 }
 
+/// Deletes run `id` if it has ended (its credential rows go with it, by cascade); false if it
+/// is unfinished or gone.
+pub fn delete_finished(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
+    let deleted = diesel::delete(
+        unified_jobs::table
+            .find(id)
+            .filter(unified_jobs::status.ne_all(UNFINISHED)),
+    )
+    .execute(conn)?;
+    Ok(deleted > 0)
+}
+
 /// Asks for an unfinished run to be canceled; false if it had already ended.
 pub fn request_cancel(conn: &mut DbConnection, id: i64, now: Timestamp) -> StorageResult<bool> {
     let marked = diesel::update(

@@ -194,6 +194,12 @@ impl ResourceMeta {
         (Value::Object(body), "GET, POST, HEAD, OPTIONS")
     }
 
+    /// Metadata of a resource nobody writes through this path (runs): the `GET` action only,
+    /// and `allow` as the `Allow` header.
+    pub fn read_only(&self, allow: &str) -> (Value, String) {
+        (Value::Object(self.body(None)), allow.to_owned())
+    }
+
     /// Metadata of a detail; `can_change` adds the `PUT` action. The `Allow` header lists
     /// every method the view implements: awxkit probes `OPTIONS /<collection>/1/` once to
     /// decide which subcommands exist, so it must not depend on which object 1 is.

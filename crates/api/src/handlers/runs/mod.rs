@@ -2,18 +2,25 @@
 //! each with its detail, `stdout/` and `cancel/`, served by generic handlers over [`RunType`].
 
 mod cancel;
+mod delete;
 mod detail;
+mod events;
 mod list;
+mod options;
 mod render;
 mod start;
 mod stdout;
 
 pub use cancel::{can_cancel_run, cancel_run};
+pub use delete::delete_run;
 pub use detail::get_run;
+pub use events::list_events;
 pub use list::{list_runs, list_runs_of};
+pub use options::{options_run, options_runs};
 pub use render::render_run;
 pub use start::{
-    launch_job, launch_requirements, start_inventory_update, start_project_update, update_status,
+    launch_job, launch_requirements, options_launch, start_inventory_update, start_project_update,
+    update_status,
 };
 pub use stdout::get_stdout;
 
@@ -31,6 +38,8 @@ pub trait RunType: 'static {
     const COLLECTION: &'static str;
     /// The name in messages (`Job`).
     const LABEL: &'static str;
+    /// The sub-path of its events (`job_events` for jobs, `events` for updates).
+    const EVENTS: &'static str;
     /// The filter a parent's sub-list applies (`job_template` for a template's jobs) and the
     /// parent's collection (`job_templates`).
     const PARENT: (&'static str, &'static str);
@@ -44,6 +53,7 @@ impl RunType for Jobs {
     const KIND: RunKind = RunKind::Job;
     const COLLECTION: &'static str = "jobs";
     const LABEL: &'static str = "Job";
+    const EVENTS: &'static str = "job_events";
     const PARENT: (&'static str, &'static str) = ("job_template", "job_templates");
 }
 
@@ -55,6 +65,7 @@ impl RunType for ProjectUpdates {
     const KIND: RunKind = RunKind::ProjectUpdate;
     const COLLECTION: &'static str = "project_updates";
     const LABEL: &'static str = "ProjectUpdate";
+    const EVENTS: &'static str = "events";
     const PARENT: (&'static str, &'static str) = ("project", "projects");
 }
 
@@ -66,6 +77,7 @@ impl RunType for InventoryUpdates {
     const KIND: RunKind = RunKind::InventoryUpdate;
     const COLLECTION: &'static str = "inventory_updates";
     const LABEL: &'static str = "InventoryUpdate";
+    const EVENTS: &'static str = "events";
     const PARENT: (&'static str, &'static str) = ("inventory_source", "inventory_sources");
 }
 

@@ -16,6 +16,12 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
     let mut related = Map::new();
     related.insert("stdout".into(), json!(format!("{base}stdout/")));
     related.insert("cancel".into(), json!(format!("{base}cancel/")));
+    let events = if run.kind == "job" {
+        "job_events"
+    } else {
+        "events"
+    };
+    related.insert(events.into(), json!(format!("{base}{events}/")));
     let links = [
         ("job_template", "job_templates", run.job_template_id),
         ("project", "projects", run.project_id),
@@ -59,6 +65,8 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
         ("name", json!(run.name)),
         ("status", json!(run.status)),
         ("failed", json!(failed)),
+        // Output is stored as it comes, so it is complete once the run has ended.
+        ("event_processing_finished", json!(!unfinished)),
         ("started", optional_timestamp(run.started.as_ref())),
         ("finished", optional_timestamp(run.finished.as_ref())),
         ("elapsed", json!(elapsed)),

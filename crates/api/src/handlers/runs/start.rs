@@ -18,10 +18,39 @@ use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::{InventorySources, JobTemplates, Projects, visible};
 use crate::http::body::JsonObject;
 use crate::http::fields::{FieldReader, Text};
+use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::state::AppState;
 
 /// The launch fields ACS reads; others are answered in `ignored_fields`.
 const LAUNCH_FIELDS: [&str; 1] = ["limit"];
+
+/// What `POST …/launch/` reads, for `OPTIONS` (awxkit builds `launch` options from it).
+const LAUNCH_META: ResourceMeta = ResourceMeta {
+    name: "Job Template Launch",
+    description: "Launches a job of the template.",
+    fields: &[FieldMeta::writable(
+        "limit",
+        "string",
+        "Limit",
+        "Run on these hosts only (an Ansible host pattern).",
+    )
+    .max_length(1024)],
+};
+
+/// `OPTIONS /api/v2/job_templates/<id>/launch/`: the launch fields. It does not depend on the
+/// template, since awxkit asks about template 1 whatever it launches.
+pub async fn options_launch(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        let principal = ctx.require_user()?;
+        let (body, allow) = LAUNCH_META.collection(!principal.actor.read_only);
+        Ok((body, allow.to_owned()))
+    })
+    .await?;
+    Ok(reply.options())
+}
 
 /// What a launch of job template `id` would need.
 pub async fn launch_requirements(

@@ -1,0 +1,52 @@
+//! `OPTIONS` on the runs' collections and details (awxkit reads them to build `awx jobs …`).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::RunType;
+use crate::context::run;
+use crate::error::ApiResult;
+use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::state::AppState;
+
+/// What a run record says about its fields; runs are made by launches and updates, never
+/// written directly.
+const META: ResourceMeta = ResourceMeta {
+    name: "Run List",
+    description: "Jobs, project updates and inventory updates.",
+    fields: &[
+        FieldMeta::read_only("name", "string", "Name"),
+        FieldMeta::read_only("status", "choice", "Status"),
+        FieldMeta::read_only("failed", "boolean", "Failed"),
+        FieldMeta::read_only("started", "datetime", "Started"),
+        FieldMeta::read_only("finished", "datetime", "Finished"),
+        FieldMeta::read_only("elapsed", "decimal", "Elapsed"),
+        FieldMeta::read_only("job_explanation", "string", "Job explanation"),
+        FieldMeta::read_only("launched_by", "id", "Launched by"),
+    ],
+};
+
+/// Collection metadata.
+pub async fn options_runs<T: RunType>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        ctx.require_user()?;
+        Ok(META.read_only("GET, HEAD, OPTIONS"))
+    })
+    .await?;
+    Ok(reply.options())
+}
+
+/// Detail metadata: a finished run can be deleted.
+pub async fn options_run<T: RunType>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        ctx.require_user()?;
+        Ok(META.read_only("GET, DELETE, HEAD, OPTIONS"))
+    })
+    .await?;
+    Ok(reply.options())
+}
