@@ -552,8 +552,136 @@ fn job_template_credential_rules(backend: Backend) {
         .expect(400);
 }
 
+/// Encrypts `value` as variable `name` with vault id `id` and `password`, using the real
+/// `ansible-vault`; returns the YAML line block.
+fn vault_encrypted(
+    fixture: &AutomationServer,
+    name: &str,
+    value: &str,
+    id: &str,
+    password: &str,
+) -> String {
+    let password_file = fixture.scratch.path().join("vault-password");
+    std::fs::write(&password_file, password).expect("a password file");
+    let output = std::process::Command::new(acs_tests::ansible::bin_dir().join("ansible-vault"))
+        .args([
+            "encrypt_string",
+            "--vault-id",
+            &format!("{id}@{}", password_file.display()),
+            value,
+            "--name",
+            name,
+        ])
+        .env("HOME", fixture.scratch.path())
+        .output()
+        .expect("ansible-vault runs");
+    assert!(output.status.success(), "{output:?}");
+    std::fs::remove_file(&password_file).expect("the password file removed");
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+fn machine_and_vault_credentials_reach_the_playbook(backend: Backend) {
+    let fixture = AutomationServer::start(backend, &[]);
+    let admin = fixture.server.admin();
+    let report = fixture.report_path("report.json");
+    let (organization, template) = reporting_template(
+        &fixture,
+        &admin,
+        &report,
+        json!({"report_vars": ["vaulted", "ansible_password", "ansible_become_password"]}),
+    );
+    // Playbook-adjacent group_vars, encrypted for vault id `dev`.
+    let vaulted = vault_encrypted(
+        &fixture,
+        "vaulted",
+        "vaulted value",
+        "dev",
+        "vault-pass-123",
+    );
+    fixture.project_file("site", "group_vars/all.yml", &vaulted);
+    let machine = create_credential(
+        &admin,
+        organization,
+        fixture.server.managed_type_id("ssh"),
+        "machine",
+        json!({"username": "-alice", "password": "machine-pass-123", "become_method": "sudo",
+               "become_password": "become-pass-123"}),
+    );
+    let vault = create_credential(
+        &admin,
+        organization,
+        fixture.server.managed_type_id("vault"),
+        "vault",
+        json!({"vault_password": "vault-pass-123", "vault_id": "dev"}),
+    );
+    attach(&admin, template, machine);
+    attach(&admin, template, vault);
+    let path = launch(&admin, template, json!({"limit": "-localhost"}));
+    let job = wait_for_run(&admin, &path);
+    // `-localhost` excludes the only host: the play matches nothing, yet the limit was
+    // taken as a value, not as an option.
+    assert_status(&admin, &job, "failed");
+    let args: Vec<String> =
+        serde_json::from_str(job["job_args"].as_str().unwrap_or("[]")).expect("args");
+    assert!(args.contains(&"--limit=-localhost".to_owned()), "{args:?}");
+
+    let path = launch(&admin, template, json!({}));
+    let job = wait_for_run(&admin, &path);
+    assert_status(&admin, &job, "successful");
+    let report = read_report(&report);
+    assert_eq!(
+        report["vars"]["vaulted"], "vaulted value",
+        "the vault password file opened it"
+    );
+    assert_eq!(report["vars"]["ansible_password"], "machine-pass-123");
+    assert_eq!(report["vars"]["ansible_become_password"], "become-pass-123");
+    let args: Vec<String> =
+        serde_json::from_str(job["job_args"].as_str().unwrap_or("[]")).expect("args");
+    assert!(args.contains(&"--user=-alice".to_owned()), "{args:?}");
+    assert!(
+        args.contains(&"--become-method=sudo".to_owned()),
+        "{args:?}"
+    );
+    assert!(
+        args.iter().any(|arg| arg.starts_with("--vault-id=dev@")),
+        "{args:?}"
+    );
+    let everything = format!(
+        "{job}{}",
+        admin
+            .get(&format!("{path}stdout/?format=txt"))
+            .call()
+            .expect(200)
+            .body
+    );
+    for secret in ["machine-pass-123", "become-pass-123", "vault-pass-123"] {
+        assert!(
+            !everything.contains(secret),
+            "{secret} is not shown in the job"
+        );
+    }
+    let events = admin.get_json(&format!(
+        "{path}job_events/?start_line__gte=1&page_size=200"
+    ));
+    let lines = admin
+        .get(&format!("{path}stdout/"))
+        .call()
+        .expect(200)
+        .body
+        .lines()
+        .count();
+    assert_eq!(
+        events["count"],
+        lines - 1,
+        "one event per line after the first"
+    );
+    assert_eq!(events["results"][0]["start_line"], 1);
+    assert!(is_empty_dir(&fixture.runs_dir()));
+}
+
 backend_tests!(
     a_job_receives_every_injected_value,
+    machine_and_vault_credentials_reach_the_playbook,
     a_read_token_cannot_launch,
     runs_that_cannot_start_end_in_error,
     cancel_and_timeout_stop_jobs,

@@ -208,6 +208,16 @@ fn without_content_sources_nothing_is_installed(backend: Backend) {
     );
 }
 
+/// The names of the hosts in a list page.
+fn host_names(page: &Value) -> Vec<&str> {
+    page["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|host| host["name"].as_str())
+        .collect()
+}
+
 /// An inventory script: hosts from `INV_HOSTS`, and each host's `token_length` from the file
 /// `INV_TOKEN_FILE` names.
 const INVENTORY_SCRIPT: &str = r#"#!/usr/bin/env python3
@@ -320,13 +330,7 @@ fn inventory_updates_import_hosts(backend: Backend) {
     let hosts = admin.get_json(&format!(
         "/api/v2/inventories/{inventory}/hosts/?order_by=name"
     ));
-    let names: Vec<&str> = hosts["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|h| h["name"].as_str())
-        .collect();
-    assert_eq!(names, vec!["manual", "web1", "web2"]);
+    assert_eq!(host_names(&hosts), vec!["manual", "web1", "web2"]);
     let web1 = hosts["results"][1].clone();
     assert_eq!(web1["inventory_source"], source);
     let variables: Value =
@@ -343,13 +347,7 @@ fn inventory_updates_import_hosts(backend: Backend) {
     let hosts = admin.get_json(&format!(
         "/api/v2/inventories/{inventory}/hosts/?order_by=name"
     ));
-    let names: Vec<&str> = hosts["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|h| h["name"].as_str())
-        .collect();
-    assert_eq!(names, vec!["manual", "web2", "web3"]);
+    assert_eq!(host_names(&hosts), vec!["manual", "web2", "web3"]);
 
     // A script that fails leaves the hosts alone and the update failed.
     fixture.project_file("inv", "inventory.py", "#!/bin/sh\nexit 3\n");

@@ -37,6 +37,26 @@ pub struct Reply<T> {
     pub secure: bool,
 }
 
+impl<T> Reply<T> {
+    /// The same reply with its value split: `(extra, value)` becomes `extra` and a reply of
+    /// `value`, for handlers that compute something besides the body (a `Location`, the id of
+    /// a run to start once committed).
+    pub fn split<E, V>(self) -> (E, Reply<V>)
+    where
+        T: Into<(E, V)>,
+    {
+        let (extra, value) = self.value.into();
+        (
+            extra,
+            Reply {
+                value,
+                session: self.session,
+                secure: self.secure,
+            },
+        )
+    }
+}
+
 /// What a request's blocking work may use.
 pub struct Context<'a> {
     /// Shared state.

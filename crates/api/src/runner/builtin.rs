@@ -1,7 +1,8 @@
 //! What the Machine, Vault and Network credentials give a playbook run. These types have no
 //! injector templates: their inputs become `ansible-playbook` options, files in the run's
 //! private directory and, for passwords, variables in the `!unsafe` extra-vars file (so no
-//! secret ever appears in the process arguments).
+//! secret ever appears in the process arguments). Options take their value after `=`, so a
+//! value starting with `-` can never be read as another option.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -49,13 +50,13 @@ fn key_text(credential: &OpenedCredential) -> Option<String> {
 
 fn machine(injection: &mut BuiltinInjection, credential: &OpenedCredential, dir: &Path) {
     if let Some(user) = credential.text("username") {
-        injection.args.extend(["-u".to_owned(), user.to_owned()]);
+        injection.args.push(format!("--user={user}"));
     }
     if let Some(key) = key_text(credential) {
         let path = dir.join("machine_ssh_key");
         injection
             .args
-            .extend(["--private-key".to_owned(), path.display().to_string()]);
+            .push(format!("--private-key={}", path.display()));
         injection.files.push((path, key));
     }
     if let Some(password) = credential.text("password") {
@@ -64,14 +65,10 @@ fn machine(injection: &mut BuiltinInjection, credential: &OpenedCredential, dir:
             .insert("ansible_password".into(), password.into());
     }
     if let Some(method) = credential.text("become_method") {
-        injection
-            .args
-            .extend(["--become-method".to_owned(), method.to_owned()]);
+        injection.args.push(format!("--become-method={method}"));
     }
     if let Some(user) = credential.text("become_username") {
-        injection
-            .args
-            .extend(["--become-user".to_owned(), user.to_owned()]);
+        injection.args.push(format!("--become-user={user}"));
     }
     if let Some(password) = credential.text("become_password") {
         injection
@@ -91,10 +88,9 @@ fn vault(
     };
     let path = dir.join(format!("vault_password_{index}"));
     let label = credential.text("vault_id").unwrap_or("default");
-    injection.args.extend([
-        "--vault-id".to_owned(),
-        format!("{label}@{}", path.display()),
-    ]);
+    injection
+        .args
+        .push(format!("--vault-id={label}@{}", path.display()));
     injection.files.push((path, password.to_owned()));
 }
 

@@ -50,7 +50,8 @@ pub fn prepare(
     dir.write_file(&inventory, &inventory_document(conn, inventory_id)?)?;
     let mut args = vec!["-i".to_owned(), inventory.display().to_string()];
     if !row.job_limit.is_empty() {
-        args.extend(["-l".to_owned(), row.job_limit.clone()]);
+        // `=`: a limit starting with `-` must not read as another option.
+        args.push(format!("--limit={}", row.job_limit));
     }
     args.extend(builtin.args.iter().cloned());
     let template_vars = parse_variables(&row.extra_vars)
@@ -68,7 +69,8 @@ pub fn prepare(
         dir.write_file(&path, &acs_injectors::unsafe_yaml(&credential_vars))?;
         args.extend(["-e".to_owned(), format!("@{}", path.display())]);
     }
-    args.push(row.playbook.clone());
+    // `--`: a playbook named `-x.yml` is still the playbook.
+    args.extend(["--".to_owned(), row.playbook.clone()]);
 
     let base = environment::base(
         dir.path(),

@@ -199,11 +199,16 @@ fn execute_steps(
         .map(Duration::from_secs);
     let deadline = timeout.map(|limit| std::time::Instant::now() + limit);
     let mut ending = Ending::Exited(Some(0));
+    let mut recorded_len = 0;
     for step in &prepared.steps {
         let left = deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
         let watch = || {
+            // Written only when the output grew, so a quiet run costs one read a second.
             let stdout = prepared.output();
-            let _ = acs_storage::unified_jobs::record_stdout(&mut conn, row.id, &stdout);
+            if stdout.len() != recorded_len {
+                recorded_len = stdout.len();
+                let _ = acs_storage::unified_jobs::record_stdout(&mut conn, row.id, &stdout);
+            }
             acs_storage::unified_jobs::cancel_requested(&mut conn, row.id).unwrap_or(false)
         };
         ending = process::run(

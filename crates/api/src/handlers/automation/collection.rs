@@ -119,13 +119,8 @@ async fn create<R: Resource>(
         })
     })
     .await?;
-    let (location, record) = reply.value;
-    Ok(crate::context::Reply {
-        value: record,
-        session: reply.session,
-        secure: reply.secure,
-    }
-    .created(&location))
+    let (location, reply) = reply.split::<String, Value>();
+    Ok(reply.created(&location))
 }
 
 /// Collection metadata of `R`.

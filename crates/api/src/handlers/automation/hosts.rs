@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::references;
 use super::resource::Resource;
 use crate::auth::Principal;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::http::render::{capabilities, envelope};
@@ -95,17 +95,8 @@ impl Resource for Hosts {
         let inventory = fields.id("inventory", true);
         let variables = references::variables(&mut fields, body, "variables");
         fields.finish()?;
-        let inventory_id = match (inventory, before) {
-            (Some(id), Some(host)) if id != host.inventory_id => {
-                return Err(ApiError::field(
-                    "inventory",
-                    "A host cannot move to another inventory.",
-                ));
-            }
-            (Some(id), _) => id,
-            (None, Some(host)) => host.inventory_id,
-            (None, None) => return Err(ApiError::field("inventory", "This field is required.")),
-        };
+        let inventory_id =
+            references::fixed_inventory(inventory, before.map(|h| h.inventory_id), "A host")?;
         let owner = references::inventory(conn, actor, inventory_id)?.organization_id;
         let input = HostInput {
             name,

@@ -120,17 +120,11 @@ impl Resource for InventorySources {
         let source_path = references::relative_path(&mut fields, "source_path", source_path);
         let credential = optional_id(&mut fields, body, "credential");
         fields.finish()?;
-        let inventory_id = match (inventory, before) {
-            (Some(id), Some(source)) if id != source.inventory_id => {
-                return Err(ApiError::field(
-                    "inventory",
-                    "An inventory source cannot move to another inventory.",
-                ));
-            }
-            (Some(id), _) => id,
-            (None, Some(source)) => source.inventory_id,
-            (None, None) => return Err(ApiError::field("inventory", "This field is required.")),
-        };
+        let inventory_id = references::fixed_inventory(
+            inventory,
+            before.map(|s| s.inventory_id),
+            "An inventory source",
+        )?;
         let owner = references::inventory(conn, actor, inventory_id)?.organization_id;
         if let Some(id) = source_project {
             references::project(conn, actor, "source_project", id)?;

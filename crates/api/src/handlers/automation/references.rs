@@ -61,6 +61,19 @@ pub fn credential(
     Ok((credential, credential_type))
 }
 
+/// The inventory of a row that lives in one (a host, an inventory source): the one `given`
+/// on create, and on update the one it has (`before`), which `given` may only repeat.
+pub fn fixed_inventory(given: Option<i64>, before: Option<i64>, what: &str) -> ApiResult<i64> {
+    match (given, before) {
+        (Some(id), Some(current)) if id != current => Err(ApiError::field(
+            "inventory",
+            format!("{what} cannot move to another inventory."),
+        )),
+        (Some(id), _) | (None, Some(id)) => Ok(id),
+        (None, None) => Err(ApiError::field("inventory", "This field is required.")),
+    }
+}
+
 /// Why `text` is not a plain relative path inside a directory (no root, no `.` or `..`, no
 /// empty segments, no backslashes), if it is not. Checked on the raw text, because
 /// `Path::components` quietly drops inner `.` and doubled separators.

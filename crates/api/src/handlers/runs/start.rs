@@ -128,21 +128,13 @@ pub async fn launch_job(
             .map(|credential| credential.id)
             .collect();
         let new = NewUnifiedJob {
-            kind: RunKind::Job.as_str(),
-            name: &template.name,
-            status: RunStatus::Pending.as_str(),
-            organization_id: Some(organization),
             job_template_id: Some(template.id),
             project_id: template.project_id,
             inventory_id: template.inventory_id,
-            inventory_source_id: None,
             playbook: &template.playbook,
             job_limit: &limit,
             extra_vars: &template.extra_vars,
-            node: &ctx.state.config.node_name,
-            launched_by: Some(principal.user.id),
-            created: ctx.now,
-            modified: ctx.now,
+            ..pending(ctx, &principal, RunKind::Job, &template.name, organization)
         };
         let job = create(ctx, &principal, RunKind::Job, &new, &credentials)?;
         let mut record = render_run(&principal, &job, &credentials);
@@ -151,13 +143,9 @@ pub async fn launch_job(
         Ok((job.id, record))
     })
     .await?;
-    crate::runner::start(state.clone().into_inner(), reply.value.0);
-    Ok(crate::context::Reply {
-        value: reply.value.1,
-        session: reply.session,
-        secure: reply.secure,
-    }
-    .json(StatusCode::CREATED))
+    let (job, reply) = reply.split::<i64, Value>();
+    crate::runner::start(state.clone().into_inner(), job);
+    Ok(reply.json(StatusCode::CREATED))
 }
 
 /// `{"can_update": bool}` for a project or an inventory source.
@@ -194,21 +182,14 @@ pub async fn start_project_update(
         let (project, organization) = visible::<Projects>(ctx, &principal, id)?;
         acs_authz::can_run_automation(&principal.actor, organization)?;
         let new = NewUnifiedJob {
-            kind: RunKind::ProjectUpdate.as_str(),
-            name: &project.name,
-            status: RunStatus::Pending.as_str(),
-            organization_id: Some(organization),
-            job_template_id: None,
             project_id: Some(project.id),
-            inventory_id: None,
-            inventory_source_id: None,
-            playbook: "",
-            job_limit: "",
-            extra_vars: "",
-            node: &ctx.state.config.node_name,
-            launched_by: Some(principal.user.id),
-            created: ctx.now,
-            modified: ctx.now,
+            ..pending(
+                ctx,
+                &principal,
+                RunKind::ProjectUpdate,
+                &project.name,
+                organization,
+            )
         };
         let update = create(ctx, &principal, RunKind::ProjectUpdate, &new, &[])?;
         let mut record = render_run(&principal, &update, &[]);
@@ -232,21 +213,16 @@ pub async fn start_inventory_update(
         acs_authz::can_run_automation(&principal.actor, organization)?;
         let credentials: Vec<i64> = source.credential_id.into_iter().collect();
         let new = NewUnifiedJob {
-            kind: RunKind::InventoryUpdate.as_str(),
-            name: &source.name,
-            status: RunStatus::Pending.as_str(),
-            organization_id: Some(organization),
-            job_template_id: None,
             project_id: source.source_project_id,
             inventory_id: Some(source.inventory_id),
             inventory_source_id: Some(source.id),
-            playbook: "",
-            job_limit: "",
-            extra_vars: "",
-            node: &ctx.state.config.node_name,
-            launched_by: Some(principal.user.id),
-            created: ctx.now,
-            modified: ctx.now,
+            ..pending(
+                ctx,
+                &principal,
+                RunKind::InventoryUpdate,
+                &source.name,
+                organization,
+            )
         };
         let update = create(
             ctx,
@@ -261,6 +237,34 @@ pub async fn start_inventory_update(
     })
     .await?;
     accepted(&state, reply)
+}
+
+/// A pending run of `kind` named `name`, launched now by `principal` on this node, with
+/// nothing else set.
+fn pending<'a>(
+    ctx: &Context<'a>,
+    principal: &Principal,
+    kind: RunKind,
+    name: &'a str,
+    organization: i64,
+) -> NewUnifiedJob<'a> {
+    NewUnifiedJob {
+        kind: kind.as_str(),
+        name,
+        status: RunStatus::Pending.as_str(),
+        organization_id: Some(organization),
+        job_template_id: None,
+        project_id: None,
+        inventory_id: None,
+        inventory_source_id: None,
+        playbook: "",
+        job_limit: "",
+        extra_vars: "",
+        node: &ctx.state.config.node_name,
+        launched_by: Some(principal.user.id),
+        created: ctx.now,
+        modified: ctx.now,
+    }
 }
 
 /// Inserts the pending run and its activity record in one transaction.
@@ -298,11 +302,7 @@ fn accepted(
     state: &web::Data<AppState>,
     reply: crate::context::Reply<(i64, Value)>,
 ) -> ApiResult<HttpResponse> {
-    crate::runner::start(state.clone().into_inner(), reply.value.0);
-    Ok(crate::context::Reply {
-        value: reply.value.1,
-        session: reply.session,
-        secure: reply.secure,
-    }
-    .json(StatusCode::ACCEPTED))
+    let (run, reply) = reply.split::<i64, Value>();
+    crate::runner::start(state.clone().into_inner(), run);
+    Ok(reply.json(StatusCode::ACCEPTED))
 }
