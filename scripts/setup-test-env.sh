@@ -10,6 +10,7 @@ AWXKIT_VERSION="24.6.1"
 REQUESTS_OAUTHLIB_VERSION="2.0.0"
 ANSIBLE_CORE_VERSION="2.19.14"
 AXE_CORE_VERSION="4.14.1"
+OIDC_PROVIDER_VERSION="9.13.3"
 export DEBIAN_FRONTEND=noninteractive
 
 say() { echo "setup-test-env: $*"; }
@@ -148,12 +149,31 @@ ensure_chromium() {
   /usr/bin/chromedriver --version >/dev/null 2>&1 || die "/usr/bin/chromedriver --version failed"
 }
 
-# --- axe-core in <repo>/node_modules (the browser tests' accessibility check) --
-axe_installed_version() {
-  local pkg="$ROOT/node_modules/axe-core/package.json"
-  [ -f "$ROOT/node_modules/axe-core/axe.min.js" ] && [ -f "$pkg" ] || return 0
+# --- npm packages in <repo>/node_modules -----------------------------------------
+# `npm install --no-save` in a directory without package.json removes every
+# package it is not given: installing oidc-provider alone would remove axe-core
+# and the other way round. So every pinned package is installed by one command.
+NPM_PACKAGES=("axe-core@$AXE_CORE_VERSION" "oidc-provider@$OIDC_PROVIDER_VERSION")
+
+# The version of <repo>/node_modules/<name>, or nothing when it is missing.
+npm_installed_version() {
+  local pkg="$ROOT/node_modules/$1/package.json"
+  [ -f "$pkg" ] || return 0
   command -v node >/dev/null || return 0
   node -p 'require(process.argv[1]).version' "$pkg" 2>/dev/null || true
+}
+
+npm_install_pinned() {
+  say "installing ${NPM_PACKAGES[*]} into $ROOT/node_modules"
+  npm install --no-save --no-audit --no-fund --no-package-lock --loglevel=error \
+    --prefix "$ROOT" "${NPM_PACKAGES[@]}" >/dev/null \
+    || die "npm install ${NPM_PACKAGES[*]} failed"
+}
+
+# --- axe-core in <repo>/node_modules (the browser tests' accessibility check) --
+axe_installed_version() {
+  [ -f "$ROOT/node_modules/axe-core/axe.min.js" ] || return 0
+  npm_installed_version axe-core
 }
 
 ensure_axe() {
@@ -162,12 +182,87 @@ ensure_axe() {
     say "installing nodejs and npm"
     apt_install nodejs npm
   fi
-  say "installing axe-core@$AXE_CORE_VERSION into $ROOT/node_modules"
-  npm install --no-save --no-audit --no-fund --no-package-lock --loglevel=error \
-    --prefix "$ROOT" "axe-core@$AXE_CORE_VERSION" >/dev/null \
-    || die "npm install axe-core@$AXE_CORE_VERSION failed"
+  npm_install_pinned
   [ "$(axe_installed_version)" = "$AXE_CORE_VERSION" ] \
     || die "$ROOT/node_modules/axe-core is not version $AXE_CORE_VERSION after npm install"
+}
+
+# --- oidc-provider in <repo>/node_modules (the single sign-on tests) -------------
+# tests/oidc/provider.mjs runs it as the tests' OpenID Connect provider
+# (tests/src/oidc.rs). It needs Node.js >= 20.12 (crypto.hash); it warns that it
+# prefers 22 but works on 20. Debian 12's own nodejs (18) is too old: the
+# machines have Node.js 20 from NodeSource, which ensure_axe does not replace.
+ensure_oidc_provider() {
+  command -v node >/dev/null || die "node not found (oidc-provider needs Node.js >= 20.12)"
+  local node_version
+  node_version="$(node -p 'process.versions.node')"
+  node -e '
+    const [major, minor] = process.versions.node.split(".").map(Number);
+    process.exit(major > 20 || (major === 20 && minor >= 12) ? 0 : 1);
+  ' || die "node $node_version is too old for oidc-provider@$OIDC_PROVIDER_VERSION (needs >= 20.12)"
+  [ "$(npm_installed_version oidc-provider)" = "$OIDC_PROVIDER_VERSION" ] && return 0
+  command -v npm >/dev/null || die "npm not found (ensure_axe installs it)"
+  npm_install_pinned
+  [ "$(npm_installed_version oidc-provider)" = "$OIDC_PROVIDER_VERSION" ] \
+    || die "$ROOT/node_modules/oidc-provider is not version $OIDC_PROVIDER_VERSION after npm install"
+  # npm_install_pinned reinstalled axe-core as well: check it survived.
+  [ "$(axe_installed_version)" = "$AXE_CORE_VERSION" ] \
+    || die "$ROOT/node_modules/axe-core is not version $AXE_CORE_VERSION after npm install"
+  (cd "$ROOT" && node --input-type=module -e 'await import("oidc-provider")' 2>/dev/null) \
+    || die "oidc-provider@$OIDC_PROVIDER_VERSION does not import with node $node_version"
+}
+
+# --- OpenLDAP slapd and its tools (the directory login tests) -----------------
+# The tests run their own slapd (tests/src/ldap.rs): a foreground process on a
+# free loopback port with a configuration and database in a temporary directory.
+# The package must not configure a database of its own nor leave a system slapd
+# running on port 389.
+system_slapd_pid() {
+  local pidfile pid
+  for pidfile in /run/slapd/slapd.pid /var/run/slapd/slapd.pid; do
+    [ -f "$pidfile" ] || continue
+    pid="$(cat "$pidfile" 2>/dev/null || true)"
+    case "$pid" in '' | *[!0-9]*) continue ;; esac
+    if [ "$(cat "/proc/$pid/comm" 2>/dev/null || true)" = "slapd" ]; then
+      echo "$pid"
+      return 0
+    fi
+  done
+}
+
+ensure_slapd() {
+  if [ -x /usr/sbin/slapd ] && [ -x /usr/sbin/slapadd ] && [ -x /usr/bin/ldapsearch ]; then
+    return 0
+  fi
+  say "installing slapd and ldap-utils"
+  # Without this the postinst builds a dc=<host domain> database in
+  # /var/lib/ldap and asks for an admin password.
+  echo "slapd slapd/no_configuration boolean true" | $SUDO debconf-set-selections
+  apt_install slapd ldap-utils
+  # The postinst may have started the system service (where policy-rc.d allows
+  # it). Stop that instance only, by its own pid file, never the tests' slapds.
+  $SUDO service slapd stop >/dev/null 2>&1 || true
+  local pid
+  pid="$(system_slapd_pid)"
+  if [ -n "$pid" ]; then
+    say "stopping the system slapd (pid $pid) the package started"
+    $SUDO kill "$pid" || true
+  fi
+  local tool
+  for tool in /usr/sbin/slapd /usr/sbin/slapadd /usr/bin/ldapsearch /usr/bin/ldapadd \
+    /usr/bin/ldapmodify /usr/bin/ldapdelete /usr/bin/ldapwhoami; do
+    [ -x "$tool" ] || die "$tool missing after installing slapd and ldap-utils"
+  done
+  # slapd -VV prints its version on stderr and its exit status differs between
+  # versions: judge it by its output, not its status.
+  local version
+  version="$(/usr/sbin/slapd -VV 2>&1 || true)"
+  case "$version" in
+    *"slapd 2."*) ;;
+    *) die "/usr/sbin/slapd -VV printed no version: $version" ;;
+  esac
+  [ -f /usr/lib/ldap/back_mdb.so ] || [ -f /usr/lib/ldap/back_mdb.la ] \
+    || die "/usr/lib/ldap/back_mdb missing (the tests' slapd.conf loads it)"
 }
 
 ensure_libpq
@@ -178,3 +273,5 @@ ensure_requests_oauthlib
 ensure_ansible
 ensure_chromium
 ensure_axe
+ensure_slapd
+ensure_oidc_provider

@@ -33,6 +33,10 @@ export ACS_ANSIBLE_BIN_DIR="$ROOT/.venv/bin"
 export ACS_CHROMIUM_BIN="${ACS_CHROMIUM_BIN:-/usr/bin/chromium}"
 export ACS_CHROMEDRIVER_BIN="${ACS_CHROMEDRIVER_BIN:-/usr/bin/chromedriver}"
 export ACS_AXE_JS="${ACS_AXE_JS:-$ROOT/node_modules/axe-core/axe.min.js}"
+export ACS_SLAPD_BIN="${ACS_SLAPD_BIN:-/usr/sbin/slapd}"
+export ACS_SLAPADD_BIN="${ACS_SLAPADD_BIN:-/usr/sbin/slapadd}"
+export ACS_NODE_BIN="${ACS_NODE_BIN:-$(command -v node)}"
+export ACS_OIDC_PROVIDER_SCRIPT="$ROOT/tests/oidc/provider.mjs"
 
 if [ "$quick" -eq 0 ]; then
   step "cargo fmt --all --check"

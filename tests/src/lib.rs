@@ -31,6 +31,7 @@ use serde_json::{Value, json};
 pub mod ansible;
 pub mod browser;
 pub mod galaxy;
+pub mod ldap;
 pub mod oauth;
 
 /// Where the PostgreSQL tests create their databases unless `ACS_TEST_POSTGRES_URL` says

@@ -101,6 +101,8 @@ pub fn secret_key(path: &Path, rng: &dyn SecureRandom) -> Result<SecretKey, Star
 pub fn seed_settings(
     conn: &mut DbConnection,
     overrides: &[(String, String)],
+    cipher: &acs_credential_types::InputCipher,
+    rng: &dyn SecureRandom,
 ) -> Result<(), StartError> {
     if overrides.is_empty() {
         return Ok(());
@@ -112,13 +114,13 @@ pub fn seed_settings(
             name: name.clone(),
             reason: "unknown setting".into(),
         })?;
-        let value = (def.validate)(&registry::parse_environment_value(raw)).map_err(|reason| {
-            StartError::Setting {
+        let text = (def.validate)(&registry::parse_environment_value(raw))
+            .and_then(|value| crate::settings::stored_text(def, &value, cipher, rng))
+            .map_err(|reason| StartError::Setting {
                 name: name.clone(),
                 reason,
-            }
-        })?;
-        validated.push((def.name, value.to_string()));
+            })?;
+        validated.push((def.name, text));
     }
     diesel::Connection::transaction(conn, |conn| {
         for (name, text) in &validated {

@@ -70,6 +70,8 @@ pub struct Context<'a> {
     settings: Option<Arc<Settings>>,
     principal: Option<Option<Principal>>,
     pub(crate) session_cookie: Option<SessionCookie>,
+    /// Why the directory could not answer this request's password check, for the login page.
+    pub(crate) directory_problem: Option<String>,
 }
 
 impl std::fmt::Debug for Context<'_> {
@@ -93,6 +95,7 @@ impl<'a> Context<'a> {
             settings: None,
             principal: None,
             session_cookie: None,
+            directory_problem: None,
         }
     }
 

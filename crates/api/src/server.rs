@@ -16,6 +16,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
     let rng = SystemRandom::new();
     bootstrap::data_dir(&config)?;
     let secret_key = bootstrap::secret_key(&config.secret_key_file, &rng)?;
+    let input_cipher = acs_credential_types::InputCipher::from_secret_key(&secret_key.0);
     let pool = config
         .database
         .pool(config.pool_size, config.pool_timeout)?;
@@ -25,7 +26,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         if applied > 0 {
             tracing::info!(applied, "database migrations applied");
         }
-        bootstrap::seed_settings(&mut conn, &config.setting_overrides)?;
+        bootstrap::seed_settings(&mut conn, &config.setting_overrides, &input_cipher, &rng)?;
         bootstrap::first_superuser(&mut conn, &config, &rng)?;
         bootstrap::managed_credential_types(&mut conn)?;
         let lost = crate::runner::fail_unfinished(&mut conn, &config.node_name)?;
@@ -45,7 +46,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         passwords,
         principals,
         rng,
-        input_cipher: acs_credential_types::InputCipher::from_secret_key(&secret_key.0),
+        input_cipher,
         secret_key,
         config,
         pages,

@@ -12,6 +12,7 @@ mod connection;
 pub mod credential_types;
 pub mod credentials;
 mod error;
+pub mod external_identities;
 pub mod hosts;
 pub mod inventories;
 pub mod inventory_sources;

@@ -309,6 +309,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    external_identities (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        source -> Text,
+        issuer -> Text,
+        subject -> Text,
+        created -> Timestamp,
+    }
+}
+
 diesel::joinable!(organization_roles -> organizations (organization_id));
 diesel::joinable!(organization_roles -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -323,6 +334,7 @@ diesel::joinable!(credentials -> credential_types (credential_type_id));
 diesel::joinable!(organization_source_credentials -> credentials (credential_id));
 diesel::joinable!(organization_source_credentials -> organizations (organization_id));
 diesel::joinable!(hosts -> inventories (inventory_id));
+diesel::joinable!(external_identities -> users (user_id));
 diesel::joinable!(inventory_sources -> inventories (inventory_id));
 diesel::joinable!(job_template_credentials -> job_templates (job_template_id));
 diesel::joinable!(job_template_credentials -> credentials (credential_id));
@@ -353,4 +365,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     job_template_credentials,
     unified_jobs,
     unified_job_credentials,
+    external_identities,
 );

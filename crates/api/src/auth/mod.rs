@@ -3,6 +3,8 @@
 
 pub mod bearer;
 pub mod csrf;
+pub mod directory;
+mod directory_login;
 mod password_cache;
 pub mod passwords;
 pub mod principal_cache;
@@ -106,15 +108,18 @@ pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
     }
     match passwords::check(ctx, &username, &password)? {
         Some(user) => {
+            // A directory user's password is the directory's to judge, at every request.
+            let cacheable = user.external_account.is_none();
             let principal = principal_of(ctx, user, Method::Basic)?;
-            let cache = &ctx.state.principals;
-            cache.insert(
-                key,
-                principal_cache::Kind::Basic,
-                &revisions,
-                principal.clone(),
-                None,
-            );
+            if cacheable {
+                ctx.state.principals.insert(
+                    key,
+                    principal_cache::Kind::Basic,
+                    &revisions,
+                    principal.clone(),
+                    None,
+                );
+            }
             Ok(Some(principal))
         }
         None => Ok(None),

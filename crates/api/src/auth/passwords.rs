@@ -1,5 +1,6 @@
-//! Password checks shared by the login form and HTTP Basic: throttled, constant-time, cached
-//! only against the stored hash.
+//! Password checks shared by the login form, HTTP Basic and the password grant: throttled,
+//! constant-time, cached only against the stored hash; local users first, then the directory
+//! (a failure counts once, whichever was tried).
 
 use std::sync::OnceLock;
 
@@ -35,7 +36,9 @@ pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult
         acs_storage::users::find_by_username(ctx.conn()?, username)?.filter(|user| user.is_active)
     };
 
-    let verified = match &user {
+    // A directory user's record holds no usable password: only the directory can vouch.
+    let local = user.filter(|user| user.external_account.is_none());
+    let verified = match &local {
         Some(user)
             if ctx
                 .state
@@ -65,11 +68,16 @@ pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult
         }
     };
 
-    if verified {
+    let found = if verified {
+        local
+    } else {
+        super::directory_login::check(ctx, username, password)?
+    };
+    if let Some(user) = found {
         if had_failures {
             throttle::record_success(ctx, &keys)?;
         }
-        Ok(user)
+        Ok(Some(user))
     } else {
         tracing::info!(username, "failed password check");
         throttle::record_failure(ctx, &keys)?;

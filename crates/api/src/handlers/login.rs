@@ -90,7 +90,8 @@ enum Outcome {
         session: SessionCookie,
         csrf: String,
     },
-    Failed,
+    /// Refused; with why the directory could not be asked, when that happened.
+    Failed(Option<String>),
 }
 
 /// `POST /api/login/`: checks CSRF and the password, then starts a session and redirects.
@@ -115,7 +116,7 @@ pub async fn login_submit(
             return Err(ApiError::Forbidden(reason));
         }
         if name.is_empty() || password.is_empty() {
-            return Ok(Outcome::Failed);
+            return Ok(Outcome::Failed(None));
         }
         match passwords::check(ctx, &name, &password)? {
             Some(user) => {
@@ -129,7 +130,7 @@ pub async fn login_submit(
             }
             None => {
                 record_failure(ctx, &name)?;
-                Ok(Outcome::Failed)
+                Ok(Outcome::Failed(ctx.directory_problem.take()))
             }
         }
     })
@@ -142,11 +143,14 @@ pub async fn login_submit(
                 session,
                 csrf,
             } => Ok(logged_in(*user, session, csrf, &next, reply.secure)),
-            Outcome::Failed => form_page(
+            Outcome::Failed(problem) => form_page(
                 &req,
                 &state,
                 StatusCode::UNAUTHORIZED,
-                Some(FAILED),
+                Some(&problem.map_or_else(
+                    || FAILED.to_owned(),
+                    |problem| format!("{FAILED} Directory login is unavailable: {problem}."),
+                )),
                 &next,
                 &username,
             ),

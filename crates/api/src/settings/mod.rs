@@ -2,8 +2,54 @@
 //! through `/api/v2/settings/<category>/`, and is seen by every server on its next request.
 
 pub mod cache;
+pub mod directory;
 pub mod registry;
 mod snapshot;
 
 pub use cache::SettingsCache;
 pub use snapshot::Settings;
+
+use acs_credential_types::InputCipher;
+use acs_credential_types::cipher::is_sealed;
+use ring::rand::SecureRandom;
+use serde_json::Value;
+
+/// The associated data a secret setting is sealed under, so a sealed setting can never be
+/// opened as a credential input or as another setting.
+fn sealing_label(name: &str) -> String {
+    format!("setting:{name}")
+}
+
+/// The JSON text stored for a validated `value` of setting `def`: a secret setting's non-empty
+/// text is sealed (AES-256-GCM, as secret credential inputs are), so no secret setting is ever
+/// stored in clear.
+pub fn stored_text(
+    def: &registry::Definition,
+    value: &Value,
+    cipher: &InputCipher,
+    rng: &dyn SecureRandom,
+) -> Result<String, String> {
+    match value {
+        Value::String(plain) if def.secret && !plain.is_empty() => {
+            let sealed = cipher
+                .seal(rng, &sealing_label(def.name), plain)
+                .map_err(|error| format!("sealing {}: {error}", def.name))?;
+            Ok(Value::String(sealed).to_string())
+        }
+        _ => Ok(value.to_string()),
+    }
+}
+
+/// The clear text of secret setting `name` as stored (`stored` is the snapshot's value):
+/// `None` when it cannot be opened (a replaced secret key).
+pub fn open_secret(cipher: &InputCipher, name: &str, stored: &str) -> Option<String> {
+    if !is_sealed(stored) {
+        return Some(stored.to_owned());
+    }
+    cipher
+        .open(&sealing_label(name), stored)
+        .map_err(
+            |error| tracing::error!(setting = name, %error, "a secret setting cannot be opened"),
+        )
+        .ok()
+}

@@ -2,6 +2,8 @@
 
 use serde_json::{Value, json};
 
+use super::directory;
+
 /// A settings category served at `/api/v2/settings/<slug>/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Category {
@@ -24,6 +26,10 @@ pub const CATEGORIES: &[Category] = &[
     Category {
         slug: "jobs",
         name: "Jobs",
+    },
+    Category {
+        slug: "ldap",
+        name: "LDAP",
     },
 ];
 
@@ -193,6 +199,69 @@ pub const SETTINGS: &[Definition] = &[
         help_text: "Seconds a job, project update or inventory update may run before it is stopped and marked failed; 0 means no limit.",
         default: || json!(0),
         validate: |v| integer_in(v, 0, MAX_JOB_TIMEOUT_SECONDS),
+        secret: false,
+    },
+    Definition {
+        name: "AUTH_LDAP_SERVER_URI",
+        category: "ldap",
+        label: "LDAP server URI",
+        help_text: "ldap:// or ldaps:// URL of the directory; empty turns directory login off.",
+        default: || json!(""),
+        validate: directory::server_uri,
+        secret: false,
+    },
+    Definition {
+        name: "AUTH_LDAP_BIND_DN",
+        category: "ldap",
+        label: "LDAP bind DN",
+        help_text: "DN the server binds as to search for users; empty searches anonymously.",
+        default: || json!(""),
+        validate: directory::dn,
+        secret: false,
+    },
+    Definition {
+        name: "AUTH_LDAP_BIND_PASSWORD",
+        category: "ldap",
+        label: "LDAP bind password",
+        help_text: "Password of the bind DN; stored encrypted, shown as $encrypted$.",
+        default: || json!(""),
+        validate: directory::dn,
+        secret: true,
+    },
+    Definition {
+        name: "AUTH_LDAP_START_TLS",
+        category: "ldap",
+        label: "LDAP StartTLS",
+        help_text: "Upgrade ldap:// connections with StartTLS before binding.",
+        default: || json!(false),
+        validate: boolean,
+        secret: false,
+    },
+    Definition {
+        name: "AUTH_LDAP_USER_SEARCH",
+        category: "ldap",
+        label: "LDAP user search",
+        help_text: "[base DN, SCOPE_SUBTREE or SCOPE_ONELEVEL, filter with %(user)s]; [] turns search off.",
+        default: || json!([]),
+        validate: directory::user_search,
+        secret: false,
+    },
+    Definition {
+        name: "AUTH_LDAP_USER_DN_TEMPLATE",
+        category: "ldap",
+        label: "LDAP user DN template",
+        help_text: "A user's DN with %(user)s for the username; wins over the search when set.",
+        default: || json!(""),
+        validate: directory::dn_template,
+        secret: false,
+    },
+    Definition {
+        name: "AUTH_LDAP_USER_ATTR_MAP",
+        category: "ldap",
+        label: "LDAP user attribute map",
+        help_text: "Directory attribute of first_name, last_name and email.",
+        default: || json!({"first_name": "givenName", "last_name": "sn", "email": "mail"}),
+        validate: directory::attribute_map,
         secret: false,
     },
 ];

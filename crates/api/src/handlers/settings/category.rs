@@ -93,8 +93,15 @@ async fn write(
                 }
                 // `$encrypted$` sent back for a secret means "keep the stored value".
                 Some(def) if def.secret && value == "$encrypted$" => {}
-                Some(def) => match (def.validate)(value) {
-                    Ok(normalised) => accepted.push((def.name, normalised.to_string())),
+                Some(def) => match (def.validate)(value).and_then(|normalised| {
+                    crate::settings::stored_text(
+                        def,
+                        &normalised,
+                        &ctx.state.input_cipher,
+                        &ctx.state.rng,
+                    )
+                }) {
+                    Ok(text) => accepted.push((def.name, text)),
                     Err(reason) => {
                         errors.insert(name.clone(), vec![reason]);
                     }
