@@ -225,6 +225,15 @@ function build(issuer) {
     },
   });
 
+  // Why a request failed, for the test's failure message (Provider::log).
+  for (const event of ['authorization.error', 'grant.error', 'userinfo.error', 'server_error']) {
+    provider.on(event, (_ctx, error) => {
+      const detail = [error.error_description, error.error_detail, error.cause?.message]
+        .filter(Boolean).join('; ');
+      process.stderr.write(`provider.mjs: ${event}: ${error.error ?? error.message}: ${detail}\n`);
+    });
+  }
+
   provider.use(async (ctx, next) => {
     const started = Date.now();
     try {

@@ -33,6 +33,7 @@ pub mod browser;
 pub mod galaxy;
 pub mod ldap;
 pub mod oauth;
+pub mod oidc;
 
 /// Where the PostgreSQL tests create their databases unless `ACS_TEST_POSTGRES_URL` says
 /// otherwise.

@@ -115,7 +115,9 @@ pub fn seed_settings(
             reason: "unknown setting".into(),
         })?;
         let text = (def.validate)(&registry::parse_environment_value(raw))
-            .and_then(|value| crate::settings::stored_text(def, &value, cipher, rng))
+            .and_then(|value| {
+                crate::settings::stored_text(def, &value, &serde_json::Value::Null, cipher, rng)
+            })
             .map_err(|reason| StartError::Setting {
                 name: name.clone(),
                 reason,

@@ -125,6 +125,19 @@ impl<'a> Context<'a> {
         pool.transaction(conn, work)
     }
 
+    /// The public base URL of this service: the `BASE_URL` setting, or else the scheme and
+    /// host this request reached (through a trusted proxy's `X-Forwarded-Proto`).
+    pub fn base_url(&mut self) -> ApiResult<String> {
+        let settings = self.settings()?;
+        let configured = settings.text("BASE_URL");
+        if !configured.is_empty() {
+            return Ok(configured.trim_end_matches('/').to_owned());
+        }
+        let https = self.request.is_https(settings.trusted_proxies());
+        let scheme = if https { "https" } else { "http" };
+        Ok(format!("{scheme}://{}", self.request.host))
+    }
+
     /// The change counters as this request first read them.
     pub fn revisions(&mut self) -> ApiResult<Revisions> {
         if let Some(revisions) = self.revisions {

@@ -35,6 +35,17 @@ pub struct LoginPage<'a> {
     pub next: &'a str,
     /// Username to pre-fill after a failure.
     pub username: &'a str,
+    /// One button per configured single sign-on provider.
+    pub sign_on: &'a [SignOnButton],
+}
+
+/// A single sign-on button of the login page.
+#[derive(Debug, Clone, Serialize)]
+pub struct SignOnButton {
+    /// The provider's label.
+    pub label: String,
+    /// `/sso/login/<name>/`, with `next`.
+    pub url: String,
 }
 
 /// Fields of the consent page of `/api/o/authorize/`.
@@ -139,9 +150,17 @@ mod tests {
             csrf_token: "t",
             next: "/a\"b",
             username: "",
+            sign_on: &[SignOnButton {
+                label: "Corp <SSO>".into(),
+                url: "/sso/login/corp/?next=%2F".into(),
+            }],
         };
         let html = pages.registry.render("login", &page).expect("renders");
         assert!(html.contains("&lt;b&gt;x&lt;/b&gt;"));
         assert!(html.contains("value=\"/a&quot;b\""));
+        assert!(
+            html.contains("href=\"/sso/login/corp/?next&#x3D;%2F\">Corp &lt;SSO&gt;</a>"),
+            "{html}"
+        );
     }
 }

@@ -5,7 +5,7 @@ use actix_web::web;
 use crate::handlers::{
     account, activity_stream as activity, applications as apps, automation as auto,
     credential_types as ctypes, credentials as creds, fallback, login, logout, metrics, oauth,
-    organizations as orgs, root, runs, settings, tokens, users,
+    organizations as orgs, root, runs, settings, sso, tokens, users,
 };
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
@@ -156,6 +156,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource("/api/login/")
             .get(login::login_page)
             .post(login::login_submit)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/sso/login/{name}/")
+            .get(sso::start_sign_in)
+            .default_service(not_allowed()),
+    )
+    .service(
+        web::resource("/sso/complete/{name}/")
+            .get(sso::complete_sign_in)
             .default_service(not_allowed()),
     )
     .service(

@@ -28,6 +28,7 @@ pub mod schema;
 pub mod sessions;
 pub mod settings;
 pub mod source_credentials;
+pub mod sso_states;
 pub mod stats;
 pub mod sweeps;
 pub mod throttle;

@@ -320,6 +320,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    sso_states (id) {
+        id -> BigInt,
+        digest -> Binary,
+        provider -> Text,
+        nonce -> Text,
+        pkce_verifier -> Text,
+        next -> Text,
+        expires -> Timestamp,
+    }
+}
+
 diesel::joinable!(organization_roles -> organizations (organization_id));
 diesel::joinable!(organization_roles -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -366,4 +378,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     unified_jobs,
     unified_job_credentials,
     external_identities,
+    sso_states,
 );

@@ -10,7 +10,7 @@ use crate::context::{SessionCookie, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::FormBody;
 use crate::http::response::{apply_transport, cookie};
-use crate::pages::{LoginPage, page_response};
+use crate::pages::{LoginPage, SignOnButton, page_response};
 use crate::state::AppState;
 
 /// Where a login without a usable `next` lands.
@@ -38,14 +38,43 @@ fn wants_only_json(req: &HttpRequest) -> bool {
     accept.contains("application/json") && !accept.contains("html") && !accept.contains("*/*")
 }
 
-fn form_page(
+/// The single sign-on buttons, each carrying `next`; none when the settings cannot be read
+/// (the form still shows, and says what went wrong when submitted).
+async fn sign_on_buttons(
     req: &HttpRequest,
-    state: &AppState,
+    state: &web::Data<AppState>,
+    next: &str,
+) -> Vec<SignOnButton> {
+    let providers = run(state, req, |ctx| {
+        let settings = ctx.settings()?;
+        Ok(crate::settings::sso::buttons(&settings))
+    })
+    .await
+    .map(|reply| reply.value)
+    .unwrap_or_default();
+    providers
+        .into_iter()
+        .map(|(name, label)| {
+            let query = serde_urlencoded::to_string([("next", next)]).unwrap_or_default();
+            let url = if next.is_empty() {
+                format!("/sso/login/{name}/")
+            } else {
+                format!("/sso/login/{name}/?{query}")
+            };
+            SignOnButton { label, url }
+        })
+        .collect()
+}
+
+async fn form_page(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
     status: StatusCode,
     error: Option<&str>,
     next: &str,
     username: &str,
 ) -> ApiResult<HttpResponse> {
+    let sign_on = sign_on_buttons(req, state, next).await;
     let (token, fresh) = csrf::page_token(req, &state.rng)?;
     let html = state.pages.html(
         "login",
@@ -54,6 +83,7 @@ fn form_page(
             csrf_token: &token,
             next,
             username,
+            sign_on: &sign_on,
         },
     )?;
     let mut response = page_response(status);
@@ -82,6 +112,7 @@ pub async fn login_page(req: HttpRequest, state: web::Data<AppState>) -> ApiResu
         safe_next(next).unwrap_or(""),
         "",
     )
+    .await
 }
 
 enum Outcome {
@@ -143,17 +174,21 @@ pub async fn login_submit(
                 session,
                 csrf,
             } => Ok(logged_in(*user, session, csrf, &next, reply.secure)),
-            Outcome::Failed(problem) => form_page(
-                &req,
-                &state,
-                StatusCode::UNAUTHORIZED,
-                Some(&problem.map_or_else(
+            Outcome::Failed(problem) => {
+                let message = problem.map_or_else(
                     || FAILED.to_owned(),
                     |problem| format!("{FAILED} Directory login is unavailable: {problem}."),
-                )),
-                &next,
-                &username,
-            ),
+                );
+                form_page(
+                    &req,
+                    &state,
+                    StatusCode::UNAUTHORIZED,
+                    Some(&message),
+                    &next,
+                    &username,
+                )
+                .await
+            }
         },
         Err(ApiError::Forbidden(reason)) => csrf::failure_page(&state.pages, &reason),
         Err(ApiError::Throttled { retry_after }) => {
@@ -166,7 +201,8 @@ pub async fn login_submit(
                 Some(&message),
                 &next,
                 &username,
-            )?;
+            )
+            .await?;
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
@@ -206,7 +242,7 @@ fn record_failure(ctx: &mut crate::context::Context<'_>, username: &str) -> ApiR
     })
 }
 
-fn logged_in(
+pub(crate) fn logged_in(
     user: User,
     session: SessionCookie,
     csrf_value: String,

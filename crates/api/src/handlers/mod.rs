@@ -15,5 +15,6 @@ pub mod organizations;
 pub mod root;
 pub mod runs;
 pub mod settings;
+pub mod sso;
 pub mod tokens;
 pub mod users;

@@ -5,6 +5,7 @@ pub mod cache;
 pub mod directory;
 pub mod registry;
 mod snapshot;
+pub mod sso;
 
 pub use cache::SettingsCache;
 pub use snapshot::Settings;
@@ -22,13 +23,18 @@ fn sealing_label(name: &str) -> String {
 
 /// The JSON text stored for a validated `value` of setting `def`: a secret setting's non-empty
 /// text is sealed (AES-256-GCM, as secret credential inputs are), so no secret setting is ever
-/// stored in clear.
+/// stored in clear; so are the client secrets inside `OIDC_PROVIDERS`, where `$encrypted$`
+/// keeps the one in `previous` (the stored value).
 pub fn stored_text(
     def: &registry::Definition,
     value: &Value,
+    previous: &Value,
     cipher: &InputCipher,
     rng: &dyn SecureRandom,
 ) -> Result<String, String> {
+    if def.name == sso::SETTING {
+        return sso::seal(value, previous, cipher, rng).map(|sealed| sealed.to_string());
+    }
     match value {
         Value::String(plain) if def.secret && !plain.is_empty() => {
             let sealed = cipher

@@ -31,6 +31,10 @@ pub const CATEGORIES: &[Category] = &[
         slug: "ldap",
         name: "LDAP",
     },
+    Category {
+        slug: "oidc",
+        name: "OpenID Connect",
+    },
 ];
 
 /// Checks a proposed value and returns it normalised, or says what is wrong.
@@ -262,6 +266,16 @@ pub const SETTINGS: &[Definition] = &[
         help_text: "Directory attribute of first_name, last_name and email.",
         default: || json!({"first_name": "givenName", "last_name": "sn", "email": "mail"}),
         validate: directory::attribute_map,
+        secret: false,
+    },
+    Definition {
+        name: "OIDC_PROVIDERS",
+        category: "oidc",
+        label: "OpenID Connect providers",
+        help_text: "[{name, label, issuer, client_id, client_secret, scopes}]; each gets a button on the login page. Client secrets are stored encrypted and shown as $encrypted$.",
+        default: || json!([]),
+        validate: super::sso::validate,
+        // The secrets are inside the list: `sso` seals and masks them.
         secret: false,
     },
 ];

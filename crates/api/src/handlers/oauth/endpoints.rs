@@ -27,16 +27,7 @@ pub async fn authorization_server_metadata(
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let reply = run(&state, &req, |ctx| {
-        let settings = ctx.settings()?;
-        let configured = settings.value("BASE_URL");
-        let base = match configured.as_str().filter(|url| !url.is_empty()) {
-            Some(url) => url.to_owned(),
-            None => {
-                let https = ctx.request.is_https(settings.trusted_proxies());
-                let scheme = if https { "https" } else { "http" };
-                format!("{scheme}://{}", ctx.request.host)
-            }
-        };
+        let base = ctx.base_url()?;
         AuthorizationServerMetadata::for_issuer(&base)
             .map_err(|error| ApiError::BadRequest(error.to_string()))
     })

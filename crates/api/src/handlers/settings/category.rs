@@ -26,6 +26,8 @@ fn render(ctx: &mut Context<'_>, slug: &str) -> ApiResult<Value> {
         .map(|def| {
             let value = if def.secret {
                 json!("$encrypted$")
+            } else if def.name == crate::settings::sso::SETTING {
+                crate::settings::sso::masked(&settings.value(def.name))
             } else {
                 settings.value(def.name)
             };
@@ -81,6 +83,7 @@ async fn write(
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
         require_superuser(&principal)?;
+        let current = ctx.settings()?;
         let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut accepted = Vec::new();
         for (name, value) in &body.0 {
@@ -97,6 +100,7 @@ async fn write(
                     crate::settings::stored_text(
                         def,
                         &normalised,
+                        &current.value(def.name),
                         &ctx.state.input_cipher,
                         &ctx.state.rng,
                     )

@@ -1,0 +1,222 @@
+//! `GET /sso/complete/<name>/?code=…&state=…`: finishes a sign-in at provider `name`.
+
+use acs_storage::users::{NewUser, User};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use openidconnect::core::CoreIdTokenClaims;
+
+use super::provider::{exchange, http_client};
+use super::start::redirect_uri;
+use super::{SOURCE, failure};
+use crate::auth::{csrf, session};
+use crate::context::{SessionCookie, run};
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// What the provider sent back.
+#[derive(Debug, Default)]
+struct Callback {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+}
+
+fn callback(req: &HttpRequest) -> Callback {
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map(web::Query::into_inner)
+        .unwrap_or_default();
+    let get = |name: &str| {
+        pairs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    Callback {
+        code: get("code"),
+        state: get("state"),
+        error: get("error"),
+    }
+}
+
+/// The sign-in the state names, taken (so it cannot be used again), with its opened nonce and
+/// verifier, and the provider's configuration.
+struct Pending {
+    config: crate::settings::sso::ProviderConfig,
+    nonce: String,
+    verifier: String,
+    next: String,
+    base: String,
+}
+
+/// Completes the sign-in: a session and a redirect, or an error page.
+pub async fn complete_sign_in(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let name = path.into_inner();
+    let sent = callback(&req);
+    let Some(csrf_state) = sent.state.clone() else {
+        return failure(
+            &state,
+            StatusCode::BAD_REQUEST,
+            "The provider's answer has no state.",
+        );
+    };
+    let digest = acs_oauth2::PlainSecret::new(csrf_state).digest();
+    let provider_name = name.clone();
+    let pending = run(&state, &req, move |ctx| {
+        let now = ctx.now;
+        let taken =
+            ctx.write(|conn| Ok(acs_storage::sso_states::take(conn, digest.as_bytes(), now)?))?;
+        let Some(row) = taken.filter(|row| row.provider == provider_name) else {
+            return Ok(None);
+        };
+        let settings = ctx.settings()?;
+        let cipher = &ctx.state.input_cipher;
+        let open = |label: &str, sealed: &str| cipher.open(label, sealed).ok();
+        let config = crate::settings::sso::provider(&settings, &provider_name, cipher);
+        let (Some(config), Some(nonce), Some(verifier)) = (
+            config,
+            open("sso:nonce", &row.nonce),
+            open("sso:pkce", &row.pkce_verifier),
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(Pending {
+            config,
+            nonce,
+            verifier,
+            next: row.next,
+            base: ctx.base_url()?,
+        }))
+    })
+    .await?
+    .value;
+    let Some(pending) = pending else {
+        return failure(
+            &state,
+            StatusCode::BAD_REQUEST,
+            "This sign-in is unknown, expired or already used.",
+        );
+    };
+    if let Some(error) = sent.error {
+        return failure(
+            &state,
+            StatusCode::FORBIDDEN,
+            &format!("The provider refused the sign-in ({error})."),
+        );
+    }
+    let Some(code) = sent.code else {
+        return failure(
+            &state,
+            StatusCode::BAD_REQUEST,
+            "The provider's answer has no code.",
+        );
+    };
+    let redirect = redirect_uri(&pending.base, &name);
+    let claims = match http_client() {
+        Ok(http) => {
+            exchange(
+                &http,
+                &pending.config,
+                &redirect,
+                &code,
+                &pending.verifier,
+                &pending.nonce,
+            )
+            .await
+        }
+        Err(error) => Err(error),
+    };
+    let claims = match claims {
+        Ok(claims) => claims,
+        Err(error) => {
+            tracing::warn!(provider = %name, %error, "single sign-on failed");
+            let status = match error {
+                super::provider::ProviderError::Unreachable(_) => StatusCode::BAD_GATEWAY,
+                _ => StatusCode::FORBIDDEN,
+            };
+            return failure(&state, status, &error.to_string());
+        }
+    };
+    let next = pending.next.clone();
+    let signed_in = run(&state, &req, move |ctx| {
+        let now = ctx.now;
+        let user = ctx.write(|conn| link(conn, &claims, now))?;
+        if !user.is_active {
+            return Err(ApiError::Forbidden("This account is disabled.".into()));
+        }
+        let session: SessionCookie = session::start(ctx, &user)?;
+        let csrf = csrf::new_token(&ctx.state.rng)?;
+        tracing::info!(user = user.id, provider = SOURCE, "single sign-on");
+        Ok((user, session, csrf))
+    })
+    .await;
+    match signed_in {
+        Ok(reply) => {
+            let (user, session, csrf) = reply.value;
+            Ok(crate::handlers::login::logged_in(
+                user,
+                session,
+                csrf,
+                &next,
+                reply.secure,
+            ))
+        }
+        Err(ApiError::Forbidden(reason)) => failure(&state, StatusCode::FORBIDDEN, &reason),
+        Err(other) => Err(other),
+    }
+}
+
+/// The user linked to the token's issuer and subject, updated from its claims, or a new one.
+fn link(
+    conn: &mut acs_storage::DbConnection,
+    claims: &CoreIdTokenClaims,
+    now: acs_storage::Timestamp,
+) -> ApiResult<User> {
+    let issuer = claims.issuer().as_str();
+    let subject = claims.subject().as_str();
+    let text = |claim: Option<String>| claim.unwrap_or_default();
+    let first_name = text(
+        claims
+            .given_name()
+            .and_then(|n| n.get(None))
+            .map(|n| n.to_string()),
+    );
+    let last_name = text(
+        claims
+            .family_name()
+            .and_then(|n| n.get(None))
+            .map(|n| n.to_string()),
+    );
+    let email = text(claims.email().map(|e| e.to_string()));
+    if let Some(user) = acs_storage::external_identities::find_user(conn, SOURCE, issuer, subject)?
+    {
+        return Ok(user);
+    }
+    let wanted = claims
+        .preferred_username()
+        .map(|name| name.to_string())
+        .filter(|name| !name.is_empty() && name.len() <= 150 && !name.contains('\0'))
+        .unwrap_or_else(|| format!("oidc-{}", subject.chars().take(40).collect::<String>()));
+    let username = acs_storage::external_identities::free_username(conn, &wanted)?;
+    let user = acs_storage::users::insert(
+        conn,
+        &NewUser {
+            username: &username,
+            password: "!",
+            first_name: &first_name,
+            last_name: &last_name,
+            email: &email,
+            is_superuser: false,
+            is_system_auditor: false,
+            external_account: Some(SOURCE),
+            created: now,
+            modified: now,
+        },
+    )?;
+    acs_storage::external_identities::link(conn, user.id, SOURCE, issuer, subject, now)?;
+    tracing::info!(user = user.id, %username, "single sign-on user created");
+    Ok(user)
+}

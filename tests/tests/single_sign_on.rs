@@ -1,0 +1,223 @@
+//! Single sign-on with OpenID Connect against a real provider (the npm package
+//! `oidc-provider` on loopback): the login page offers a button per provider; the browser
+//! dance (authorization code with PKCE, state and nonce) ends in a session; a first login
+//! creates the linked external user, a second finds it by issuer and subject; external users
+//! get no token until allowed; a replayed state, a tampered ID token, an unreachable provider
+//! and a wrong issuer end on an error page without a session, never a 500.
+
+use acs_tests::oidc::{self, Account, Client, Provider, ProviderConfig};
+use acs_tests::{Agent, Backend, Call, TestServer, backend_tests};
+use serde_json::{Value, json};
+
+const EXTERNAL_DENIED: &str = "OAuth2 Tokens cannot be created by users associated with an external authentication provider (oidc)";
+
+fn provider_for(server: &TestServer, tamper_id_token: bool) -> Provider {
+    Provider::start(ProviderConfig {
+        clients: vec![Client {
+            client_id: "acs".into(),
+            client_secret: "acs-client-s3cret".into(),
+            redirect_uris: vec![format!("{}/sso/complete/corp/", server.base)],
+        }],
+        accounts: vec![Account {
+            sub: "sub-alice-1".into(),
+            password: "al1ce-at-idp".into(),
+            preferred_username: "alice".into(),
+            given_name: "Alice".into(),
+            family_name: "Liddell".into(),
+            email: "alice@example.com".into(),
+        }],
+        tamper_id_token,
+    })
+}
+
+fn configure(server: &TestServer, issuer: &str) {
+    server
+        .admin()
+        .patch("/api/v2/settings/oidc/")
+        .json(&json!({"OIDC_PROVIDERS": [{
+            "name": "corp", "label": "Corp ID", "issuer": issuer,
+            "client_id": "acs", "client_secret": "acs-client-s3cret",
+        }]}))
+        .call()
+        .expect(200);
+}
+
+/// Runs the whole dance for `browser`: ACS's start, the provider's login, and returns ACS's
+/// answer to the provider's redirect back.
+fn sign_in(server: &TestServer, browser: &Agent, login: &str, password: &str) -> acs_tests::Reply {
+    let started = browser
+        .get("/sso/login/corp/?next=/api/v2/me/")
+        .call()
+        .expect(302);
+    let authorize = started.location().expect("a redirect to the provider");
+    let at_provider = oidc::browser_client();
+    let back = oidc::log_in_at_provider(&at_provider, &authorize, login, password);
+    let path = back
+        .strip_prefix(&server.base)
+        .unwrap_or_else(|| panic!("the provider sent the browser to {back}"));
+    browser.get(path).call()
+}
+
+fn me(agent: &Agent) -> Value {
+    agent.get_json("/api/v2/me/")["results"][0].clone()
+}
+
+fn the_browser_dance_signs_in_a_linked_user(backend: Backend) {
+    let server = TestServer::start(backend);
+    let provider = provider_for(&server, false);
+    configure(&server, provider.issuer());
+    server.create_user("alice", "local-alice-pw", false);
+
+    let login_page = server
+        .anonymous()
+        .get("/api/login/?next=/api/v2/me/")
+        .call()
+        .expect(200);
+    assert!(
+        login_page.body.contains(">Corp ID</a>"),
+        "{}",
+        login_page.body
+    );
+    assert!(
+        login_page.body.contains("/sso/login/corp/?next"),
+        "{}",
+        login_page.body
+    );
+
+    let browser = server.client();
+    let done = sign_in(&server, &browser, "alice", "al1ce-at-idp").expect(302);
+    assert_eq!(done.location().as_deref(), Some("/api/v2/me/"));
+    let record = me(&browser);
+    assert_eq!(
+        record["username"], "alice2",
+        "the local alice keeps her name"
+    );
+    assert_eq!(record["external_account"], "oidc");
+    assert_eq!(
+        (record["first_name"].clone(), record["email"].clone()),
+        (json!("Alice"), json!("alice@example.com"))
+    );
+
+    // A second sign-in, in another browser, finds the same user.
+    let again = server.client();
+    sign_in(&server, &again, "alice", "al1ce-at-idp").expect(302);
+    assert_eq!(me(&again)["id"], record["id"]);
+
+    // The token rule for external users.
+    let tokens = format!("/api/v2/users/{}/personal_tokens/", record["id"]);
+    let token_browser = server.client();
+    sign_in(&server, &token_browser, "alice", "al1ce-at-idp").expect(302);
+    let csrf = token_browser.cookie("csrftoken").expect("a csrftoken");
+    let refused = token_browser
+        .post(&tokens)
+        .header("X-CSRFToken", csrf)
+        .header("Referer", format!("{}/", server.base))
+        .json(&json!({"scope": "read"}))
+        .call()
+        .expect(403);
+    assert!(refused.body.contains(EXTERNAL_DENIED), "{}", refused.body);
+
+    // The settings read back without the client secret, which is not stored in clear.
+    let settings = server.admin().get_json("/api/v2/settings/oidc/");
+    assert_eq!(
+        settings["OIDC_PROVIDERS"][0]["client_secret"],
+        "$encrypted$"
+    );
+    let clear =
+        server.query_i64("SELECT COUNT(*) FROM settings WHERE value LIKE '%acs-client-s3cret%'");
+    assert_eq!(clear, 0);
+}
+
+fn a_state_completes_once(backend: Backend) {
+    let server = TestServer::start(backend);
+    let provider = provider_for(&server, false);
+    configure(&server, provider.issuer());
+    let browser = server.client();
+    let started = browser.get("/sso/login/corp/").call().expect(302);
+    let authorize = started.location().expect("a redirect");
+    let back =
+        oidc::log_in_at_provider(&oidc::browser_client(), &authorize, "alice", "al1ce-at-idp");
+    let path = back
+        .strip_prefix(&server.base)
+        .expect("back to ACS")
+        .to_owned();
+    browser.get(&path).call().expect(302);
+    let replay = server.client().get(&path).call().expect(400);
+    assert!(
+        replay.body.contains("unknown, expired or already used"),
+        "{}",
+        replay.body
+    );
+    let forged = server
+        .client()
+        .get("/sso/complete/corp/?code=x&state=forged")
+        .call()
+        .expect(400);
+    assert!(
+        forged.set_cookie(acs_tests::SESSION_COOKIE).is_none(),
+        "no session for a forged state"
+    );
+    server
+        .client()
+        .get("/sso/complete/corp/")
+        .call()
+        .expect(400);
+    server.client().get("/sso/login/nobody/").call().expect(404);
+}
+
+fn bad_providers_never_sign_anyone_in(backend: Backend) {
+    let server = TestServer::start(backend);
+    let tampering = provider_for(&server, true);
+    configure(&server, tampering.issuer());
+    let browser = server.client();
+    let refused = sign_in(&server, &browser, "alice", "al1ce-at-idp").expect(403);
+    assert!(
+        refused.body.contains("identity token is not valid"),
+        "{}",
+        refused.body
+    );
+    assert!(browser.cookie(acs_tests::SESSION_COOKIE).is_none());
+    browser.get("/api/v2/me/").call().expect(401);
+
+    // An issuer that is not what the provider says it is.
+    let honest = provider_for(&server, false);
+    let wrong_issuer = honest.issuer().replace("127.0.0.1", "localhost");
+    configure(&server, &wrong_issuer);
+    let page = server.client().get("/sso/login/corp/").call().expect(502);
+    assert!(
+        page.body
+            .contains("cannot be reached or its configuration cannot be read"),
+        "{}",
+        page.body
+    );
+
+    // A provider that is not there.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    configure(&server, &format!("http://127.0.0.1:{closed}"));
+    server.client().get("/sso/login/corp/").call().expect(502);
+
+    // Invalid settings name the setting.
+    let invalid = server
+        .admin()
+        .patch("/api/v2/settings/oidc/")
+        .json(&json!({"OIDC_PROVIDERS": [{"name": "a b", "issuer": "x", "client_id": ""}]}))
+        .call()
+        .expect(400);
+    assert!(!invalid.field_errors("OIDC_PROVIDERS").is_empty());
+    assert_eq!(
+        server
+            .admin()
+            .get_json("/api/v2/users/?username__startswith=alice")["count"],
+        0
+    );
+}
+
+backend_tests!(
+    the_browser_dance_signs_in_a_linked_user,
+    a_state_completes_once,
+    bad_providers_never_sign_anyone_in,
+);
