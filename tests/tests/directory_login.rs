@@ -263,6 +263,32 @@ fn bad_configuration_never_logs_in(backend: Backend) {
         "{}",
         page.body
     );
+    // StartTLS asked of a server that offers no TLS: the login fails; nothing falls back to
+    // sending the password in clear.
+    admin
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({"AUTH_LDAP_BIND_PASSWORD": directory.reader_password(), "AUTH_LDAP_START_TLS": true}))
+        .call()
+        .expect(200);
+    server
+        .anonymous()
+        .with_basic("erin", "er1n-dir-pw")
+        .get("/api/v2/me/")
+        .call()
+        .expect(401);
+    let page = server
+        .login_attempt(&server.client(), "erin", "er1n-dir-pw", None)
+        .expect(401);
+    assert!(
+        page.body.contains("Directory login is unavailable"),
+        "{}",
+        page.body
+    );
+    admin
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({"AUTH_LDAP_START_TLS": false}))
+        .call()
+        .expect(200);
     // An unreachable server: a closed port answers at once.
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .expect("a port")
