@@ -3,7 +3,7 @@
 use diesel::prelude::*;
 
 use crate::schema::{external_identities, users};
-use crate::users::User;
+use crate::users::{NewUser, User};
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// The user `source` knows as `subject` from `issuer`, if one was linked.
@@ -59,4 +59,51 @@ pub fn free_username(conn: &mut DbConnection, wanted: &str) -> StorageResult<Str
         suffix += 1;
         candidate = format!("{wanted}{suffix}");
     }
+}
+
+/// Who an identity source vouched for, for a first login.
+#[derive(Debug, Clone, Copy)]
+pub struct Vouched<'a> {
+    /// `ldap` or `oidc`.
+    pub source: &'a str,
+    /// The issuer (`""` for the directory).
+    pub issuer: &'a str,
+    /// The subject (a DN, lowercased, or the `sub` claim).
+    pub subject: &'a str,
+    /// The username the source suggests; a numeric suffix is added when it is taken.
+    pub username: &'a str,
+    /// Given name.
+    pub first_name: &'a str,
+    /// Family name.
+    pub last_name: &'a str,
+    /// E-mail address.
+    pub email: &'a str,
+}
+
+/// Creates the user for a first login by `who` (no local password, marked with its source)
+/// and links it. Call inside a write transaction.
+pub fn create_user(
+    conn: &mut DbConnection,
+    who: &Vouched<'_>,
+    now: Timestamp,
+) -> StorageResult<User> {
+    let username = free_username(conn, who.username)?;
+    let user = crate::users::insert(
+        conn,
+        &NewUser {
+            username: &username,
+            // No local password: `!` never verifies.
+            password: "!",
+            first_name: who.first_name,
+            last_name: who.last_name,
+            email: who.email,
+            is_superuser: false,
+            is_system_auditor: false,
+            external_account: Some(who.source),
+            created: now,
+            modified: now,
+        },
+    )?;
+    link(conn, user.id, who.source, who.issuer, who.subject, now)?;
+    Ok(user)
 }

@@ -3,7 +3,7 @@
 //! (`external_account: "ldap"`, username made unique) and keeps its name and e-mail in step
 //! with the directory.
 
-use acs_storage::users::{NewUser, User, UserChanges};
+use acs_storage::users::{User, UserChanges};
 
 use super::directory::{self, DirectoryUser};
 use crate::context::Context;
@@ -67,24 +67,19 @@ fn link(
         };
         return Ok(Some(acs_storage::users::update(conn, user.id, &changes)?));
     }
-    let name = acs_storage::external_identities::free_username(conn, username)?;
-    let user = acs_storage::users::insert(
+    let user = acs_storage::external_identities::create_user(
         conn,
-        &NewUser {
-            username: &name,
-            // No local password: `!` never verifies.
-            password: "!",
+        &acs_storage::external_identities::Vouched {
+            source: SOURCE,
+            issuer: "",
+            subject: &subject,
+            username,
             first_name: entry.field("first_name"),
             last_name: entry.field("last_name"),
             email: entry.field("email"),
-            is_superuser: false,
-            is_system_auditor: false,
-            external_account: Some(SOURCE),
-            created: now,
-            modified: now,
         },
+        now,
     )?;
-    acs_storage::external_identities::link(conn, user.id, SOURCE, "", &subject, now)?;
-    tracing::info!(user = user.id, username = %name, "directory user created");
+    tracing::info!(user = user.id, username = %user.username, "directory user created");
     Ok(Some(user))
 }

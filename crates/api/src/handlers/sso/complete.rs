@@ -1,6 +1,6 @@
 //! `GET /sso/complete/<name>/?code=…&state=…`: finishes a sign-in at provider `name`.
 
-use acs_storage::users::{NewUser, User};
+use acs_storage::users::User;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use openidconnect::core::CoreIdTokenClaims;
@@ -200,23 +200,19 @@ fn link(
         .map(|name| name.to_string())
         .filter(|name| !name.is_empty() && name.len() <= 150 && !name.contains('\0'))
         .unwrap_or_else(|| format!("oidc-{}", subject.chars().take(40).collect::<String>()));
-    let username = acs_storage::external_identities::free_username(conn, &wanted)?;
-    let user = acs_storage::users::insert(
+    let user = acs_storage::external_identities::create_user(
         conn,
-        &NewUser {
-            username: &username,
-            password: "!",
+        &acs_storage::external_identities::Vouched {
+            source: SOURCE,
+            issuer,
+            subject,
+            username: &wanted,
             first_name: &first_name,
             last_name: &last_name,
             email: &email,
-            is_superuser: false,
-            is_system_auditor: false,
-            external_account: Some(SOURCE),
-            created: now,
-            modified: now,
         },
+        now,
     )?;
-    acs_storage::external_identities::link(conn, user.id, SOURCE, issuer, subject, now)?;
-    tracing::info!(user = user.id, %username, "single sign-on user created");
+    tracing::info!(user = user.id, username = %user.username, "single sign-on user created");
     Ok(user)
 }
