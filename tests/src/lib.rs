@@ -223,6 +223,44 @@ impl TestServer {
         }
     }
 
+    /// Starts a second server (another node) on this server's PostgreSQL database, with the
+    /// same secret key and admin, its own data directory, port and node name: what a
+    /// deployment of several `acs-server` processes is. Drop it before this one (declare it
+    /// after), since this one drops the database.
+    pub fn start_peer(&self) -> TestServer {
+        assert_eq!(
+            self.backend,
+            Backend::Postgres,
+            "nodes share a PostgreSQL database"
+        );
+        let data_dir = tempfile::tempdir().expect("a temporary data directory");
+        let own_dir = self.data_dir().to_owned();
+        let mut vars: Vec<(String, String)> = self
+            .vars
+            .iter()
+            .filter(|(name, _)| !matches!(name.as_str(), "ACS_DATA_DIR" | "ACS_NODE_NAME"))
+            .cloned()
+            .collect();
+        vars.push(("ACS_DATA_DIR".into(), data_dir.path().display().to_string()));
+        vars.push((
+            "ACS_SECRET_KEY_FILE".into(),
+            own_dir.join("secret_key").display().to_string(),
+        ));
+        vars.push(("ACS_NODE_NAME".into(), format!("peer-{}", unique_suffix())));
+        let (handle, thread, port) = serve(self.backend, vars.clone());
+        TestServer {
+            base: format!("http://127.0.0.1:{port}"),
+            admin_password: self.admin_password.clone(),
+            backend: self.backend,
+            vars,
+            handle: Some(handle),
+            thread: Some(thread),
+            bare: Some(build_client(None)),
+            database: None,
+            data_dir: Some(data_dir),
+        }
+    }
+
     /// Stops the server and starts it again on the same data directory, database and
     /// configuration, as a restarted process would (it listens on a new port).
     pub fn restart(&mut self) {

@@ -1,0 +1,153 @@
+//! Several nodes on one PostgreSQL database (the scaling story): what one node does, the
+//! other honours at its next request — a session, a revoked token, a changed password, a
+//! changed setting, and a cancel of a job the other node runs.
+
+use std::time::{Duration, Instant};
+
+use acs_tests::ansible::{AutomationServer, wait_for_run};
+use acs_tests::{Backend, Call, SESSION_COOKIE, TestServer, id_of};
+use serde_json::json;
+
+#[test]
+fn what_one_node_changes_the_other_honours_at_once() {
+    let first = TestServer::start(Backend::Postgres);
+    let second = first.start_peer();
+    let user = first.create_user("nomad", "N0mad-pass-1", false);
+
+    // A session made on one node works on the other.
+    let browser = first.client();
+    let login = first.login(&browser, "nomad", "N0mad-pass-1");
+    let me = second
+        .anonymous()
+        .get("/api/v2/me/")
+        .header("Cookie", format!("{SESSION_COOKIE}={}", login.session))
+        .call()
+        .expect(200)
+        .json();
+    assert_eq!(me["results"][0]["username"], "nomad");
+
+    // A token revoked through one node is refused by the other on its next request.
+    let basic = first.anonymous().with_basic("nomad", "N0mad-pass-1");
+    let created = basic
+        .post(&format!("/api/v2/users/{user}/personal_tokens/"))
+        .json(&json!({"scope": "write"}))
+        .call()
+        .expect(201)
+        .json();
+    let token = created["token"].as_str().expect("a token").to_owned();
+    second
+        .anonymous()
+        .with_bearer(&token)
+        .get("/api/v2/me/")
+        .call()
+        .expect(200);
+    first
+        .admin()
+        .delete(&format!("/api/v2/tokens/{}/", id_of(&created)))
+        .call()
+        .expect(204);
+    second
+        .anonymous()
+        .with_bearer(&token)
+        .get("/api/v2/me/")
+        .call()
+        .expect(401);
+
+    // A password changed through one node: the other refuses the old one at once.
+    let on_second = second.anonymous().with_basic("nomad", "N0mad-pass-1");
+    on_second.get("/api/v2/me/").call().expect(200);
+    first
+        .admin()
+        .patch(&format!("/api/v2/users/{user}/"))
+        .json(&json!({"password": "N0mad-pass-2"}))
+        .call()
+        .expect(200);
+    on_second.get("/api/v2/me/").call().expect(401);
+    second
+        .anonymous()
+        .with_basic("nomad", "N0mad-pass-2")
+        .get("/api/v2/me/")
+        .call()
+        .expect(200);
+    // ... and the change ended, there too, the session made before it.
+    second
+        .anonymous()
+        .get("/api/v2/me/")
+        .header("Cookie", format!("{SESSION_COOKIE}={}", login.session))
+        .call()
+        .expect(401);
+    let login = first.login(&first.client(), "nomad", "N0mad-pass-2");
+
+    // A setting changed on one node applies on the other.
+    first
+        .admin()
+        .patch("/api/v2/settings/authentication/")
+        .json(&json!({"AUTH_BASIC_ENABLED": false}))
+        .call()
+        .expect(200);
+    second
+        .anonymous()
+        .with_basic("nomad", "N0mad-pass-2")
+        .get("/api/v2/me/")
+        .call()
+        .expect(401);
+    assert_eq!(
+        second
+            .anonymous()
+            .get("/api/v2/me/")
+            .header("Cookie", format!("{SESSION_COOKIE}={}", login.session))
+            .call()
+            .expect(200)
+            .json()["results"][0]["username"],
+        "nomad",
+        "sessions are not Basic"
+    );
+}
+
+#[test]
+fn a_cancel_sent_to_another_node_stops_the_job() {
+    let fixture = AutomationServer::start(Backend::Postgres, &[]);
+    let peer = fixture.server.start_peer();
+    let admin = fixture.server.admin();
+    fixture.project_file(
+        "slow",
+        "slow.yml",
+        "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 120\n",
+    );
+    let organization = fixture.server.create_organization("nodes");
+    let project = fixture.create_project(&admin, organization, "slow");
+    let inventory = fixture.create_local_inventory(&admin, organization);
+    let template = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({"name": "slow", "project": project, "inventory": inventory, "playbook": "slow.yml"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let launched = admin
+        .post(&format!("/api/v2/job_templates/{template}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(201)
+        .json();
+    let path = format!("/api/v2/jobs/{}/", launched["job"]);
+    let on_peer = peer.admin();
+    let started = Instant::now();
+    while on_peer.get_json(&path)["status"] != "running" {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the job never ran"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    on_peer.post(&format!("{path}cancel/")).call().expect(202);
+    let job = wait_for_run(&admin, &path);
+    assert_eq!(job["status"], "canceled", "{job}");
+    assert!(
+        job["execution_node"]
+            .as_str()
+            .is_some_and(|node| !node.starts_with("peer-")),
+        "the first node ran it: {job}"
+    );
+}
