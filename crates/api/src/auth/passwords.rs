@@ -36,9 +36,9 @@ pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult
         acs_storage::users::find_by_username(ctx.conn()?, username)?.filter(|user| user.is_active)
     };
 
-    // A directory user's record holds no usable password: only the directory can vouch.
-    let local = user.filter(|user| user.external_account.is_none());
-    let verified = match &local {
+    // A directory or single sign-on user's record holds `!`, which never verifies: for them
+    // only the directory can vouch, below.
+    let verified = match &user {
         Some(user)
             if ctx
                 .state
@@ -69,7 +69,7 @@ pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult
     };
 
     let found = if verified {
-        local
+        user
     } else {
         super::directory_login::check(ctx, username, password)?
     };
