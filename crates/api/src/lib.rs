@@ -12,6 +12,8 @@ pub mod config;
 pub mod context;
 pub mod error;
 pub mod handlers;
+#[cfg(test)]
+mod hostile_input;
 pub mod housekeeping;
 pub mod http;
 pub mod pages;
