@@ -119,6 +119,11 @@ fn assert_status(agent: &Agent, job: &Value, status: &str) {
     }
 }
 
+/// The arguments a run recorded.
+fn args_of(job: &Value) -> Vec<String> {
+    serde_json::from_str(job["job_args"].as_str().unwrap_or("[]")).expect("args")
+}
+
 fn is_empty_dir(path: &Path) -> bool {
     std::fs::read_dir(path).map_or(true, |mut entries| entries.next().is_none())
 }
@@ -621,8 +626,7 @@ fn machine_and_vault_credentials_reach_the_playbook(backend: Backend) {
     // `-localhost` excludes the only host: the play matches nothing, yet the limit was
     // taken as a value, not as an option.
     assert_status(&admin, &job, "failed");
-    let args: Vec<String> =
-        serde_json::from_str(job["job_args"].as_str().unwrap_or("[]")).expect("args");
+    let args = args_of(&job);
     assert!(args.contains(&"--limit=-localhost".to_owned()), "{args:?}");
 
     let path = launch(&admin, template, json!({}));
@@ -635,8 +639,7 @@ fn machine_and_vault_credentials_reach_the_playbook(backend: Backend) {
     );
     assert_eq!(report["vars"]["ansible_password"], "machine-pass-123");
     assert_eq!(report["vars"]["ansible_become_password"], "become-pass-123");
-    let args: Vec<String> =
-        serde_json::from_str(job["job_args"].as_str().unwrap_or("[]")).expect("args");
+    let args = args_of(&job);
     assert!(args.contains(&"--user=-alice".to_owned()), "{args:?}");
     assert!(
         args.contains(&"--become-method=sudo".to_owned()),

@@ -145,6 +145,8 @@ fn now() -> acs_storage::Timestamp {
 }
 
 fn run(state: &AppState, run_id: i64) -> Result<RunOutcome, Explained> {
+    // Connections are held only around database work, never while a process runs: a run can
+    // take hours, and each held connection is one fewer for the server's requests.
     let mut conn = state.pool.get()?;
     let row = acs_storage::unified_jobs::find(&mut conn, run_id)?;
     let revision = acs_storage::revisions::current(&mut conn)?.settings;
@@ -160,10 +162,12 @@ fn run(state: &AppState, run_id: i64) -> Result<RunOutcome, Explained> {
         }
         _ => project_update::prepare(&mut conn, state, &settings, &row, &dir)?,
     };
+    drop(conn);
     std::fs::write(&prepared.output, &prepared.preamble)?;
     let ending = execute_steps(state, &settings, &row, &prepared)?;
     let mut outcome = outcome_of(ending, prepared.output());
     if row.kind == RunKind::InventoryUpdate.as_str() && outcome.status == RunStatus::Successful {
+        let mut conn = state.pool.get()?;
         outcome = inventory_update::import(&state.pool, &mut conn, &row, &prepared, outcome)?;
     }
     drop(dir);
@@ -177,9 +181,8 @@ fn execute_steps(
     row: &UnifiedJob,
     prepared: &Prepared,
 ) -> Result<Ending, Explained> {
-    let mut conn = state.pool.get()?;
     let started = acs_storage::unified_jobs::start(
-        &mut conn,
+        &mut *state.pool.get()?,
         row.id,
         &recorded_args(&prepared.steps),
         &prepared
@@ -204,6 +207,10 @@ fn execute_steps(
         let left = deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
         let watch = || {
             // Written only when the output grew, so a quiet run costs one read a second.
+            // A connection for this look only; an unreachable database does not stop the run.
+            let Ok(mut conn) = state.pool.get() else {
+                return false;
+            };
             let stdout = prepared.output();
             if stdout.len() != recorded_len {
                 recorded_len = stdout.len();

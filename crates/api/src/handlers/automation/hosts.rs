@@ -56,17 +56,7 @@ impl Resource for Hosts {
         ],
     };
 
-    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Host> {
-        acs_storage::hosts::find(conn, id)
-    }
-
-    fn id(row: &Host) -> i64 {
-        row.id
-    }
-
-    fn name(row: &Host) -> &str {
-        &row.name
-    }
+    crate::stored_rows!(acs_storage::hosts);
 
     fn organization(conn: &mut DbConnection, row: &Host) -> ApiResult<i64> {
         Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
@@ -144,10 +134,6 @@ impl Resource for Hosts {
                 modified: Some(now),
             },
         )
-    }
-
-    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-        acs_storage::hosts::delete(conn, id)
     }
 
     fn render(conn: &mut DbConnection, viewer: &Principal, row: &Host) -> ApiResult<Value> {

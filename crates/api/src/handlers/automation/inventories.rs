@@ -54,17 +54,7 @@ impl Resource for Inventories {
         ],
     };
 
-    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Inventory> {
-        acs_storage::inventories::find(conn, id)
-    }
-
-    fn id(row: &Inventory) -> i64 {
-        row.id
-    }
-
-    fn name(row: &Inventory) -> &str {
-        &row.name
-    }
+    crate::stored_rows!(acs_storage::inventories);
 
     fn organization(_: &mut DbConnection, row: &Inventory) -> ApiResult<i64> {
         Ok(row.organization_id)
@@ -145,10 +135,6 @@ impl Resource for Inventories {
                 modified: Some(now),
             },
         )
-    }
-
-    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-        acs_storage::inventories::delete(conn, id)
     }
 
     fn render(conn: &mut DbConnection, viewer: &Principal, row: &Inventory) -> ApiResult<Value> {

@@ -73,17 +73,7 @@ impl Resource for InventorySources {
         ],
     };
 
-    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<InventorySource> {
-        acs_storage::inventory_sources::find(conn, id)
-    }
-
-    fn id(row: &InventorySource) -> i64 {
-        row.id
-    }
-
-    fn name(row: &InventorySource) -> &str {
-        &row.name
-    }
+    crate::stored_rows!(acs_storage::inventory_sources);
 
     fn organization(conn: &mut DbConnection, row: &InventorySource) -> ApiResult<i64> {
         Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
@@ -196,10 +186,6 @@ impl Resource for InventorySources {
                 modified: Some(now),
             },
         )
-    }
-
-    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-        acs_storage::inventory_sources::delete(conn, id)
     }
 
     fn render(

@@ -57,17 +57,7 @@ impl Resource for JobTemplates {
         ],
     };
 
-    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<JobTemplate> {
-        acs_storage::job_templates::find(conn, id)
-    }
-
-    fn id(row: &JobTemplate) -> i64 {
-        row.id
-    }
-
-    fn name(row: &JobTemplate) -> &str {
-        &row.name
-    }
+    crate::stored_rows!(acs_storage::job_templates);
 
     fn organization(_: &mut DbConnection, row: &JobTemplate) -> ApiResult<i64> {
         Ok(row.organization_id)
@@ -185,10 +175,6 @@ impl Resource for JobTemplates {
                 modified: Some(now),
             },
         )
-    }
-
-    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-        acs_storage::job_templates::delete(conn, id)
     }
 
     fn render(_: &mut DbConnection, viewer: &Principal, row: &JobTemplate) -> ApiResult<Value> {

@@ -68,17 +68,7 @@ impl Resource for Projects {
         ],
     };
 
-    fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Project> {
-        acs_storage::projects::find(conn, id)
-    }
-
-    fn id(row: &Project) -> i64 {
-        row.id
-    }
-
-    fn name(row: &Project) -> &str {
-        &row.name
-    }
+    crate::stored_rows!(acs_storage::projects);
 
     fn organization(_: &mut DbConnection, row: &Project) -> ApiResult<i64> {
         Ok(row.organization_id)
@@ -173,10 +163,6 @@ impl Resource for Projects {
                 modified: Some(now),
             },
         )
-    }
-
-    fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-        acs_storage::projects::delete(conn, id)
     }
 
     fn render(_: &mut DbConnection, viewer: &Principal, row: &Project) -> ApiResult<Value> {

@@ -108,3 +108,27 @@ pub fn name_conflict<R: Resource>(error: acs_storage::StorageError) -> ApiError 
         other => other.into(),
     }
 }
+
+/// Writes the [`Resource`] methods that only reach storage module `$module` (whose rows have
+/// `id` and `name`): `find`, `id`, `name` and `delete`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! stored_rows {
+    ($($module:ident)::+) => {
+        fn find(conn: &mut acs_storage::DbConnection, id: i64) -> acs_storage::StorageResult<Self::Row> {
+            $($module)::+::find(conn, id)
+        }
+
+        fn id(row: &Self::Row) -> i64 {
+            row.id
+        }
+
+        fn name(row: &Self::Row) -> &str {
+            &row.name
+        }
+
+        fn delete(conn: &mut acs_storage::DbConnection, id: i64) -> acs_storage::StorageResult<bool> {
+            $($module)::+::delete(conn, id)
+        }
+    };
+}
