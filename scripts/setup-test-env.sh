@@ -9,6 +9,7 @@ VENV="$ROOT/.venv"
 AWXKIT_VERSION="24.6.1"
 REQUESTS_OAUTHLIB_VERSION="2.0.0"
 ANSIBLE_CORE_VERSION="2.19.14"
+SCHEMATHESIS_VERSION="4.32.5"
 AXE_CORE_VERSION="4.14.1"
 OIDC_PROVIDER_VERSION="9.13.3"
 export DEBIAN_FRONTEND=noninteractive
@@ -135,6 +136,20 @@ ensure_ansible() {
   for tool in ansible-playbook ansible-inventory ansible-galaxy ansible-config; do
     "$VENV/bin/$tool" --version >/dev/null || die "$VENV/bin/$tool --version failed"
   done
+}
+
+# --- schemathesis in <repo>/.venv (the OpenAPI test) --------------------------
+ensure_schemathesis() {
+  [ -x "$VENV/bin/python" ] || die "$VENV/bin/python missing (ensure_awxkit creates it)"
+  if [ -x "$VENV/bin/st" ] && [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null)" = "$SCHEMATHESIS_VERSION" ]; then
+    return 0
+  fi
+  say "installing schemathesis==$SCHEMATHESIS_VERSION into $VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check \
+    "schemathesis==$SCHEMATHESIS_VERSION" \
+    || die "pip install schemathesis==$SCHEMATHESIS_VERSION failed"
+  "$VENV/bin/pip" check >/dev/null || die "schemathesis conflicts with the other tools in $VENV"
+  "$VENV/bin/st" --version >/dev/null || die "$VENV/bin/st --version failed"
 }
 
 # --- headless Chromium and its chromedriver (the browser tests) --------------
@@ -271,6 +286,7 @@ ensure_pg_dump
 ensure_awxkit
 ensure_requests_oauthlib
 ensure_ansible
+ensure_schemathesis
 ensure_chromium
 ensure_axe
 ensure_slapd

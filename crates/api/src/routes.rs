@@ -1,479 +1,642 @@
-//! Every route, in one place.
+//! Every route, in one place, each with the description the OpenAPI document gives it.
 
 use actix_web::web;
+use serde_json::Value;
 
 use crate::handlers::{
     account, activity_stream as activity, applications as apps, automation as auto,
     credential_types as ctypes, credentials as creds, fallback, login, logout, metrics, oauth,
-    organizations as orgs, root, runs, settings, sso, tokens, users,
+    openapi, organizations as orgs, root, runs, settings, sso, tokens, users,
 };
+use crate::http::options::FieldMeta;
+use crate::openapi::{Endpoint, Operation as Op, Routes};
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
 const UNSERVED_COLLECTIONS: &[&str] = &["teams", "workflow_job_templates", "instance_groups"];
 
-/// The `OPTIONS` route of a resource (actix has no shorthand for it).
-fn options<F, Args>(handler: F) -> actix_web::Route
-where
-    F: actix_web::Handler<Args>,
-    Args: actix_web::FromRequest + 'static,
-    F::Output: actix_web::Responder + 'static,
-{
-    web::route()
-        .method(actix_web::http::Method::OPTIONS)
-        .to(handler)
+/// The body of an association change (`{"id": …}`, with `"disassociate": true` to undo).
+const ASSOCIATION: &[FieldMeta] = &[
+    FieldMeta::writable("id", "id", "ID", "The record to associate.").required(),
+    FieldMeta::writable(
+        "disassociate",
+        "boolean",
+        "Disassociate",
+        "Undo the association.",
+    ),
+];
+
+/// The body of a change to an organization's content sources: an association, or a move.
+const SOURCE_ORDER: &[FieldMeta] = &[
+    FieldMeta::writable("id", "id", "ID", "The credential.").required(),
+    FieldMeta::writable(
+        "disassociate",
+        "boolean",
+        "Disassociate",
+        "Remove the source.",
+    ),
+    FieldMeta::writable(
+        "position",
+        "integer",
+        "Position",
+        "Where to move the source.",
+    ),
+];
+
+/// Registers the routes on an app.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    register(&mut Routes::serving(cfg));
+}
+
+/// The OpenAPI document of every route.
+pub fn openapi_document() -> Value {
+    let mut routes = Routes::describing();
+    register(&mut routes);
+    routes.into_document().to_json()
+}
+
+fn register(routes: &mut Routes<'_>) {
+    register_root(routes);
+    register_pages(routes);
+    register_oauth(routes);
+    register_accounts(routes);
+    register_organizations(routes);
+    register_tokens(routes);
+    register_credentials(routes);
+    register_activity_and_settings(routes);
+    register_automation(routes);
+    for name in UNSERVED_COLLECTIONS {
+        routes.add(
+            Endpoint::new(format!("/api/v2/{name}/"))
+                .options(
+                    fallback::unserved_collection_options,
+                    Op::metadata("Not served by ACS: empty actions for awxkit's probe"),
+                )
+                .otherwise(fallback::not_found),
+        );
+    }
+}
+
+fn register_root(routes: &mut Routes<'_>) {
+    routes.add(Endpoint::new("/api/").get(root::api_root, Op::read("API versions").public()));
+    routes.add(
+        Endpoint::new("/api/v2/").get(root::api_v2_root, Op::read("Version 2 resources").public()),
+    );
+    routes.add(Endpoint::new("/api/v2/openapi.json").get(
+        openapi::openapi_document,
+        Op::read("This document").public(),
+    ));
+    routes
+        .add(Endpoint::new("/api/v2/ping/").get(root::ping, Op::read("Node and version").public()));
+    routes.add(Endpoint::new("/api/v2/metrics/").get(
+        metrics::metrics,
+        Op::text("Prometheus metrics", "text/plain"),
+    ));
+    routes.add(
+        Endpoint::new("/api/v2/me/").get(users::get_me, Op::read("The caller, as a one-item list")),
+    );
+    routes.add(Endpoint::new("/static/acs.css").get(
+        fallback::stylesheet,
+        Op::asset("The pages' stylesheet", "text/css"),
+    ));
+    routes.add(Endpoint::new("/static/acs.js").get(
+        fallback::script,
+        Op::asset("The pages' script", "text/javascript"),
+    ));
+}
+
+fn register_pages(routes: &mut Routes<'_>) {
+    routes.add(
+        Endpoint::new("/api/login/")
+            .get(login::login_page, Op::page("The login form"))
+            .post(
+                login::login_submit,
+                Op::form("Log in", &["username", "password", "next"]),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/logout/")
+            .get(logout::logout, Op::page("Log out"))
+            .post(logout::logout, Op::page("Log out")),
+    );
+    routes.add(Endpoint::new("/sso/login/{name}/").get(
+        sso::start_sign_in,
+        Op::page("Start a sign-in at an OpenID provider"),
+    ));
+    routes.add(Endpoint::new("/sso/complete/{name}/").get(
+        sso::complete_sign_in,
+        Op::page("Complete a sign-in at an OpenID provider"),
+    ));
+    routes.add(Endpoint::new("/accounts/profile/").get(account::profile, Op::page("Profile")));
+    routes.add(Endpoint::new("/accounts/profile/tokens/").post(
+        account::create_token,
+        Op::form("Create a personal token", &["description", "scope"]),
+    ));
+    routes.add(
+        Endpoint::new("/accounts/profile/tokens/{id}/revoke/")
+            .post(account::revoke_token, Op::form("Revoke a token", &[])),
+    );
+    let application_form = [
+        "name",
+        "description",
+        "organization",
+        "client_type",
+        "authorization_grant_type",
+        "redirect_uris",
+        "skip_authorization",
+    ];
+    routes.add(
+        Endpoint::new("/accounts/applications/")
+            .get(account::applications_page, Op::page("Applications"))
+            .post(
+                account::create_application,
+                Op::form("Create an application", &application_form),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/accounts/applications/{id}/")
+            .get(account::application_page, Op::page("An application"))
+            .post(
+                account::update_application,
+                Op::form("Change an application", &application_form),
+            ),
+    );
+    routes.add(Endpoint::new("/accounts/applications/{id}/delete/").post(
+        account::delete_application,
+        Op::form("Delete an application", &[]),
+    ));
+}
+
+fn register_oauth(routes: &mut Routes<'_>) {
+    routes.add(
+        Endpoint::new("/api/o/").get(oauth::oauth_root, Op::read("OAuth 2 endpoints").public()),
+    );
+    routes.add(
+        Endpoint::new("/api/o/authorize/")
+            .get(oauth::authorize_page, Op::page("The consent page"))
+            .post(
+                oauth::authorize_decision,
+                Op::form(
+                    "Allow or deny an authorization request",
+                    &[
+                        "client_id",
+                        "redirect_uri",
+                        "response_type",
+                        "scope",
+                        "state",
+                        "allow",
+                    ],
+                ),
+            ),
+    );
+    routes.add(Endpoint::new("/api/o/token/").post(
+        oauth::token,
+        Op::oauth(
+            "Issue tokens (password, authorization_code, refresh_token grants)",
+            &[
+                "grant_type",
+                "username",
+                "password",
+                "scope",
+                "code",
+                "redirect_uri",
+                "code_verifier",
+                "refresh_token",
+                "client_id",
+                "client_secret",
+            ],
+        ),
+    ));
+    for path in ["/api/o/revoke_token/", "/api/o/revoke-token/"] {
+        routes.add(Endpoint::new(path).post(
+            oauth::revoke_token,
+            Op::oauth(
+                "Revoke a token (RFC 7009)",
+                &["token", "token_type_hint", "client_id", "client_secret"],
+            ),
+        ));
+    }
+    routes.add(Endpoint::new("/api/o/introspect/").post(
+        oauth::introspect,
+        Op::oauth(
+            "Introspect a token (RFC 7662)",
+            &["token", "token_type_hint"],
+        ),
+    ));
+    routes.add(
+        Endpoint::new("/.well-known/oauth-authorization-server").get(
+            oauth::authorization_server_metadata,
+            Op::read("Authorization server metadata (RFC 8414)").public(),
+        ),
+    );
+}
+
+fn register_accounts(routes: &mut Routes<'_>) {
+    let user = &users::META;
+    routes.add(
+        Endpoint::new("/api/v2/users/")
+            .get(users::list_users, Op::list(user))
+            .post(users::create_user, Op::create(user))
+            .options(users::options_users, Op::metadata("Users: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/users/{user}/")
+            .get(users::get_user, Op::detail(user))
+            .put(users::put_user, Op::replace(user))
+            .patch(users::patch_user, Op::modify(user))
+            .delete(users::delete_user, Op::delete("Delete a user"))
+            .options(users::options_user, Op::metadata("A user: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/users/{user}/applications/")
+            .get(apps::list_user_applications, Op::list(&apps::META))
+            .post(apps::create_user_application, Op::create(&apps::META))
+            .options(
+                apps::options_applications,
+                Op::metadata("Applications: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/users/{user}/tokens/")
+            .get(tokens::list_user_tokens, Op::list(&tokens::META))
+            .post(tokens::create_user_token, Op::create(&tokens::META))
+            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/users/{user}/personal_tokens/")
+            .get(tokens::list_personal_tokens, Op::list(&tokens::META))
+            .post(tokens::create_personal_token, Op::create(&tokens::META))
+            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/users/{user}/authorized_tokens/")
+            .get(tokens::list_authorized_tokens, Op::list(&tokens::META))
+            .post(tokens::create_authorized_token, Op::create(&tokens::META))
+            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+    );
+    routes.add(Endpoint::new("/api/v2/users/{user}/activity_stream/").get(
+        activity::list_user_activity,
+        Op::list_records("A user's activity"),
+    ));
+}
+
+fn register_organizations(routes: &mut Routes<'_>) {
+    let organization = &orgs::META;
+    routes.add(
+        Endpoint::new("/api/v2/organizations/")
+            .get(orgs::list_organizations, Op::list(organization))
+            .post(orgs::create_organization, Op::create(organization))
+            .options(
+                orgs::options_organizations,
+                Op::metadata("Organizations: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/organizations/{id}/")
+            .get(orgs::get_organization, Op::detail(organization))
+            .put(orgs::put_organization, Op::replace(organization))
+            .patch(orgs::patch_organization, Op::modify(organization))
+            .delete(
+                orgs::delete_organization,
+                Op::delete("Delete an organization"),
+            )
+            .options(
+                orgs::options_organization,
+                Op::metadata("An organization: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/organizations/{id}/users/")
+            .get(orgs::list_members, Op::list(&users::META_FOR_SUBLIST))
+            .post(
+                orgs::change_members,
+                Op::command("Add or remove a member", ASSOCIATION, 204),
+            )
+            .options(orgs::options_members, Op::metadata("Members: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/organizations/{id}/admins/")
+            .get(orgs::list_admins, Op::list(&users::META_FOR_SUBLIST))
+            .post(
+                orgs::change_admins,
+                Op::command("Add or remove an admin", ASSOCIATION, 204),
+            )
+            .options(orgs::options_members, Op::metadata("Admins: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/organizations/{id}/applications/")
+            .get(apps::list_organization_applications, Op::list(&apps::META))
+            .post(
+                apps::create_organization_application,
+                Op::create(&apps::META),
+            )
+            .options(
+                apps::options_applications,
+                Op::metadata("Applications: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/organizations/{id}/activity_stream/").get(
+            activity::list_organization_activity,
+            Op::list_records("An organization's activity"),
+        ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/organizations/{id}/source_credentials/")
+            .get(orgs::list_source_credentials, Op::list(&creds::META))
+            .post(
+                orgs::change_source_credentials,
+                Op::command("Add, remove or move a content source", SOURCE_ORDER, 204),
+            ),
+    );
+}
+
+fn register_tokens(routes: &mut Routes<'_>) {
+    let application = &apps::META;
+    routes.add(
+        Endpoint::new("/api/v2/applications/")
+            .get(apps::list_applications, Op::list(application))
+            .post(apps::create_application, Op::create(application))
+            .options(
+                apps::options_applications,
+                Op::metadata("Applications: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/applications/{id}/")
+            .get(apps::get_application, Op::detail(application))
+            .put(apps::put_application, Op::replace(application))
+            .patch(apps::patch_application, Op::modify(application))
+            .delete(
+                apps::delete_application,
+                Op::delete("Delete an application"),
+            )
+            .options(
+                apps::options_application,
+                Op::metadata("An application: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/applications/{id}/tokens/")
+            .get(tokens::list_application_tokens, Op::list(&tokens::META))
+            .post(tokens::create_application_token, Op::create(&tokens::META))
+            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/applications/{id}/activity_stream/").get(
+            activity::list_application_activity,
+            Op::list_records("An application's activity"),
+        ),
+    );
+    let token = &tokens::META;
+    routes.add(
+        Endpoint::new("/api/v2/tokens/")
+            .get(tokens::list_tokens, Op::list(token))
+            .post(tokens::create_token, Op::create(token))
+            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/tokens/{id}/")
+            .get(tokens::get_token, Op::detail(token))
+            .put(tokens::put_token, Op::replace(token))
+            .patch(tokens::patch_token, Op::modify(token))
+            .delete(
+                tokens::delete_token,
+                Op::delete("Revoke and delete a token"),
+            )
+            .options(tokens::options_token, Op::metadata("A token: metadata")),
+    );
+    routes.add(Endpoint::new("/api/v2/tokens/{id}/activity_stream/").get(
+        activity::list_token_activity,
+        Op::list_records("A token's activity"),
+    ));
+}
+
+fn register_credentials(routes: &mut Routes<'_>) {
+    let credential_type = &ctypes::META;
+    routes.add(
+        Endpoint::new("/api/v2/credential_types/")
+            .get(ctypes::list_credential_types, Op::list(credential_type))
+            .post(ctypes::create_credential_type, Op::create(credential_type))
+            .options(
+                ctypes::options_credential_types,
+                Op::metadata("Credential types: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/credential_types/{id}/")
+            .get(ctypes::get_credential_type, Op::detail(credential_type))
+            .put(ctypes::put_credential_type, Op::replace(credential_type))
+            .patch(ctypes::patch_credential_type, Op::modify(credential_type))
+            .delete(
+                ctypes::delete_credential_type,
+                Op::delete("Delete a credential type"),
+            )
+            .options(
+                ctypes::options_credential_type,
+                Op::metadata("A credential type: metadata"),
+            ),
+    );
+    let credential = &creds::META;
+    routes.add(
+        Endpoint::new("/api/v2/credential_types/{id}/credentials/")
+            .get(creds::list_type_credentials, Op::list(credential))
+            .post(creds::create_type_credential, Op::create(credential))
+            .options(
+                creds::options_credentials,
+                Op::metadata("Credentials: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/credential_types/{id}/activity_stream/").get(
+            activity::list_credential_type_activity,
+            Op::list_records("A credential type's activity"),
+        ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/credentials/")
+            .get(creds::list_credentials, Op::list(credential))
+            .post(creds::create_credential, Op::create(credential))
+            .options(
+                creds::options_credentials,
+                Op::metadata("Credentials: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/credentials/{id}/")
+            .get(creds::get_credential, Op::detail(credential))
+            .put(creds::put_credential, Op::replace(credential))
+            .patch(creds::patch_credential, Op::modify(credential))
+            .delete(creds::delete_credential, Op::delete("Delete a credential"))
+            .options(
+                creds::options_credential,
+                Op::metadata("A credential: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/credentials/{id}/activity_stream/").get(
+            activity::list_credential_activity,
+            Op::list_records("A credential's activity"),
+        ),
+    );
+}
+
+fn register_activity_and_settings(routes: &mut Routes<'_>) {
+    routes.add(Endpoint::new("/api/v2/activity_stream/").get(
+        activity::list_activity,
+        Op::list_records("The activity stream"),
+    ));
+    routes.add(Endpoint::new("/api/v2/activity_stream/{id}/").get(
+        activity::get_activity,
+        Op::read("One entry of the activity stream"),
+    ));
+    routes.add(Endpoint::new("/api/v2/settings/").get(
+        settings::list_categories,
+        Op::list_records("Settings categories"),
+    ));
+    routes.add(
+        Endpoint::new("/api/v2/settings/{category}/")
+            .get(settings::get_category, Op::read("A settings category"))
+            .put(
+                settings::put_category,
+                Op::write("Replace a settings category", 200),
+            )
+            .patch(settings::patch_category, Op::write("Change settings", 200))
+            .delete(
+                settings::reset_category,
+                Op::delete("Reset a category to its defaults"),
+            )
+            .options(
+                settings::options_category,
+                Op::metadata("A category: metadata"),
+            ),
+    );
 }
 
 /// The collection and detail routes of an automation resource.
-fn automation<R: auto::Resource>(cfg: &mut web::ServiceConfig) {
-    let not_allowed = || web::to(fallback::method_not_allowed);
-    cfg.service(
-        web::resource(format!("/api/v2/{}/", R::COLLECTION))
-            .get(auto::list_resource::<R>)
-            .post(auto::create_resource::<R>)
-            .route(options(auto::options_collection::<R>))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource(format!("/api/v2/{}/{{id}}/", R::COLLECTION))
-            .get(auto::get_resource::<R>)
-            .put(auto::put_resource::<R>)
-            .patch(auto::patch_resource::<R>)
-            .delete(auto::delete_resource::<R>)
-            .route(options(auto::options_member::<R>))
-            .default_service(not_allowed()),
+fn automation<R: auto::Resource>(routes: &mut Routes<'_>) {
+    let meta = &R::META;
+    routes.add(
+        Endpoint::new(format!("/api/v2/{}/", R::COLLECTION))
+            .get(auto::list_resource::<R>, Op::list(meta))
+            .post(auto::create_resource::<R>, Op::create(meta))
+            .options(
+                auto::options_collection::<R>,
+                Op::metadata("Collection metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new(format!("/api/v2/{}/{{id}}/", R::COLLECTION))
+            .get(auto::get_resource::<R>, Op::detail(meta))
+            .put(auto::put_resource::<R>, Op::replace(meta))
+            .patch(auto::patch_resource::<R>, Op::modify(meta))
+            .delete(auto::delete_resource::<R>, Op::delete("Delete one"))
+            .options(auto::options_member::<R>, Op::metadata("Record metadata")),
     );
 }
 
 /// An inventory's sub-collection of `R` (hosts, inventory sources).
-fn inventory_children<R: auto::Resource>(cfg: &mut web::ServiceConfig) {
-    cfg.service(
-        web::resource(format!("/api/v2/inventories/{{id}}/{}/", R::COLLECTION))
-            .get(auto::list_children::<R>)
-            .post(auto::create_child::<R>)
-            .route(options(auto::options_collection::<R>))
-            .default_service(web::to(fallback::method_not_allowed)),
+fn inventory_children<R: auto::Resource>(routes: &mut Routes<'_>) {
+    let meta = &R::META;
+    routes.add(
+        Endpoint::new(format!("/api/v2/inventories/{{id}}/{}/", R::COLLECTION))
+            .get(auto::list_children::<R>, Op::list(meta))
+            .post(auto::create_child::<R>, Op::create(meta))
+            .options(
+                auto::options_collection::<R>,
+                Op::metadata("Collection metadata"),
+            ),
     );
 }
 
 /// The routes of one kind of run: collection, detail, output, cancel, and the parent's list.
-fn run_type<T: runs::RunType>(cfg: &mut web::ServiceConfig) {
-    let not_allowed = || web::to(fallback::method_not_allowed);
+fn run_type<T: runs::RunType>(routes: &mut Routes<'_>) {
     let base = format!("/api/v2/{}/", T::COLLECTION);
-    cfg.service(
-        web::resource(base.clone())
-            .get(runs::list_runs::<T>)
-            .route(options(runs::options_runs::<T>))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource(format!("{base}{{id}}/"))
-            .get(runs::get_run::<T>)
-            .delete(runs::delete_run::<T>)
-            .route(options(runs::options_run::<T>))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource(format!("{base}{{id}}/stdout/"))
-            .get(runs::get_stdout::<T>)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource(format!("{base}{{id}}/{}/", T::EVENTS))
-            .get(runs::list_events::<T>)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource(format!("{base}{{id}}/cancel/"))
-            .get(runs::can_cancel_run::<T>)
-            .post(runs::cancel_run::<T>)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource(format!("/api/v2/{}/{{id}}/{}/", T::PARENT.1, T::COLLECTION))
-            .get(runs::list_runs_of::<T>)
-            .default_service(not_allowed()),
+    let meta = &runs::META;
+    routes.add(
+        Endpoint::new(base.clone())
+            .get(runs::list_runs::<T>, Op::list(meta))
+            .options(runs::options_runs::<T>, Op::metadata("Runs: metadata")),
+    );
+    routes.add(
+        Endpoint::new(format!("{base}{{id}}/"))
+            .get(runs::get_run::<T>, Op::detail(meta))
+            .delete(runs::delete_run::<T>, Op::delete("Delete a finished run"))
+            .options(runs::options_run::<T>, Op::metadata("A run: metadata")),
+    );
+    routes.add(
+        Endpoint::new(format!("{base}{{id}}/stdout/"))
+            .get(runs::get_stdout::<T>, Op::output("The run's output")),
+    );
+    routes.add(
+        Endpoint::new(format!("{base}{{id}}/{}/", T::EVENTS))
+            .get(runs::list_events::<T>, Op::list_records("The run's events")),
+    );
+    routes.add(
+        Endpoint::new(format!("{base}{{id}}/cancel/"))
+            .get(
+                runs::can_cancel_run::<T>,
+                Op::read("Whether the run can be cancelled"),
+            )
+            .post(
+                runs::cancel_run::<T>,
+                Op::command("Cancel the run", &[], 202),
+            ),
+    );
+    routes.add(
+        Endpoint::new(format!("/api/v2/{}/{{id}}/{}/", T::PARENT.1, T::COLLECTION))
+            .get(runs::list_runs_of::<T>, Op::list(meta)),
     );
 }
 
 /// Registers the routes of the automation resources (contract §6).
-fn configure_automation(cfg: &mut web::ServiceConfig) {
-    automation::<auto::Projects>(cfg);
-    automation::<auto::Inventories>(cfg);
-    automation::<auto::Hosts>(cfg);
-    automation::<auto::InventorySources>(cfg);
-    automation::<auto::JobTemplates>(cfg);
-    cfg.service(
-        web::resource("/api/v2/job_templates/{id}/credentials/")
-            .get(auto::list_template_credentials)
-            .post(auto::change_template_credentials)
-            .default_service(web::to(fallback::method_not_allowed)),
+fn register_automation(routes: &mut Routes<'_>) {
+    automation::<auto::Projects>(routes);
+    automation::<auto::Inventories>(routes);
+    automation::<auto::Hosts>(routes);
+    automation::<auto::InventorySources>(routes);
+    automation::<auto::JobTemplates>(routes);
+    routes.add(
+        Endpoint::new("/api/v2/job_templates/{id}/credentials/")
+            .get(auto::list_template_credentials, Op::list(&creds::META))
+            .post(
+                auto::change_template_credentials,
+                Op::command("Attach or detach a credential", ASSOCIATION, 204),
+            ),
     );
-    cfg.service(
-        web::resource("/api/v2/job_templates/{id}/launch/")
-            .get(runs::launch_requirements)
-            .post(runs::launch_job)
-            .route(options(runs::options_launch))
-            .default_service(web::to(fallback::method_not_allowed)),
-    )
-    .service(
-        web::resource("/api/v2/projects/{id}/update/")
-            .get(runs::update_status)
-            .post(runs::start_project_update)
-            .default_service(web::to(fallback::method_not_allowed)),
-    )
-    .service(
-        web::resource("/api/v2/inventory_sources/{id}/update/")
-            .get(runs::update_status)
-            .post(runs::start_inventory_update)
-            .default_service(web::to(fallback::method_not_allowed)),
+    routes.add(
+        Endpoint::new("/api/v2/job_templates/{id}/launch/")
+            .get(runs::launch_requirements, Op::read("What a launch needs"))
+            .post(
+                runs::launch_job,
+                Op::action("Launch a job", runs::LAUNCH_META.fields, 201),
+            )
+            .options(runs::options_launch, Op::metadata("Launch: metadata")),
     );
-    run_type::<runs::Jobs>(cfg);
-    run_type::<runs::ProjectUpdates>(cfg);
-    run_type::<runs::InventoryUpdates>(cfg);
-    inventory_children::<auto::Hosts>(cfg);
-    inventory_children::<auto::InventorySources>(cfg);
-}
-
-/// Registers the routes on an app.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    let not_allowed = || web::to(fallback::method_not_allowed);
-    cfg.service(
-        web::resource("/api/")
-            .get(root::api_root)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/")
-            .get(root::api_v2_root)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/ping/")
-            .get(root::ping)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/login/")
-            .get(login::login_page)
-            .post(login::login_submit)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/sso/login/{name}/")
-            .get(sso::start_sign_in)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/sso/complete/{name}/")
-            .get(sso::complete_sign_in)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/logout/")
-            .get(logout::logout)
-            .post(logout::logout)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/o/")
-            .get(oauth::oauth_root)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/o/authorize/")
-            .get(oauth::authorize_page)
-            .post(oauth::authorize_decision)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/o/token/")
-            .post(oauth::token)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource(["/api/o/revoke_token/", "/api/o/revoke-token/"])
-            .post(oauth::revoke_token)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/o/introspect/")
-            .post(oauth::introspect)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/.well-known/oauth-authorization-server")
-            .get(oauth::authorization_server_metadata)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/accounts/profile/")
-            .get(account::profile)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/accounts/profile/tokens/")
-            .post(account::create_token)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/accounts/profile/tokens/{id}/revoke/")
-            .post(account::revoke_token)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/accounts/applications/")
-            .get(account::applications_page)
-            .post(account::create_application)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/accounts/applications/{id}/")
-            .get(account::application_page)
-            .post(account::update_application)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/accounts/applications/{id}/delete/")
-            .post(account::delete_application)
-            .default_service(not_allowed()),
-    )
-    .service(web::resource("/static/acs.css").get(fallback::stylesheet))
-    .service(web::resource("/static/acs.js").get(fallback::script))
-    .service(
-        web::resource("/api/v2/metrics/")
-            .get(metrics::metrics)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/me/")
-            .get(users::get_me)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/users/")
-            .get(users::list_users)
-            .post(users::create_user)
-            .route(options(users::options_users))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/users/{user}/")
-            .get(users::get_user)
-            .put(users::put_user)
-            .patch(users::patch_user)
-            .delete(users::delete_user)
-            .route(options(users::options_user))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/organizations/")
-            .get(orgs::list_organizations)
-            .post(orgs::create_organization)
-            .route(options(orgs::options_organizations))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/organizations/{id}/")
-            .get(orgs::get_organization)
-            .put(orgs::put_organization)
-            .patch(orgs::patch_organization)
-            .delete(orgs::delete_organization)
-            .route(options(orgs::options_organization))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/organizations/{id}/users/")
-            .get(orgs::list_members)
-            .post(orgs::change_members)
-            .route(options(orgs::options_members))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/organizations/{id}/admins/")
-            .get(orgs::list_admins)
-            .post(orgs::change_admins)
-            .route(options(orgs::options_members))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/organizations/{id}/applications/")
-            .get(apps::list_organization_applications)
-            .post(apps::create_organization_application)
-            .route(options(apps::options_applications))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/organizations/{id}/activity_stream/")
-            .get(activity::list_organization_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/users/{user}/applications/")
-            .get(apps::list_user_applications)
-            .post(apps::create_user_application)
-            .route(options(apps::options_applications))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/users/{user}/tokens/")
-            .get(tokens::list_user_tokens)
-            .post(tokens::create_user_token)
-            .route(options(tokens::options_tokens))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/users/{user}/personal_tokens/")
-            .get(tokens::list_personal_tokens)
-            .post(tokens::create_personal_token)
-            .route(options(tokens::options_tokens))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/users/{user}/authorized_tokens/")
-            .get(tokens::list_authorized_tokens)
-            .post(tokens::create_authorized_token)
-            .route(options(tokens::options_tokens))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/users/{user}/activity_stream/")
-            .get(activity::list_user_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/applications/")
-            .get(apps::list_applications)
-            .post(apps::create_application)
-            .route(options(apps::options_applications))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/applications/{id}/")
-            .get(apps::get_application)
-            .put(apps::put_application)
-            .patch(apps::patch_application)
-            .delete(apps::delete_application)
-            .route(options(apps::options_application))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/applications/{id}/tokens/")
-            .get(tokens::list_application_tokens)
-            .post(tokens::create_application_token)
-            .route(options(tokens::options_tokens))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/applications/{id}/activity_stream/")
-            .get(activity::list_application_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/tokens/")
-            .get(tokens::list_tokens)
-            .post(tokens::create_token)
-            .route(options(tokens::options_tokens))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/tokens/{id}/")
-            .get(tokens::get_token)
-            .put(tokens::put_token)
-            .patch(tokens::patch_token)
-            .delete(tokens::delete_token)
-            .route(options(tokens::options_token))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/tokens/{id}/activity_stream/")
-            .get(activity::list_token_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/organizations/{id}/source_credentials/")
-            .get(orgs::list_source_credentials)
-            .post(orgs::change_source_credentials)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/credential_types/")
-            .get(ctypes::list_credential_types)
-            .post(ctypes::create_credential_type)
-            .route(options(ctypes::options_credential_types))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/credential_types/{id}/")
-            .get(ctypes::get_credential_type)
-            .put(ctypes::put_credential_type)
-            .patch(ctypes::patch_credential_type)
-            .delete(ctypes::delete_credential_type)
-            .route(options(ctypes::options_credential_type))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/credential_types/{id}/credentials/")
-            .get(creds::list_type_credentials)
-            .post(creds::create_type_credential)
-            .route(options(creds::options_credentials))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/credential_types/{id}/activity_stream/")
-            .get(activity::list_credential_type_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/credentials/")
-            .get(creds::list_credentials)
-            .post(creds::create_credential)
-            .route(options(creds::options_credentials))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/credentials/{id}/")
-            .get(creds::get_credential)
-            .put(creds::put_credential)
-            .patch(creds::patch_credential)
-            .delete(creds::delete_credential)
-            .route(options(creds::options_credential))
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/credentials/{id}/activity_stream/")
-            .get(activity::list_credential_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/activity_stream/")
-            .get(activity::list_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/activity_stream/{id}/")
-            .get(activity::get_activity)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/settings/")
-            .get(settings::list_categories)
-            .default_service(not_allowed()),
-    )
-    .service(
-        web::resource("/api/v2/settings/{category}/")
-            .get(settings::get_category)
-            .put(settings::put_category)
-            .patch(settings::patch_category)
-            .delete(settings::reset_category)
-            .route(options(settings::options_category))
-            .default_service(not_allowed()),
+    routes.add(
+        Endpoint::new("/api/v2/projects/{id}/update/")
+            .get(
+                runs::update_status,
+                Op::read("Whether the project can be updated"),
+            )
+            .post(
+                runs::start_project_update,
+                Op::action("Update the project", &[], 202),
+            ),
     );
-    configure_automation(cfg);
-    for name in UNSERVED_COLLECTIONS {
-        cfg.service(
-            web::resource(format!("/api/v2/{name}/"))
-                .route(options(fallback::unserved_collection_options))
-                .default_service(web::to(fallback::not_found)),
-        );
-    }
+    routes.add(
+        Endpoint::new("/api/v2/inventory_sources/{id}/update/")
+            .get(
+                runs::update_status,
+                Op::read("Whether the source can be updated"),
+            )
+            .post(
+                runs::start_inventory_update,
+                Op::action("Update the inventory source", &[], 202),
+            ),
+    );
+    run_type::<runs::Jobs>(routes);
+    run_type::<runs::ProjectUpdates>(routes);
+    run_type::<runs::InventoryUpdates>(routes);
+    inventory_children::<auto::Hosts>(routes);
+    inventory_children::<auto::InventorySources>(routes);
 }

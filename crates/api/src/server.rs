@@ -7,6 +7,8 @@ use ring::rand::SystemRandom;
 
 pub use crate::bootstrap::StartError;
 use crate::config::Config;
+use crate::error::ApiError;
+use crate::handlers::account::Problem;
 use crate::state::AppState;
 use crate::{bootstrap, handlers, housekeeping, http, pages, routes, settings};
 
@@ -53,6 +55,25 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
     }))
 }
 
+/// A path segment that does not parse (`/api/v2/tokens/abc/`) names no record: the same 404
+/// as an unknown id (JSON under `/api/`, the page elsewhere), not actix's plain-text error.
+fn path_not_found(
+    _: actix_web::error::PathError,
+    req: &actix_web::HttpRequest,
+) -> actix_web::Error {
+    let not_found = || ApiError::NotFound("Not found.".into());
+    if req.path().starts_with("/api/") {
+        return not_found().into();
+    }
+    let page = req
+        .app_data::<web::Data<AppState>>()
+        .and_then(|state| Problem::from_error(not_found()).ok()?.page(state).ok());
+    match page {
+        Some(page) => actix_web::error::InternalError::from_response("not found", page).into(),
+        None => not_found().into(),
+    }
+}
+
 /// The HTTP server on `listener`; call inside an actix system and await it. The scheduled
 /// clean-up of expired tokens and sessions starts with it and ends with the system.
 pub fn http_server(
@@ -64,6 +85,7 @@ pub fn http_server(
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
+            .app_data(web::PathConfig::default().error_handler(path_not_found))
             .wrap(middleware::from_fn(http::cors::cors))
             .wrap(middleware::from_fn(http::headers::standard_headers))
             .configure(routes::configure)

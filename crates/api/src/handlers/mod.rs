@@ -11,6 +11,7 @@ pub mod login;
 pub mod logout;
 pub mod metrics;
 pub mod oauth;
+pub mod openapi;
 pub mod organizations;
 pub mod root;
 pub mod runs;

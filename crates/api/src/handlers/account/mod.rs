@@ -13,5 +13,6 @@ mod tokens;
 
 pub use application::{application_page, delete_application, update_application};
 pub use applications::{applications_page, create_application};
+pub use page::Problem;
 pub use profile::profile;
 pub use tokens::{create_token, revoke_token};

@@ -13,7 +13,7 @@ pub use create::create_credential_type;
 pub use delete::delete_credential_type;
 pub use detail::get_credential_type;
 pub use list::list_credential_types;
-pub use options::{options_credential_type, options_credential_types};
+pub use options::{META, options_credential_type, options_credential_types};
 pub use render::{CredentialTypeRecord, render_credential_type};
 pub use update::{patch_credential_type, put_credential_type};
 

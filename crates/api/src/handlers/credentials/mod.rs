@@ -15,7 +15,7 @@ pub use create::{create_credential, create_type_credential};
 pub use delete::delete_credential;
 pub use detail::get_credential;
 pub use list::{list_credentials, list_type_credentials};
-pub use options::{options_credential, options_credentials};
+pub use options::{META, options_credential, options_credentials};
 pub use render::{CredentialRecord, render_page};
 pub use update::{patch_credential, put_credential};
 

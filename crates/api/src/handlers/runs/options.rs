@@ -10,7 +10,7 @@ use crate::state::AppState;
 
 /// What a run record says about its fields; runs are made by launches and updates, never
 /// written directly.
-const META: ResourceMeta = ResourceMeta {
+pub const META: ResourceMeta = ResourceMeta {
     name: "Run List",
     description: "Jobs, project updates and inventory updates.",
     fields: &[

@@ -25,7 +25,7 @@ use crate::state::AppState;
 const LAUNCH_FIELDS: [&str; 1] = ["limit"];
 
 /// What `POST …/launch/` reads, for `OPTIONS` (awxkit builds `launch` options from it).
-const LAUNCH_META: ResourceMeta = ResourceMeta {
+pub const LAUNCH_META: ResourceMeta = ResourceMeta {
     name: "Job Template Launch",
     description: "Launches a job of the template.",
     fields: &[FieldMeta::writable(

@@ -44,9 +44,8 @@ pub async fn start_sign_in(
     .await?
     .value;
     let Some(config) = config else {
-        return Err(ApiError::NotFound(format!(
-            "No single sign-on provider is named {name}."
-        )));
+        let message = format!("No single sign-on provider is named {name}.");
+        return failure(&state, StatusCode::NOT_FOUND, &message);
     };
     let redirect = redirect_uri(&base, &name);
     let client = match http_client() {

@@ -21,7 +21,7 @@ pub use list::{
     list_application_tokens, list_authorized_tokens, list_personal_tokens, list_tokens,
     list_user_tokens,
 };
-pub use options::{options_token, options_tokens};
+pub use options::{META, options_token, options_tokens};
 pub use render::{TokenRecord, render_token};
 pub use update::{patch_token, put_token};
 

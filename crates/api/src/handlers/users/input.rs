@@ -54,8 +54,12 @@ impl UserInput {
                 max_length: 1024,
             },
         );
-        // `$encrypted$` is what reads show; sending it back means "unchanged".
+        // `$encrypted$` is what reads show; sending it back means "unchanged", which a new
+        // user has nothing to keep.
         let password = password.filter(|p| p != "$encrypted$");
+        if creating && password.is_none() && !fields.has_error("password") {
+            fields.error("password", "This field is required.");
+        }
         let first_name = fields.text("first_name", Text::optional(150));
         let last_name = fields.text("last_name", Text::optional(150));
         let email = fields.text("email", Text::optional(254));

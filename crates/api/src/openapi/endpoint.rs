@@ -1,0 +1,169 @@
+//! Route registration that records each handler's [`Operation`] as it registers the handler.
+
+use actix_web::http::Method;
+use actix_web::{FromRequest, Handler, Resource, Responder, web};
+
+use super::{Document, Operation};
+use crate::handlers::fallback;
+
+/// One path, its handlers and their descriptions. Methods it does not serve answer 405.
+pub struct Endpoint {
+    path: String,
+    resource: Resource,
+    operations: Vec<(Method, Operation)>,
+}
+
+impl Endpoint {
+    /// An endpoint at `path` (actix pattern, e.g. `/api/v2/users/{user}/`).
+    pub fn new(path: impl Into<String>) -> Self {
+        let path = path.into();
+        Endpoint {
+            resource: web::resource(path.clone())
+                .default_service(web::to(fallback::method_not_allowed)),
+            path,
+            operations: Vec::new(),
+        }
+    }
+
+    /// Serves `method` with `handler`, described by `operation`.
+    pub fn on<F, Args>(mut self, method: Method, handler: F, operation: Operation) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.resource = self
+            .resource
+            .route(web::route().method(method.clone()).to(handler));
+        self.operations.push((method, operation));
+        self
+    }
+
+    /// Serves `GET`.
+    pub fn get<F, Args>(self, handler: F, operation: Operation) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.on(Method::GET, handler, operation)
+    }
+
+    /// Serves `POST`.
+    pub fn post<F, Args>(self, handler: F, operation: Operation) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.on(Method::POST, handler, operation)
+    }
+
+    /// Serves `PUT`.
+    pub fn put<F, Args>(self, handler: F, operation: Operation) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.on(Method::PUT, handler, operation)
+    }
+
+    /// Serves `PATCH`.
+    pub fn patch<F, Args>(self, handler: F, operation: Operation) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.on(Method::PATCH, handler, operation)
+    }
+
+    /// Serves `DELETE`.
+    pub fn delete<F, Args>(self, handler: F, operation: Operation) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.on(Method::DELETE, handler, operation)
+    }
+
+    /// Serves `OPTIONS`.
+    pub fn options<F, Args>(self, handler: F, operation: Operation) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.on(Method::OPTIONS, handler, operation)
+    }
+
+    /// Answers methods it does not serve with `handler` instead of 405.
+    pub fn otherwise<F, Args>(mut self, handler: F) -> Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.resource = self.resource.default_service(web::to(handler));
+        self
+    }
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("path", &self.path)
+            .field("operations", &self.operations)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where endpoints go: onto an app being configured, into the document, or both.
+pub struct Routes<'a> {
+    config: Option<&'a mut web::ServiceConfig>,
+    document: Document,
+}
+
+impl std::fmt::Debug for Routes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Routes")
+            .field("serving", &self.config.is_some())
+            .field("document", &self.document)
+            .finish()
+    }
+}
+
+impl<'a> Routes<'a> {
+    /// Registers endpoints on `config`.
+    pub fn serving(config: &'a mut web::ServiceConfig) -> Self {
+        Routes {
+            config: Some(config),
+            document: Document::default(),
+        }
+    }
+
+    /// Only describes endpoints.
+    pub fn describing() -> Routes<'static> {
+        Routes {
+            config: None,
+            document: Document::default(),
+        }
+    }
+
+    /// Adds `endpoint`.
+    pub fn add(&mut self, endpoint: Endpoint) {
+        for (method, operation) in &endpoint.operations {
+            self.document.add(&endpoint.path, method, operation);
+        }
+        if let Some(config) = self.config.as_deref_mut() {
+            config.service(endpoint.resource);
+        }
+    }
+
+    /// The document of every endpoint added.
+    pub fn into_document(self) -> Document {
+        self.document
+    }
+}
