@@ -34,6 +34,8 @@ pub mod galaxy;
 pub mod ldap;
 pub mod oauth;
 pub mod oidc;
+pub mod pg_cluster;
+pub mod process;
 
 /// Where the PostgreSQL tests create their databases unless `ACS_TEST_POSTGRES_URL` says
 /// otherwise.
@@ -100,6 +102,7 @@ fn unique_suffix() -> String {
 }
 
 /// A PostgreSQL database created for one server and dropped with it.
+#[derive(Debug)]
 struct PgDatabase {
     admin_url: String,
     name: String,
@@ -185,13 +188,16 @@ impl TestServer {
     }
 
     /// Starts a server with extra `ACS_*` variables (which override the harness's own), e.g.
-    /// `("ACS_SESSIONS_PER_USER", "2")` to seed a setting.
+    /// `("ACS_SESSIONS_PER_USER", "2")` to seed a setting. An `ACS_DATABASE_URL` among them
+    /// names a database the test owns (a private PostgreSQL cluster, say): the harness then
+    /// creates and drops none.
     pub fn start_with(backend: Backend, extra: &[(&str, &str)]) -> Self {
         let data_dir = tempfile::tempdir().expect("a temporary data directory");
         let admin_password = format!("Adm1n-{}", unique_suffix());
+        let own_database = extra.iter().any(|(name, _)| *name == "ACS_DATABASE_URL");
         let database = match backend {
-            Backend::Sqlite => None,
-            Backend::Postgres => Some(PgDatabase::create()),
+            Backend::Postgres if !own_database => Some(PgDatabase::create()),
+            Backend::Sqlite | Backend::Postgres => None,
         };
         let mut vars: Vec<(String, String)> = vec![
             ("ACS_DATA_DIR".into(), data_dir.path().display().to_string()),
@@ -294,11 +300,12 @@ impl TestServer {
     /// The server's database, for changes made behind its back (as another server or a
     /// management command would make them).
     pub fn database(&self) -> acs_storage::Database {
-        match (&self.database, &self.data_dir) {
-            (Some(db), _) => acs_storage::Database::Postgres(db.url.clone()),
-            (None, Some(dir)) => acs_storage::Database::Sqlite(dir.path().join("acs.sqlite3")),
-            (None, None) => panic!("the server has no database"),
-        }
+        let url = self
+            .vars
+            .iter()
+            .find(|(name, _)| name == "ACS_DATABASE_URL")
+            .map(|(_, url)| url.as_str());
+        acs_storage::Database::from_url(url, self.data_dir())
     }
 
     /// Runs SQL on the server's database through a connection of its own.
@@ -571,6 +578,13 @@ pub fn management_binary(name: &str) -> PathBuf {
 
 /// Builds the xtask binaries into the profile directory this test runs from; returns it.
 fn build_management_binaries() -> Result<PathBuf, String> {
+    cargo_build(&["-p", "xtask", "--bins"])
+}
+
+/// Runs `cargo build --quiet <what>` with the profile and target directory this test runs
+/// from (so the binaries are never stale and nothing is built twice), and returns that
+/// profile directory, where the binaries are.
+pub(crate) fn cargo_build(what: &[&str]) -> Result<PathBuf, String> {
     // This test runs as <target>/<profile>/deps/<test>-<hash>.
     let exe = std::env::current_exe().map_err(|error| error.to_string())?;
     let profile_dir = exe
@@ -591,22 +605,17 @@ fn build_management_binaries() -> Result<PathBuf, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(workspace)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "xtask",
-            "--bins",
-            "--profile",
-            profile,
-        ])
+        .args(["build", "--quiet"])
+        .args(what)
+        .args(["--profile", profile])
         .arg("--target-dir")
         .arg(target_dir)
         .output()
         .map_err(|error| format!("cannot run cargo: {error}"))?;
     if !output.status.success() {
         return Err(format!(
-            "cargo build -p xtask --bins failed ({}): {}",
+            "cargo build {} failed ({}): {}",
+            what.join(" "),
             output.status,
             String::from_utf8_lossy(&output.stderr)
         ));

@@ -12,6 +12,8 @@ backend_tests!(
     invalid_bearer_falls_through_to_the_session,
     admin_basic_me_shows_the_record_without_hash,
     basic_can_be_disabled_and_reenabled_through_a_session,
+    ten_failed_basic_checks_throttle_the_username_everywhere,
+    ten_failed_basic_checks_throttle_the_address,
 );
 
 #[track_caller]
@@ -144,4 +146,86 @@ fn basic_can_be_disabled_and_reenabled_through_a_session(backend: Backend) {
         .expect(200);
     assert_eq!(reply.json()["AUTH_BASIC_ENABLED"], true);
     server.admin().get("/api/v2/me/").call().expect(200);
+}
+
+/// The 429 of a throttled check: `Retry-After` within the five-minute window.
+#[track_caller]
+fn assert_throttled(reply: &Reply) {
+    assert_eq!(
+        reply.status, 429,
+        "{} {}: {}",
+        reply.method, reply.url, reply.body
+    );
+    let retry_after: i64 = reply
+        .header("retry-after")
+        .expect("a Retry-After header")
+        .parse()
+        .expect("Retry-After in seconds");
+    assert!(
+        retry_after > 0 && retry_after <= 300,
+        "Retry-After {retry_after}"
+    );
+}
+
+fn ten_failed_basic_checks_throttle_the_username_everywhere(backend: Backend) {
+    // Basic failures alone throttle (auth_session.rs shows form failures throttling Basic):
+    // the right password is refused afterwards, by Basic, the login form and the password
+    // grant alike, and the principal cache of an earlier success does not get around it.
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("Acme");
+    let victim = server.create_user("victim", "right-password", false);
+    server.add_member(organization, victim);
+    let client = server.oauth_client(organization, "Client", "password", "confidential");
+    let right = server.as_user("victim", "right-password");
+    right.get("/api/v2/me/").call().expect(200);
+    for attempt in 1..=10 {
+        let reply = server
+            .as_user("victim", "wrong-password")
+            .get("/api/v2/me/")
+            .call();
+        assert_eq!(reply.status, 401, "attempt {attempt}: {}", reply.body);
+    }
+    assert_throttled(&right.get("/api/v2/me/").call());
+    assert_throttled(&server.login_attempt(
+        &server.client(),
+        "victim",
+        "right-password",
+        Some("/api/"),
+    ));
+    let grant = client.token_request(
+        &server,
+        &[
+            ("grant_type", "password"),
+            ("username", "victim"),
+            ("password", "right-password"),
+        ],
+    );
+    assert_throttled(&grant);
+    assert_eq!(grant.json()["error"], "invalid_grant", "{}", grant.body);
+}
+
+fn ten_failed_basic_checks_throttle_the_address(backend: Backend) {
+    // Guesses spread over many usernames from one address are throttled too, for a user that
+    // never failed.
+    let server = TestServer::start(backend);
+    server.create_user("bystander", "right-password", false);
+    for attempt in 1..=10 {
+        let reply = server
+            .as_user(&format!("guess{attempt}"), "wrong-password")
+            .get("/api/v2/me/")
+            .call();
+        assert_eq!(reply.status, 401, "attempt {attempt}: {}", reply.body);
+    }
+    assert_throttled(
+        &server
+            .as_user("guess11", "wrong-password")
+            .get("/api/v2/me/")
+            .call(),
+    );
+    assert_throttled(
+        &server
+            .as_user("bystander", "right-password")
+            .get("/api/v2/me/")
+            .call(),
+    );
 }

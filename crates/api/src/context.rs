@@ -3,6 +3,7 @@
 //! authenticates lazily, checks out at most one connection and reads the settings once.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use acs_storage::revisions::Revisions;
 use acs_storage::{DbConnection, PooledConnection, Timestamp};
@@ -72,7 +73,15 @@ pub struct Context<'a> {
     pub(crate) session_cookie: Option<SessionCookie>,
     /// Why the directory could not answer this request's password check, for the login page.
     pub(crate) directory_problem: Option<String>,
+    /// Until when the first checkout may wait: the request's database budget
+    /// (`ACS_DATABASE_TIMEOUT_SECONDS`) counts from its arrival, the wait for a blocking slot
+    /// included.
+    checkout_deadline: Option<Instant>,
 }
+
+/// The least the first checkout may wait, however much of the budget the wait for a slot
+/// took: time to test an idle connection or open a new one.
+const MIN_CHECKOUT_WAIT: Duration = Duration::from_millis(250);
 
 impl std::fmt::Debug for Context<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -83,8 +92,9 @@ impl std::fmt::Debug for Context<'_> {
 }
 
 impl<'a> Context<'a> {
-    fn new(state: &'a AppState, request: RequestInfo) -> Self {
+    fn new(state: &'a AppState, request: RequestInfo, checkout_deadline: Instant) -> Self {
         Context {
+            checkout_deadline: Some(checkout_deadline),
             state,
             request,
             // Microseconds, as both databases store them, so a timestamp read back equals the
@@ -99,10 +109,19 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The request's connection, checked out on first use.
+    /// The request's connection, checked out on first use. The first checkout waits only for
+    /// what is left of the request's budget; a later one (after [`Context::release`]) for the
+    /// pool's whole timeout.
     pub fn conn(&mut self) -> ApiResult<&mut DbConnection> {
         if self.conn.is_none() {
-            self.conn = Some(self.state.pool.get()?);
+            let conn = match self.checkout_deadline.take() {
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    self.state.pool.get_within(left.max(MIN_CHECKOUT_WAIT))?
+                }
+                None => self.state.pool.get()?,
+            };
+            self.conn = Some(conn);
         }
         match self.conn.as_mut() {
             Some(conn) => Ok(conn),
@@ -217,14 +236,24 @@ where
     F: FnOnce(&mut Context<'_>) -> ApiResult<T> + Send + 'static,
 {
     let request = RequestInfo::from_request(req);
-    let _slot = state
-        .blocking_slots
-        .acquire()
-        .await
-        .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
+    // A request waits for the database at most `ACS_DATABASE_TIMEOUT_SECONDS` in all: for a
+    // blocking slot, then for a connection. Without the bound, while the database is down
+    // requests queue for slots behind others that each wait out the whole checkout timeout,
+    // and answers take a multiple of it.
+    let budget = state.config.pool_timeout;
+    let deadline = Instant::now() + budget;
+    let _slot = match tokio::time::timeout(budget, state.blocking_slots.acquire()).await {
+        Ok(Ok(slot)) => slot,
+        Ok(Err(_)) => return Err(ApiError::Unavailable("the server is shutting down".into())),
+        Err(_) => {
+            return Err(ApiError::Unavailable(format!(
+                "no database connection became free within {budget:?}"
+            )));
+        }
+    };
     let state = state.clone().into_inner();
     web::block(move || {
-        let mut ctx = Context::new(&state, request);
+        let mut ctx = Context::new(&state, request, deadline);
         let value = work(&mut ctx)?;
         Ok(Reply {
             value,

@@ -7,11 +7,20 @@ use std::process::ExitCode;
 use acs_api::config::Config;
 use tracing_subscriber::EnvFilter;
 
+/// Log directives no `RUST_LOG` can lower: handlebars logs, at debug, the value of every
+/// helper parameter it renders, and the pages show secrets once (a new token, a client
+/// secret) while injector templates render secret credential inputs.
+const SECRET_SAFE_DIRECTIVES: &[&str] = &["handlebars=info"];
+
 fn main() -> ExitCode {
+    let mut filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    for directive in SECRET_SAFE_DIRECTIVES {
+        if let Ok(directive) = directive.parse() {
+            filter = filter.add_directive(directive);
+        }
+    }
     tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
+        .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
     if std::env::args().len() > 1 {

@@ -1,6 +1,7 @@
 //! Building and running the server.
 
 use std::net::TcpListener;
+use std::time::Duration;
 
 use actix_web::{App, HttpServer, middleware, web};
 use ring::rand::SystemRandom;
@@ -11,6 +12,11 @@ use crate::error::ApiError;
 use crate::handlers::account::Problem;
 use crate::state::AppState;
 use crate::{bootstrap, handlers, housekeeping, http, pages, routes, settings};
+
+/// How long a client may take to send a request's head (request line and headers) before the
+/// connection is closed with 408, so a slow client cannot hold a connection for long. It is
+/// actix's default, stated here so that it stays a decision.
+pub const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Prepares everything the server needs (blocking): data directory, secret key, pool,
 /// migrations, settings from the environment, the first superuser.
@@ -92,6 +98,7 @@ pub fn http_server(
             .default_service(web::to(handlers::fallback::not_found))
     })
     .workers(workers)
+    .client_request_timeout(CLIENT_REQUEST_TIMEOUT)
     .shutdown_timeout(10)
     .listen(listener)?
     .run();

@@ -96,12 +96,15 @@ impl Database {
                 })?;
                 let mut conn = diesel::SqliteConnection::establish(path)
                     .map_err(|error| StorageError::Unavailable(error.to_string()))?;
-                // WAL lets readers run beside the writer; NORMAL sync is durable in WAL mode
-                // except for the last commits on power loss; LIKE is case-sensitive as on
-                // PostgreSQL so filters behave the same on both backends.
+                // The busy timeout comes first: switching to WAL takes a lock, and without it a
+                // connection opened while another writes (the pool topping up during
+                // migrations, a management command beside a busy server) failed at once with
+                // "database is locked". WAL lets readers run beside the writer; NORMAL sync is
+                // durable in WAL mode except for the last commits on power loss; LIKE is
+                // case-sensitive as on PostgreSQL so filters behave the same on both backends.
                 conn.batch_execute(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; \
+                    "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
                      PRAGMA case_sensitive_like = ON;",
                 )?;
                 Ok(DbConnection::Sqlite(conn))
@@ -184,6 +187,13 @@ impl Pool {
     /// Checks out a connection for reads (or a single-statement write).
     pub fn get(&self) -> StorageResult<PooledConnection> {
         Ok(self.inner.get()?)
+    }
+
+    /// Like [`Pool::get`], waiting at most `timeout` instead of the pool's own timeout (a
+    /// request that already waited part of its budget elsewhere). An idle connection is
+    /// handed out whatever the timeout.
+    pub fn get_within(&self, timeout: Duration) -> StorageResult<PooledConnection> {
+        Ok(self.inner.get_timeout(timeout)?)
     }
 
     /// Runs `work` in one write transaction: all of it commits, or none of it.

@@ -1,6 +1,6 @@
 //! Answers for paths and methods that nothing else serves.
 
-use actix_web::http::header;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
@@ -8,9 +8,27 @@ use crate::context::run;
 use crate::error::ApiError;
 use crate::state::AppState;
 
+/// Under `/api/o/` every error has RFC 6749's shape and every answer `Cache-Control:
+/// no-store`, `Pragma: no-cache` (docs/decisions.md), also for paths and methods nothing
+/// serves there.
+fn oauth_error(status: StatusCode, description: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .insert_header((header::PRAGMA, "no-cache"))
+        .json(json!({ "error": "invalid_request", "error_description": description }))
+}
+
+fn is_oauth(req: &HttpRequest) -> bool {
+    req.path().starts_with("/api/o/")
+}
+
 /// 404 for unknown paths.
-pub async fn not_found() -> HttpResponse {
-    HttpResponse::NotFound().json(json!({ "detail": "The requested resource could not be found." }))
+pub async fn not_found(req: HttpRequest) -> HttpResponse {
+    const DETAIL: &str = "The requested resource could not be found.";
+    if is_oauth(&req) {
+        return oauth_error(StatusCode::NOT_FOUND, DETAIL.to_owned());
+    }
+    HttpResponse::NotFound().json(json!({ "detail": DETAIL }))
 }
 
 /// 405 for a method a resource does not serve. A read-scoped token is refused with 403 first,
@@ -32,6 +50,12 @@ pub async fn method_not_allowed(
             Ok(())
         })
         .await?;
+    }
+    if is_oauth(&req) {
+        return Ok(oauth_error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("Method \"{}\" not allowed.", req.method()),
+        ));
     }
     Err(ApiError::MethodNotAllowed(req.method().to_string()))
 }

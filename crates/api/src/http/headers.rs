@@ -1,12 +1,56 @@
 //! Headers on every response: request id (a client-sent UUID is echoed), total time, the
-//! exposed-headers list, and conservative security headers; plus one access-log line.
+//! exposed-headers list, and conservative security headers; plus one access-log line. Requests
+//! whose URI or headers are oversized are refused here, before anything reads them.
 
 use std::time::Instant;
 
-use actix_web::body::MessageBody;
+use actix_web::HttpResponse;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
+use serde_json::json;
+
+/// Longest request target (path and query) served: far above what any client of ACS sends
+/// (an authorization request with every parameter is under 2 KiB), as nginx's default
+/// request-line buffer. actix itself only stops at its 128 KiB head buffer.
+pub const MAX_URI_BYTES: usize = 16 * 1024;
+/// Most bytes of request headers (names and values) served.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+
+/// The refusal of a request whose target or headers are too large: 414 or 431, in the
+/// RFC 6749 error shape under `/api/o/` (as every answer there) and `{"detail"}` elsewhere.
+fn oversized(req: &ServiceRequest) -> Option<HttpResponse> {
+    let uri = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
+    let headers: usize = req
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    let (status, message) = if uri > MAX_URI_BYTES {
+        (
+            StatusCode::URI_TOO_LONG,
+            format!("The request URI exceeds the limit of {MAX_URI_BYTES} bytes."),
+        )
+    } else if headers > MAX_HEADER_BYTES {
+        (
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!("The request headers exceed the limit of {MAX_HEADER_BYTES} bytes."),
+        )
+    } else {
+        return None;
+    };
+    let mut response = HttpResponse::build(status);
+    if req.path().starts_with("/api/o/") {
+        response
+            .insert_header(("Cache-Control", "no-store"))
+            .insert_header(("Pragma", "no-cache"));
+        Some(response.json(json!({ "error": "invalid_request", "error_description": message })))
+    } else {
+        Some(response.json(json!({ "detail": message })))
+    }
+}
 
 /// A fresh request id: a random per-process prefix and a counter. Ids must be unique, not
 /// secret, and a system call per request for randomness is measurable.
@@ -23,7 +67,7 @@ fn next_request_id() -> uuid::Uuid {
 pub async fn standard_headers(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let started = Instant::now();
     let request_id = req
         .headers()
@@ -34,14 +78,19 @@ pub async fn standard_headers(
         .simple()
         .to_string();
     let method = req.method().clone();
+    let oauth = req.path().starts_with("/api/o/");
     // Only the path is logged: query strings could carry values a client should not have put
     // there, and they are not needed to follow a request.
     let path = req.path().to_owned();
-    let mut response = next.call(req).await?;
+    let mut response = match oversized(&req) {
+        Some(refusal) => req.into_response(refusal).map_into_right_body(),
+        None => next.call(req).await?.map_into_left_body(),
+    };
     let elapsed = started.elapsed();
     super::metrics::REQUESTS.record(response.status().as_u16(), elapsed.as_micros() as u64);
     let headers = response.headers_mut();
     let has_cache_control = headers.contains_key("cache-control");
+    let has_pragma = headers.contains_key("pragma");
     let mut set = |name: &'static str, value: &str| {
         if let Ok(value) = HeaderValue::from_str(value) {
             headers.insert(HeaderName::from_static(name), value);
@@ -56,7 +105,16 @@ pub async fn standard_headers(
     set("x-content-type-options", "nosniff");
     set("x-frame-options", "DENY");
     set("referrer-policy", "same-origin");
-    if !has_cache_control {
+    if oauth {
+        // Every answer of the OAuth endpoints (docs/decisions.md), the listing and the
+        // consent redirect that carries a code included.
+        if !has_cache_control {
+            set("cache-control", "no-store");
+        }
+        if !has_pragma {
+            set("pragma", "no-cache");
+        }
+    } else if !has_cache_control {
         set("cache-control", "no-cache, no-store, must-revalidate");
     }
     tracing::info!(
