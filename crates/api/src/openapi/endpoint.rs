@@ -1,16 +1,21 @@
 //! Route registration that records each handler's [`Operation`] as it registers the handler.
 
-use actix_web::http::Method;
-use actix_web::{FromRequest, Handler, Resource, Responder, web};
+use actix_web::http::header::{ALLOW, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::{FromRequest, Handler, HttpRequest, Resource, Responder, ResponseError, web};
 
 use super::{Document, Operation};
 use crate::handlers::fallback;
+use crate::state::AppState;
 
-/// One path, its handlers and their descriptions. Methods it does not serve answer 405.
+/// One path, its handlers and their descriptions. Methods it does not serve answer 405 with
+/// an `Allow` header listing those it does (RFC 9110 §15.5.6).
 pub struct Endpoint {
     path: String,
     resource: Resource,
     operations: Vec<(Method, Operation)>,
+    /// A handler other than the 405 was set for the methods not served.
+    otherwise: bool,
 }
 
 impl Endpoint {
@@ -18,10 +23,10 @@ impl Endpoint {
     pub fn new(path: impl Into<String>) -> Self {
         let path = path.into();
         Endpoint {
-            resource: web::resource(path.clone())
-                .default_service(web::to(fallback::method_not_allowed)),
+            resource: web::resource(path.clone()),
             path,
             operations: Vec::new(),
+            otherwise: false,
         }
     }
 
@@ -107,7 +112,34 @@ impl Endpoint {
         F::Output: Responder + 'static,
     {
         self.resource = self.resource.default_service(web::to(handler));
+        self.otherwise = true;
         self
+    }
+
+    /// The resource, answering the methods it does not serve with 405 and `Allow`.
+    fn into_resource(self) -> Resource {
+        if self.otherwise {
+            return self.resource;
+        }
+        let allow: Vec<&str> = self.operations.iter().map(|(m, _)| m.as_str()).collect();
+        let allow = HeaderValue::from_str(&allow.join(", ")).ok();
+        self.resource.default_service(web::to(
+            move |req: HttpRequest, state: web::Data<AppState>| {
+                let allow = allow.clone();
+                async move {
+                    let mut response = match fallback::method_not_allowed(req, state).await {
+                        Ok(response) => response,
+                        Err(error) => error.error_response(),
+                    };
+                    if let (StatusCode::METHOD_NOT_ALLOWED, Some(allow)) =
+                        (response.status(), allow)
+                    {
+                        response.headers_mut().insert(ALLOW, allow);
+                    }
+                    response
+                }
+            },
+        ))
     }
 }
 
@@ -158,7 +190,7 @@ impl<'a> Routes<'a> {
             self.document.add(&endpoint.path, method, operation);
         }
         if let Some(config) = self.config.as_deref_mut() {
-            config.service(endpoint.resource);
+            config.service(endpoint.into_resource());
         }
     }
 
