@@ -1,7 +1,9 @@
-//! Change counters. Database triggers bump a counter with every insert, update or delete on the
-//! tables it covers, whichever process writes: `settings` (the settings table), `users` (users,
-//! organizations and their roles), `sessions`, `login_failures`, `tokens` (access tokens). A server reads them once per
-//! request; anything it cached under the same counters is still what the database holds.
+//! Change counters. Database triggers bump a counter with every write to the tables it covers,
+//! whichever process writes: `settings` (the settings table), `users` (users, organizations
+//! and their roles), `sessions`, `login_failures`, `tokens` (access tokens). Sessions and
+//! access tokens count updates and deletes only: a new one cannot change anything cached,
+//! since caches hold only what was found. A server reads the counters once per request;
+//! anything it cached under the same counters is still what the database holds.
 
 use diesel::prelude::*;
 
@@ -16,11 +18,11 @@ pub struct Revisions {
     pub settings: i64,
     /// Bumped by every write to users, organizations and organization roles.
     pub users: i64,
-    /// Bumped by every write to sessions.
+    /// Bumped by every change to or deletion of a session.
     pub sessions: i64,
     /// Bumped by every write to the failed-login counters.
     pub login_failures: i64,
-    /// Bumped by every write to access tokens (creation, revocation, scope change).
+    /// Bumped by every change to or deletion of an access token (revocation, scope change).
     pub tokens: i64,
 }
 

@@ -2,8 +2,9 @@
 //! they were built from has changed.
 //!
 //! An entry records the change counters (`acs_storage::revisions`) read before it was built.
-//! Database triggers bump those counters with every write to users, organization roles,
-//! sessions, access tokens and failed-login counters, from any process; each request reads them afresh. So an
+//! Database triggers bump those counters with every write to users, organization roles and
+//! failed-login counters, and every change to or deletion of a session or access token (a new
+//! one cannot alter an entry), from any process; each request reads them afresh. So an
 //! entry is used only while the database still holds exactly what it was built from: a
 //! password change, a deactivation, a revoked session or a new failed login (which could
 //! throttle) takes effect on the next request, on every server. Credentials are never stored:
