@@ -1,6 +1,7 @@
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -119,15 +120,44 @@ impl Database {
             .max_size(max_size)
             .min_idle(Some(1))
             .connection_timeout(timeout)
-            // A PostgreSQL server may restart under us: test a connection before handing it
-            // out. SQLite connections cannot go stale.
-            .test_on_check_out(!self.is_sqlite())
+            // Testing every checkout cost a round trip per request (on a bearer-authenticated
+            // read, a third of its time); pooled connections are tested only while they are
+            // suspect (see `connections_suspect`).
+            .test_on_check_out(false)
             .build(Manager(self.clone()))?;
         Ok(Pool {
             inner,
             sqlite_writer: self.is_sqlite().then(|| Arc::new(Mutex::new(()))),
         })
     }
+}
+
+/// When a connection last failed at the connection level (closed, unreachable), in seconds
+/// since the epoch; 0 for never.
+static LAST_CONNECTION_FAILURE: AtomicU64 = AtomicU64::new(0);
+
+/// How long after a connection-level failure pooled connections stay suspect.
+const SUSPECT_FOR_SECONDS: u64 = 60;
+
+fn epoch_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs())
+}
+
+/// Records a connection-level failure: the database server went away (and may be back), so
+/// every pooled connection may be dead.
+pub(crate) fn note_connection_failure() {
+    LAST_CONNECTION_FAILURE.store(epoch_seconds(), Ordering::Relaxed);
+}
+
+/// True for a while after a connection-level failure: then each connection is tested before it
+/// is handed out and when it comes back, and dropped if dead. A restarted PostgreSQL server
+/// thus costs at most the one request that found out, instead of a round trip on every
+/// checkout for ever.
+fn connections_suspect() -> bool {
+    let last = LAST_CONNECTION_FAILURE.load(Ordering::Relaxed);
+    last != 0 && epoch_seconds().saturating_sub(last) <= SUSPECT_FOR_SECONDS
 }
 
 /// Opens connections for the pool.
@@ -150,6 +180,7 @@ impl r2d2::ManageConnection for Manager {
         match conn {
             DbConnection::Postgres(inner) => {
                 diesel::connection::AnsiTransactionManager::is_broken_transaction_manager(inner)
+                    || (connections_suspect() && inner.batch_execute("SELECT 1").is_err())
             }
             DbConnection::Sqlite(inner) => {
                 diesel::connection::AnsiTransactionManager::is_broken_transaction_manager(inner)
@@ -186,14 +217,35 @@ impl Pool {
 
     /// Checks out a connection for reads (or a single-statement write).
     pub fn get(&self) -> StorageResult<PooledConnection> {
-        Ok(self.inner.get()?)
+        self.live(|| self.inner.get())
+    }
+
+    /// A connection from `checkout`; while connections are suspect (PostgreSQL only), one
+    /// that answers, dead ones being dropped (by `has_broken`) until the pool opens a new one.
+    fn live(
+        &self,
+        checkout: impl Fn() -> Result<PooledConnection, r2d2::Error>,
+    ) -> StorageResult<PooledConnection> {
+        let attempts = self.inner.max_size() + 1;
+        for _ in 0..attempts {
+            let mut conn = checkout()?;
+            if self.sqlite_writer.is_some() || !connections_suspect() {
+                return Ok(conn);
+            }
+            if conn.batch_execute("SELECT 1").is_ok() {
+                return Ok(conn);
+            }
+        }
+        Err(StorageError::Unavailable(
+            "no pooled connection answers".into(),
+        ))
     }
 
     /// Like [`Pool::get`], waiting at most `timeout` instead of the pool's own timeout (a
     /// request that already waited part of its budget elsewhere). An idle connection is
     /// handed out whatever the timeout.
     pub fn get_within(&self, timeout: Duration) -> StorageResult<PooledConnection> {
-        Ok(self.inner.get_timeout(timeout)?)
+        self.live(|| self.inner.get_timeout(timeout))
     }
 
     /// Runs `work` in one write transaction: all of it commits, or none of it.

@@ -37,7 +37,10 @@ impl From<DieselError> for StorageError {
             DieselError::DatabaseError(
                 DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
                 info,
-            ) => StorageError::Unavailable(info.message().to_owned()),
+            ) => {
+                crate::connection::note_connection_failure();
+                StorageError::Unavailable(info.message().to_owned())
+            }
             // SQLite reports lock timeouts as an unknown error with this text.
             DieselError::DatabaseError(_, ref info)
                 if info.message().contains("database is locked") =>
@@ -51,6 +54,8 @@ impl From<DieselError> for StorageError {
 
 impl From<r2d2::Error> for StorageError {
     fn from(error: r2d2::Error) -> Self {
+        // No connection could be had: the server may be down, or every connection busy.
+        crate::connection::note_connection_failure();
         StorageError::Unavailable(error.to_string())
     }
 }
