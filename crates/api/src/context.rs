@@ -242,6 +242,11 @@ where
     // and answers take a multiple of it.
     let budget = state.config.pool_timeout;
     let deadline = Instant::now() + budget;
+    if let Some(conn) = inline_connection(state, req) {
+        let mut ctx = Context::new(state, request, deadline);
+        ctx.conn = Some(conn);
+        return finish(ctx, work);
+    }
     let _slot = match tokio::time::timeout(budget, state.blocking_slots.acquire()).await {
         Ok(Ok(slot)) => slot,
         Ok(Err(_)) => return Err(ApiError::Unavailable("the server is shutting down".into())),
@@ -252,18 +257,44 @@ where
         }
     };
     let state = state.clone().into_inner();
-    web::block(move || {
-        let mut ctx = Context::new(&state, request, deadline);
-        let value = work(&mut ctx)?;
-        Ok(Reply {
-            value,
-            session: ctx.session_cookie.take(),
-            secure: ctx.request.is_https(
-                ctx.settings
-                    .as_deref()
-                    .map_or(&[][..], Settings::trusted_proxies),
-            ),
-        })
+    web::block(move || finish(Context::new(&state, request, deadline), work)).await?
+}
+
+/// A connection to run a request's work with on the worker thread itself, when that is
+/// cheaper than handing it to the blocking pool and back. The hand-off (two thread wake-ups)
+/// cost more than a cached bearer-authenticated read itself: `GET /api/v2/me/` went from
+/// about half the bare actix-web rate to three quarters on SQLite when run in place.
+///
+/// Only work that cannot stall the worker's other connections runs in place: a safe method
+/// (reads; at most a session's sliding expiry is written), without HTTP Basic credentials
+/// (whose first check costs a PBKDF2 hash or a directory round trip), and only with a pooled
+/// connection idle at once and known good. Anything else, a wait for a connection included,
+/// goes to the blocking pool.
+fn inline_connection(state: &AppState, req: &HttpRequest) -> Option<PooledConnection> {
+    let basic = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .and_then(|value| value.as_bytes().get(..6))
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case(b"basic "));
+    if !is_safe(req.method()) || basic {
+        return None;
+    }
+    state.pool.try_get_idle()
+}
+
+/// Runs `work` in `ctx`, on this thread.
+fn finish<T, F>(mut ctx: Context<'_>, work: F) -> ApiResult<Reply<T>>
+where
+    F: FnOnce(&mut Context<'_>) -> ApiResult<T>,
+{
+    let value = work(&mut ctx)?;
+    Ok(Reply {
+        value,
+        session: ctx.session_cookie.take(),
+        secure: ctx.request.is_https(
+            ctx.settings
+                .as_deref()
+                .map_or(&[][..], Settings::trusted_proxies),
+        ),
     })
-    .await?
 }

@@ -220,6 +220,15 @@ impl Pool {
         self.live(|| self.inner.get())
     }
 
+    /// An idle connection at once, or `None`: the pool has none idle, or connections are
+    /// suspect (one would have to be tested first).
+    pub fn try_get_idle(&self) -> Option<PooledConnection> {
+        if self.sqlite_writer.is_none() && connections_suspect() {
+            return None;
+        }
+        self.inner.try_get()
+    }
+
     /// A connection from `checkout`; while connections are suspect (PostgreSQL only), one
     /// that answers, dead ones being dropped (by `has_broken`) until the pool opens a new one.
     fn live(
