@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use acs_injectors::{PlanOptions, plan};
 use serde_json::{Map, Value, json};
 
+use super::markdown::thousands;
+
 /// The scenario's name.
 pub const NAME: &str = "injection_plan";
 
@@ -46,7 +48,7 @@ impl Measured {
         100.0 * self.planning.per_sec / self.baseline.per_sec
     }
 
-    /// The JSON form for `results.json`.
+    /// The JSON form for `benchmarks.json`.
     pub fn json(&self) -> Value {
         let rate = |r: &Rate| json!({"count": r.count, "per_sec": r.per_sec, "p50_us": r.p50_us, "p99_us": r.p99_us});
         json!({
@@ -207,19 +209,16 @@ pub fn run(duration: Duration) -> Measured {
     Measured { planning, baseline }
 }
 
-/// Prints the result.
-pub fn print(result: &Measured) {
-    println!(
-        "\n{:<16} {:>12} {:>9} {:>9} {:>14} {:>12}",
-        "scenario", "per second", "p50 us", "p99 us", "baseline /s", "vs baseline"
-    );
-    println!(
-        "{:<16} {:>12.0} {:>9.1} {:>9.1} {:>14.0} {:>11.1}%",
-        NAME,
-        result.planning.per_sec,
+/// The result as a Markdown table.
+pub fn markdown(result: &Measured) -> String {
+    format!(
+        "| scenario | per second | p50 µs | p99 µs | baseline per second | % of baseline |\n\
+         |---|---:|---:|---:|---:|---:|\n\
+         | {NAME} | {} | {:.1} | {:.1} | {} | {:.1}% |\n",
+        thousands(result.planning.per_sec),
         result.planning.p50_us,
         result.planning.p99_us,
-        result.baseline.per_sec,
+        thousands(result.baseline.per_sec),
         result.percent()
-    );
+    )
 }

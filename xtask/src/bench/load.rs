@@ -31,6 +31,9 @@ pub struct Load {
     /// Load applied but not recorded: connections open and caches fill first.
     pub warmup: Duration,
     pub duration: Duration,
+    /// Open loop at this many requests per second in all, spread evenly over the connections;
+    /// `None` for a closed loop (each connection sends again once answered).
+    pub rate: Option<f64>,
 }
 
 /// What a measurement found.
@@ -54,13 +57,19 @@ impl Measurement {
 
     /// The latency at quantile `q` (0 to 1) in milliseconds, by nearest rank; 0 if nothing ran.
     pub fn percentile_ms(&self, q: f64) -> f64 {
-        let n = self.latencies_us.len();
-        if n == 0 {
-            return 0.0;
-        }
-        let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
-        f64::from(self.latencies_us[rank - 1]) / 1000.0
+        percentile_ms(&self.latencies_us, q)
     }
+}
+
+/// The value at quantile `q` (0 to 1) of `sorted_us` (µs, ascending) in milliseconds, by
+/// nearest rank; 0 if there is none.
+pub fn percentile_ms(sorted_us: &[u32], q: f64) -> f64 {
+    let n = sorted_us.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
+    f64::from(sorted_us[rank - 1]) / 1000.0
 }
 
 /// Serialises a request once, so the measured loop only writes bytes.
@@ -101,6 +110,10 @@ pub enum Workload {
         first: Vec<Vec<u8>>,
         next: NextRequest,
     },
+    /// These requests in turn on every connection (the pages of a list), each connection
+    /// starting at its own, so that all of them are asked for all along. Never empty (see
+    /// [`Workload::cycle`]).
+    Cycle(Arc<[Vec<u8>]>),
 }
 
 impl std::fmt::Debug for Workload {
@@ -108,6 +121,7 @@ impl std::fmt::Debug for Workload {
         match self {
             Workload::Repeat(request) => write!(f, "Repeat({} bytes)", request.len()),
             Workload::Chain { first, .. } => write!(f, "Chain({} chains)", first.len()),
+            Workload::Cycle(requests) => write!(f, "Cycle({} requests)", requests.len()),
         }
     }
 }
@@ -118,13 +132,31 @@ impl Workload {
         Workload::Repeat(request.into())
     }
 
+    /// `requests` in turn; there must be at least one.
+    pub fn cycle(requests: Vec<Vec<u8>>) -> io::Result<Self> {
+        if requests.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a cycle of no request",
+            ));
+        }
+        Ok(Workload::Cycle(requests.into()))
+    }
+
     /// What connection `index` sends first, and how it goes on.
-    fn for_connection(&self, index: usize) -> (Vec<u8>, Option<NextRequest>) {
+    fn for_connection(&self, index: usize) -> Requests {
         match self {
-            Workload::Repeat(request) => (request.to_vec(), None),
-            Workload::Chain { first, next } => (
+            Workload::Repeat(request) => Requests::new(request.to_vec(), Next::Same),
+            Workload::Chain { first, next } => Requests::new(
                 first[index % first.len().max(1)].clone(),
-                Some(Arc::clone(next)),
+                Next::Chain(Arc::clone(next)),
+            ),
+            Workload::Cycle(requests) => Requests::new(
+                Vec::new(),
+                Next::Cycle {
+                    requests: Arc::clone(requests),
+                    at: index % requests.len(),
+                },
             ),
         }
     }
@@ -142,7 +174,17 @@ pub fn run(load: Load, workload: &Workload) -> io::Result<Measurement> {
     runtime.block_on(async {
         let start = Instant::now();
         let tasks: Vec<_> = (0..load.connections)
-            .map(|index| tokio::spawn(connection(load, workload.for_connection(index), start)))
+            .map(|index| {
+                // Connections start their schedules spread over one interval, not all at once.
+                let offset = interval(&load).map_or(Duration::ZERO, |interval| {
+                    interval.mul_f64(index as f64 / load.connections.max(1) as f64)
+                });
+                tokio::spawn(connection(
+                    load,
+                    workload.for_connection(index),
+                    start + offset,
+                ))
+            })
             .collect();
         let mut latencies_us = Vec::new();
         let mut errors = 0;
@@ -160,6 +202,14 @@ pub fn run(load: Load, workload: &Workload) -> io::Result<Measurement> {
     })
 }
 
+/// The time between two requests of one connection in an open loop.
+fn interval(load: &Load) -> Option<Duration> {
+    let rate = load.rate.filter(|rate| *rate > 0.0)?;
+    Some(Duration::from_secs_f64(
+        load.connections.max(1) as f64 / rate,
+    ))
+}
+
 /// What one connection recorded.
 #[derive(Debug)]
 struct Stats {
@@ -168,11 +218,7 @@ struct Stats {
 }
 
 /// One connection's closed loop, with the deadline that turns a hung server into an error.
-async fn connection(
-    load: Load,
-    (request, next): (Vec<u8>, Option<NextRequest>),
-    start: Instant,
-) -> io::Result<Stats> {
+async fn connection(load: Load, requests: Requests, start: Instant) -> io::Result<Stats> {
     let per_connection =
         EXPECTED_MAX_RPS * load.duration.as_secs().max(1) / load.connections.max(1) as u64;
     let mut stats = Stats {
@@ -180,10 +226,6 @@ async fn connection(
         errors: 0,
     };
     let end = start + load.warmup + load.duration;
-    let requests = Requests {
-        current: request,
-        next,
-    };
     tokio::time::timeout_at(end + STUCK_AFTER, drive(load, requests, start, &mut stats))
         .await
         .map_err(|_| {
@@ -195,10 +237,49 @@ async fn connection(
     Ok(stats)
 }
 
-/// A connection's request and, for a chain, how its next one follows from a response.
+/// A connection's current request and how its next one follows.
 struct Requests {
+    /// The request of a repeat or a chain; a cycle reads its own list instead.
     current: Vec<u8>,
-    next: Option<NextRequest>,
+    next: Next,
+}
+
+/// How a connection's next request follows from the last.
+enum Next {
+    /// The same again.
+    Same,
+    /// Made from the last response's body.
+    Chain(NextRequest),
+    /// The next of these, `at` being the one just sent.
+    Cycle { requests: Arc<[Vec<u8>]>, at: usize },
+}
+
+impl Requests {
+    fn new(current: Vec<u8>, next: Next) -> Self {
+        Requests { current, next }
+    }
+
+    fn current(&self) -> &[u8] {
+        match &self.next {
+            Next::Cycle { requests, at } => &requests[*at],
+            Next::Same | Next::Chain(_) => &self.current,
+        }
+    }
+
+    /// Moves on after a response whose body is `body` (`None` when the exchange failed).
+    fn advance(&mut self, body: Option<&[u8]>) -> io::Result<()> {
+        match &mut self.next {
+            Next::Same => {}
+            Next::Chain(next) => {
+                if let Some(body) = body {
+                    self.current = (*next)(body)
+                        .map_err(|error| invalid(format!("a chain cannot go on: {error}")))?;
+                }
+            }
+            Next::Cycle { requests, at } => *at = (*at + 1) % requests.len(),
+        }
+        Ok(())
+    }
 }
 
 /// Sends requests in a loop until the run ends. A response completing inside the measured
@@ -213,15 +294,33 @@ async fn drive(
 ) -> io::Result<()> {
     let measure_from = start + load.warmup;
     let end = measure_from + load.duration;
+    let interval = interval(&load);
+    let mut scheduled = start;
     loop {
         let mut stream = connect(load.addr).await?;
         let mut reader = ResponseReader::default();
         loop {
-            let sent = Instant::now();
+            // In an open loop, a request the server's last answer made late counts from when it
+            // was due, so a server that falls behind shows its queueing delay (no coordinated
+            // omission); one sent on time counts from its sending, not charging the server
+            // with the timer's millisecond granularity.
+            let sent = match interval {
+                Some(interval) => {
+                    let due = scheduled;
+                    scheduled += interval;
+                    if Instant::now() > due {
+                        due
+                    } else {
+                        tokio::time::sleep_until(due).await;
+                        Instant::now()
+                    }
+                }
+                None => Instant::now(),
+            };
             if sent >= end {
                 return Ok(());
             }
-            let outcome = exchange(&mut stream, &mut reader, &requests.current).await;
+            let outcome = exchange(&mut stream, &mut reader, requests.current()).await;
             let done = Instant::now();
             let (ok, reconnect) = match outcome {
                 Ok(head) => ((200..300).contains(&head.status), head.close),
@@ -233,11 +332,11 @@ async fn drive(
                 stats.latencies_us.push(micros);
                 stats.errors += u64::from(!ok);
             }
-            if let (Ok(head), Some(next)) = (&outcome, &requests.next) {
-                let body = &reader.message()[head.len..];
-                requests.current = (*next)(body)
-                    .map_err(|error| invalid(format!("a chain cannot go on: {error}")))?;
-            }
+            let body = outcome
+                .as_ref()
+                .ok()
+                .map(|head| &reader.message()[head.len..]);
+            requests.advance(body)?;
             if reconnect {
                 break;
             }
@@ -567,6 +666,19 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
             bytes,
             b"POST /api/login/ HTTP/1.1\r\nHost: 127.0.0.1:8013\r\nX-A: 1\r\nContent-Length: 3\r\n\r\na=b"
         );
+    }
+
+    #[test]
+    fn a_cycle_goes_round_from_each_connection_s_own_start() {
+        let pages = vec![b"1".to_vec(), b"2".to_vec(), b"3".to_vec()];
+        let mut requests = Workload::cycle(pages).unwrap().for_connection(4);
+        let mut sent = Vec::new();
+        for _ in 0..4 {
+            sent.push(requests.current().to_vec());
+            requests.advance(None).unwrap();
+        }
+        assert_eq!(sent, [b"2", b"3", b"1", b"2"]);
+        assert!(Workload::cycle(Vec::new()).is_err());
     }
 
     #[test]

@@ -1,51 +1,78 @@
-//! `cargo xtask bench`: throughput and latency of the release server, scenario by scenario,
-//! next to a bare actix-web server measured in the same run on the same machine.
+//! `cargo xtask bench`: throughput and latency of the release server, scenario by scenario, on
+//! SQLite and on PostgreSQL, next to a bare actix-web server measured in the same run on the
+//! same machine; how they hold as the database grows; the server's peak memory. One run
+//! writes `benchmarks.md` and `benchmarks.json` (see `report`).
 
 mod baseline;
+mod bounds;
+mod dataset;
 mod housekeeping;
 mod injection;
+mod launch;
 mod load;
+mod machine;
+mod markdown;
+mod memory;
+mod report;
+mod row;
+mod scale;
 mod scenarios;
 mod server;
+mod suite;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
-use serde_json::json;
 
 use crate::Result;
-use load::{Load, Measurement, Workload};
+use load::Workload;
+use report::{DatabaseReport, Report};
+use row::Row;
+use suite::Pace;
 
 /// Every scenario and the baseline request this path, so their costs compare.
 const ME_PATH: &str = "/api/v2/me/";
 /// Load applied before measuring: connections open, caches and pools fill.
 const WARMUP: Duration = Duration::from_secs(1);
+/// Seconds each scenario is measured unless `--duration` says otherwise; a shorter run is
+/// marked as such in the report.
+const DEFAULT_DURATION: u64 = 10;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     /// Seconds each scenario is measured, after a 1 s warm-up.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, default_value_t = DEFAULT_DURATION, value_parser = clap::value_parser!(u64).range(1..=3600))]
     duration: u64,
     /// Concurrent keep-alive connections, each sending its next request once answered.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..))]
     connections: u16,
-    /// The server's database: SQLite in a temporary directory, or a temporary PostgreSQL database.
-    #[arg(long, value_enum, default_value_t = Backend::Sqlite)]
-    database: Backend,
-    /// A PostgreSQL server where the bench may create and drop its database.
+    /// The server's database: SQLite in a temporary directory, a temporary PostgreSQL
+    /// database, or both, one after the other, against the same baseline.
+    #[arg(long, value_enum, default_value_t = Databases::All)]
+    database: Databases,
+    /// A PostgreSQL server where the bench may create and drop its databases.
     #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
     postgres_url: String,
     /// Run only these scenarios (repeatable; all when absent): basic, session, bearer,
-    /// token_issue, password_grant, refresh_grant (HTTP, next to the baseline) and
+    /// token_list, token_issue, password_grant, refresh_grant, job_launch (HTTP, next to the
+    /// baseline), scale (bearer and token_list on 1 000 and on --tokens tokens),
     /// token_housekeeping (the management commands on a seeded database) and injection_plan
     /// (credential injection plans in process, next to the same output written by hand).
     #[arg(long = "scenario", value_name = "NAME", value_parser = scenario_name)]
     scenarios: Vec<String>,
-    /// Access tokens seeded for token_housekeeping.
+    /// Access tokens of the large scale dataset and of token_housekeeping's databases.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     tokens: u64,
+    /// Users of both scale datasets.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(2..=10_000_000))]
+    users: u64,
+    /// Where benchmarks.md and benchmarks.json go, relative to the workspace root. By default
+    /// docs/ after a complete run (every scenario on both databases), so that the published
+    /// report always comes from one; target/bench/ otherwise.
+    #[arg(long, value_name = "DIR")]
+    output: Option<PathBuf>,
 }
 
 /// Every scenario `--scenario` accepts.
@@ -53,7 +80,7 @@ fn scenario_names() -> impl Iterator<Item = &'static str> {
     scenarios::SCENARIOS
         .iter()
         .map(|scenario| scenario.name)
-        .chain([housekeeping::NAME, injection::NAME])
+        .chain([scale::NAME, housekeeping::NAME, injection::NAME])
 }
 
 fn scenario_name(name: &str) -> std::result::Result<String, String> {
@@ -69,38 +96,59 @@ impl BenchArgs {
     fn selected(&self, name: &str) -> bool {
         self.scenarios.is_empty() || self.scenarios.iter().any(|selected| selected == name)
     }
+
+    fn pace(&self) -> Pace {
+        Pace {
+            connections: usize::from(self.connections),
+            warmup: WARMUP,
+            duration: Duration::from_secs(self.duration),
+        }
+    }
+
+    fn postgres_url(&self, backend: Backend) -> Option<&str> {
+        (backend == Backend::Postgres).then_some(self.postgres_url.as_str())
+    }
 }
 
+/// What `--database` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Backend {
+enum Databases {
+    Sqlite,
+    Postgres,
+    All,
+}
+
+impl Databases {
+    fn backends(self) -> &'static [Backend] {
+        match self {
+            Databases::Sqlite => &[Backend::Sqlite],
+            Databases::Postgres => &[Backend::Postgres],
+            Databases::All => &[Backend::Sqlite, Backend::Postgres],
+        }
+    }
+}
+
+/// A database the server runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
     Sqlite,
     Postgres,
 }
 
-/// One line of the report.
-#[derive(Debug)]
-struct Row {
-    scenario: &'static str,
-    requests: u64,
-    requests_per_sec: f64,
-    p50_ms: f64,
-    p99_ms: f64,
-    errors: u64,
-    /// Requests per second as a percentage of the baseline's.
-    baseline_percent: f64,
-}
+impl Backend {
+    /// As in `--database` and `benchmarks.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
 
-impl Row {
-    fn new(scenario: &'static str, measured: &Measurement, baseline_rps: f64) -> Row {
-        let requests_per_sec = measured.requests_per_sec();
-        Row {
-            scenario,
-            requests: measured.requests(),
-            requests_per_sec,
-            p50_ms: measured.percentile_ms(0.50),
-            p99_ms: measured.percentile_ms(0.99),
-            errors: measured.errors,
-            baseline_percent: 100.0 * requests_per_sec / baseline_rps,
+    /// As in `benchmarks.md`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
         }
     }
 }
@@ -110,90 +158,149 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if cfg!(debug_assertions) {
         return rerun_optimised(workspace);
     }
-    let postgres_url = (args.database == Backend::Postgres).then_some(args.postgres_url.as_str());
+    let machine = machine::Machine::describe(workspace);
+    let backends = args.database.backends();
+    if backends.contains(&Backend::Postgres) {
+        server::check_postgres(&args.postgres_url)?;
+    }
     let http: Vec<_> = scenarios::SCENARIOS
         .iter()
         .filter(|scenario| args.selected(scenario.name))
         .collect();
-    let rows = if http.is_empty() {
-        Vec::new()
+    let scaling = args.selected(scale::NAME);
+    let binary = if http.is_empty() && !scaling {
+        None
     } else {
-        let binary = build(workspace, &["-p", "acs-api", "--bin", "acs-server"])?
-            .join(format!("acs-server{}", std::env::consts::EXE_SUFFIX));
-        run_http(args, &binary, postgres_url, &http)?
+        Some(
+            build(workspace, &["-p", "acs-api", "--bin", "acs-server"])?
+                .join(format!("acs-server{}", std::env::consts::EXE_SUFFIX)),
+        )
     };
-    let steps = if args.selected(housekeeping::NAME) {
-        let bin_dir = build(workspace, &["-p", "xtask", "--bins"])?;
-        housekeeping::run(&bin_dir, postgres_url, args.tokens)
-            .map_err(|error| format!("{}: {error}", housekeeping::NAME))?
+    let commands = if args.selected(housekeeping::NAME) {
+        Some(build(workspace, &["-p", "xtask", "--bins"])?)
     } else {
-        Vec::new()
+        None
     };
 
+    // The run's time, as the report gives it, leaves out building.
+    let started = Instant::now();
+    let pace = args.pace();
+    let baseline = binary
+        .as_ref()
+        .map(|_| measure_baseline(pace))
+        .transpose()?;
+    let mut databases = Vec::new();
+    for &backend in backends {
+        databases.push(run_database(
+            args,
+            backend,
+            (binary.as_deref(), commands.as_deref()),
+            &http,
+            baseline.as_ref(),
+        )?);
+    }
     let injection = args
         .selected(injection::NAME)
         .then(|| injection::run(Duration::from_secs(args.duration)));
 
-    if !rows.is_empty() {
-        print_table(&rows);
-    }
-    if let Some(result) = &injection {
-        injection::print(result);
-    }
-    if !steps.is_empty() {
-        housekeeping::print(&steps);
-    }
-    let path = workspace.join("target/bench/results.json");
-    write_json(&path, args, &rows, &steps, injection.as_ref())?;
-    println!("\nwritten to {}", path.display());
+    let complete = args.scenarios.is_empty() && args.database == Databases::All;
+    let report = Report {
+        machine,
+        settings: report::Settings {
+            connections: pace.connections,
+            warmup: pace.warmup,
+            duration: pace.duration,
+            tokens: args.tokens,
+            users: args.users,
+        },
+        baseline,
+        databases,
+        injection,
+        elapsed: started.elapsed(),
+        complete,
+        short: args.duration < DEFAULT_DURATION,
+    };
+    let output = match &args.output {
+        // `join` keeps an absolute path as it is.
+        Some(dir) => workspace.join(dir),
+        None if complete => workspace.join("docs"),
+        None => workspace.join("target/bench"),
+    };
+    let (json, markdown) = report.write(&output)?;
+    println!("\n{}", markdown::render(&report));
+    println!("written to {} and {}", markdown.display(), json.display());
 
-    let failed: Vec<_> = rows
-        .iter()
-        .filter(|row| row.requests == 0 || row.errors == row.requests)
-        .collect();
+    let failed = report.failed();
     if !failed.is_empty() {
-        let names: Vec<_> = failed.iter().map(|row| row.scenario).collect();
-        return Err(format!("no successful response in: {}", names.join(", ")).into());
+        return Err(format!("no successful response in: {}", failed.join(", ")).into());
     }
     Ok(())
 }
 
-/// The baseline, then each HTTP scenario on one release server.
-fn run_http(
-    args: &BenchArgs,
-    binary: &Path,
-    postgres_url: Option<&str>,
-    selected: &[&scenarios::Scenario],
-) -> Result<Vec<Row>> {
-    let load = |addr| Load {
-        addr,
-        connections: usize::from(args.connections),
-        warmup: WARMUP,
-        duration: Duration::from_secs(args.duration),
-    };
-
+/// The bare actix-web server under the same load as the real one.
+fn measure_baseline(pace: Pace) -> Result<Row> {
     eprintln!("bench: baseline (bare actix-web)");
-    let baseline = {
-        let server = baseline::start()?;
-        let request = Workload::repeat(load::request("GET", server.addr, ME_PATH, &[], b""));
-        load::run(load(server.addr), &request).map_err(|error| format!("baseline: {error}"))?
-    };
-    let baseline_rps = baseline.requests_per_sec();
-    if baseline_rps == 0.0 {
+    let server = baseline::start()?;
+    let request = Workload::repeat(load::request("GET", server.addr, ME_PATH, &[], b""));
+    let measured = load::run(pace.load(server.addr), &request)
+        .map_err(|error| format!("baseline: {error}"))?;
+    let rps = measured.requests_per_sec();
+    if rps == 0.0 {
         return Err("the baseline completed no request: nothing to compare with".into());
     }
-    let mut rows = vec![Row::new("baseline", &baseline, baseline_rps)];
+    Ok(Row::new("baseline", &measured, rps))
+}
 
-    let server = server::Server::start(binary, postgres_url)?;
-    for scenario in selected {
-        eprintln!("bench: {}", scenario.name);
-        let workload = (scenario.prepare)(server.addr, usize::from(args.connections))
-            .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
-        let measured = load::run(load(server.addr), &workload)
-            .map_err(|error| format!("{}: {error}", scenario.name))?;
-        rows.push(Row::new(scenario.name, &measured, baseline_rps));
+/// Everything selected on one database: the HTTP scenarios, the scale, the housekeeping
+/// commands, with the server binary and the commands' directory when they were built.
+fn run_database(
+    args: &BenchArgs,
+    backend: Backend,
+    (binary, commands): (Option<&Path>, Option<&Path>),
+    http: &[&scenarios::Scenario],
+    baseline: Option<&Row>,
+) -> Result<DatabaseReport> {
+    eprintln!("bench: on {}", backend.title());
+    let postgres_url = args.postgres_url(backend);
+    let in_context = |part: &'static str| {
+        let title = backend.title();
+        move |error| format!("{part} on {title}: {error}")
+    };
+    let (mut suite, mut scale) = (None, None);
+    if let (Some(binary), Some(baseline)) = (binary, baseline) {
+        if !http.is_empty() {
+            let measured = suite::run(
+                binary,
+                postgres_url,
+                http,
+                args.pace(),
+                baseline.requests_per_sec,
+            );
+            suite = Some(measured.map_err(in_context("HTTP scenarios"))?);
+        }
+        if args.selected(scale::NAME) {
+            let sizes = (args.users, args.tokens);
+            let measured = scale::run(
+                binary,
+                postgres_url,
+                sizes,
+                args.pace(),
+                baseline.requests_per_sec,
+            );
+            scale = Some(measured.map_err(in_context(scale::NAME))?);
+        }
     }
-    Ok(rows)
+    let housekeeping = match commands {
+        Some(commands) => housekeeping::run(commands, postgres_url, args.tokens)
+            .map_err(in_context(housekeeping::NAME))?,
+        None => Vec::new(),
+    };
+    Ok(DatabaseReport {
+        backend,
+        suite,
+        scale,
+        housekeeping,
+    })
 }
 
 /// The workspace root: the parent of this crate's directory.
@@ -244,75 +351,4 @@ fn build(workspace: &Path, what: &[&str]) -> Result<PathBuf> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| workspace.join("target"), |dir| workspace.join(dir));
     Ok(target.join("release"))
-}
-
-fn print_table(rows: &[Row]) {
-    println!(
-        "\n{:<10} {:>12} {:>9} {:>9} {:>10} {:>12}",
-        "scenario", "requests/s", "p50 ms", "p99 ms", "errors", "vs baseline"
-    );
-    for row in rows {
-        // A scenario with errors measured something other than what it names: flag it.
-        let errors = if row.errors > 0 {
-            format!("{} !", row.errors)
-        } else {
-            "0".into()
-        };
-        println!(
-            "{:<10} {:>12.1} {:>9.3} {:>9.3} {:>10} {:>11.1}%",
-            row.scenario,
-            row.requests_per_sec,
-            row.p50_ms,
-            row.p99_ms,
-            errors,
-            row.baseline_percent
-        );
-    }
-    for row in rows.iter().filter(|row| row.errors > 0) {
-        println!(
-            "! {}: {} of {} responses were errors (non-2xx status or a failed connection)",
-            row.scenario, row.errors, row.requests
-        );
-    }
-}
-
-fn write_json(
-    path: &Path,
-    args: &BenchArgs,
-    rows: &[Row],
-    steps: &[housekeeping::Step],
-    injection: Option<&injection::Measured>,
-) -> Result<()> {
-    let results: Vec<_> = rows
-        .iter()
-        .map(|row| {
-            json!({
-                "scenario": row.scenario,
-                "requests": row.requests,
-                "requests_per_sec": row.requests_per_sec,
-                "p50_ms": row.p50_ms,
-                "p99_ms": row.p99_ms,
-                "errors": row.errors,
-                "baseline_percent": row.baseline_percent,
-            })
-        })
-        .collect();
-    let report = json!({
-        "database": args.database.to_possible_value().map(|value| value.get_name().to_owned()),
-        "duration_secs": args.duration,
-        "warmup_secs": WARMUP.as_secs(),
-        "connections": args.connections,
-        "results": results,
-        "housekeeping": {
-            "access_tokens_seeded": args.tokens,
-            "steps": steps.iter().map(housekeeping::Step::json).collect::<Vec<_>>(),
-        },
-        "injection": injection.map(injection::Measured::json),
-    });
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
-    Ok(())
 }

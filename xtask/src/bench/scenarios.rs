@@ -1,12 +1,15 @@
 //! What is measured on the real server. Each scenario sets itself up against the running
-//! server (logging in, issuing a token, …) and returns the one request its connections repeat.
+//! server (logging in, issuing a token, …) and returns the requests its connections send.
 
 use std::net::SocketAddr;
 
+use acs_api::http::list::MAX_PAGE_SIZE;
 use base64::Engine;
 use base64::prelude::BASE64_STANDARD;
 
 use super::ME_PATH;
+use super::dataset::{LIST_TOKENS, LIST_USER_TOKEN};
+use super::launch::{self, ProcessStarts};
 use super::load::{self, Reply, Workload};
 use super::server::{ADMIN_PASSWORD, ADMIN_USERNAME};
 use crate::Result;
@@ -18,6 +21,9 @@ pub struct Scenario {
     /// Prepares the scenario on the server at the address for this many connections;
     /// returns what they send.
     pub prepare: fn(SocketAddr, usize) -> Result<Workload>,
+    /// Waits, once the load has stopped, for what the requests started in the background and
+    /// reads how it went.
+    pub settle: Option<fn(SocketAddr) -> Result<ProcessStarts>>,
 }
 
 /// Measured in this order, each after the previous on the same server.
@@ -25,28 +31,52 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "basic",
         prepare: basic,
+        settle: None,
     },
     Scenario {
         name: "session",
         prepare: session,
+        settle: None,
     },
     Scenario {
         name: "bearer",
         prepare: bearer,
+        settle: None,
+    },
+    Scenario {
+        name: "token_list",
+        prepare: token_list,
+        settle: None,
     },
     Scenario {
         name: "token_issue",
         prepare: token_issue,
+        settle: None,
     },
     Scenario {
         name: "password_grant",
         prepare: password_grant,
+        settle: None,
     },
     Scenario {
         name: "refresh_grant",
         prepare: refresh_grant,
+        settle: None,
+    },
+    Scenario {
+        name: launch::NAME,
+        prepare: launch::prepare,
+        settle: Some(launch::settle),
     },
 ];
+
+/// The scenario called `name`.
+pub fn named(name: &str) -> Result<&'static Scenario> {
+    SCENARIOS
+        .iter()
+        .find(|scenario| scenario.name == name)
+        .ok_or_else(|| format!("no scenario {name}").into())
+}
 
 const PERSONAL_TOKENS_PATH: &str = "/api/v2/users/admin/personal_tokens/";
 const TOKENS_PATH: &str = "/api/v2/tokens/";
@@ -127,6 +157,36 @@ fn bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
         &[("Authorization", authorization.as_str())],
         b"",
     )))
+}
+
+/// The list user's tokens (`GET /api/v2/tokens/`, the user seeded with them: see `dataset`),
+/// a page at a time at the largest page size the API allows, the pages in turn. That user
+/// sees only their own, however many others the database holds.
+fn token_list(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    let authorization = format!("Bearer {LIST_USER_TOKEN}");
+    let page_size = u64::try_from(MAX_PAGE_SIZE)?;
+    let pages: Vec<_> = (1..=LIST_TOKENS.div_ceil(page_size))
+        .map(|page| {
+            let path = format!("{TOKENS_PATH}?page_size={page_size}&page={page}");
+            load::request(
+                "GET",
+                addr,
+                &path,
+                &[("Authorization", authorization.as_str())],
+                b"",
+            )
+        })
+        .collect();
+    // The list must be the one meant: a user who sees other tokens would measure another.
+    let first = load::fetch(addr, &pages[0])?;
+    let count = ok_json(&first, TOKENS_PATH, 200)?["count"].as_u64();
+    if count != Some(LIST_TOKENS) {
+        return Err(format!(
+            "GET {TOKENS_PATH} as the list user counts {count:?} tokens, not {LIST_TOKENS}"
+        )
+        .into());
+    }
+    Ok(Workload::cycle(pages)?)
 }
 
 /// Token issuance: every request creates a personal token (`POST /api/v2/tokens/`),
@@ -261,7 +321,11 @@ fn oauth_client(addr: SocketAddr) -> Result<OAuthClient> {
 }
 
 /// POSTs `body` as JSON with the admin's Basic credentials; expects 201.
-fn admin_post(addr: SocketAddr, path: &str, body: &serde_json::Value) -> Result<serde_json::Value> {
+pub(super) fn admin_post(
+    addr: SocketAddr,
+    path: &str,
+    body: &serde_json::Value,
+) -> Result<serde_json::Value> {
     let credentials = BASE64_STANDARD.encode(format!("{ADMIN_USERNAME}:{ADMIN_PASSWORD}"));
     let authorization = format!("Basic {credentials}");
     let body = serde_json::to_vec(body)?;
@@ -281,7 +345,24 @@ fn admin_post(addr: SocketAddr, path: &str, body: &serde_json::Value) -> Result<
     ok_json(&reply, path, 201)
 }
 
-/// The JSON body of `reply`, which must have `status`.
+/// GETs `path` with the admin's Basic credentials; expects 200.
+pub(super) fn admin_get(addr: SocketAddr, path: &str) -> Result<serde_json::Value> {
+    let credentials = BASE64_STANDARD.encode(format!("{ADMIN_USERNAME}:{ADMIN_PASSWORD}"));
+    let authorization = format!("Basic {credentials}");
+    let reply = load::fetch(
+        addr,
+        &load::request(
+            "GET",
+            addr,
+            path,
+            &[("Authorization", authorization.as_str())],
+            b"",
+        ),
+    )?;
+    ok_json(&reply, path, 200)
+}
+
+/// The JSON body of `reply` to a request for `path`, which must have `status`.
 fn ok_json(reply: &Reply, path: &str, status: u16) -> Result<serde_json::Value> {
     if reply.status != status {
         let body: String = String::from_utf8_lossy(&reply.body)
@@ -289,7 +370,7 @@ fn ok_json(reply: &Reply, path: &str, status: u16) -> Result<serde_json::Value> 
             .take(300)
             .collect();
         return Err(format!(
-            "POST {path} answered {} instead of {status}: {body}",
+            "{path} answered {} instead of {status}: {body}",
             reply.status
         )
         .into());
@@ -306,7 +387,7 @@ fn string_field(record: &serde_json::Value, key: &str) -> Result<String> {
 }
 
 /// Creates a write-scoped personal token for the admin with Basic credentials.
-fn personal_token(addr: SocketAddr) -> Result<String> {
+pub(super) fn personal_token(addr: SocketAddr) -> Result<String> {
     let credentials = BASE64_STANDARD.encode(format!("{ADMIN_USERNAME}:{ADMIN_PASSWORD}"));
     let authorization = format!("Basic {credentials}");
     let body = br#"{"description": "bench", "scope": "write"}"#;

@@ -1,16 +1,26 @@
-//! The real server under test: a child process on a fresh data directory (and, on PostgreSQL,
-//! a fresh database), all of which are cleaned up when [`Server`] is dropped, failures included.
+//! The real server under test: a child process on a fresh [`Store`] (a data directory and, on
+//! PostgreSQL, a database), all of which are cleaned up when [`Server`] is dropped, failures
+//! included. Its `jobs` settings point at a projects root of its own holding one project, and
+//! at a playbook program that exits at once, so a launched job costs the API, the run record
+//! and the spawning of a process, not Ansible.
 
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::load;
+use acs_storage::Database;
+
+use super::{load, memory};
 use crate::Result;
 
 pub const ADMIN_USERNAME: &str = "admin";
 pub const ADMIN_PASSWORD: &str = "bench-password";
+/// The project directory under the server's `PROJECTS_ROOT`, and its playbook.
+pub const PROJECT_DIRECTORY: &str = "bench";
+pub const PLAYBOOK: &str = "site.yml";
+/// What the server runs as `ansible-playbook`: it ignores its arguments and exits 0.
+const TRIVIAL_PLAYBOOK_PROGRAM: &str = "/bin/true";
 
 /// A release build with an empty database starts in well under a second; a minute only
 /// allows for a slow PostgreSQL or a loaded machine.
@@ -18,25 +28,69 @@ const READY_TIMEOUT: Duration = Duration::from_secs(60);
 /// SIGTERM starts a graceful shutdown; past this the server is killed.
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// A fresh database for one server: a data directory of its own (holding the SQLite file, as
+/// the server's default) and, on PostgreSQL, a database created for it. Both go on drop.
+#[derive(Debug)]
+pub struct Store {
+    label: String,
+    data_dir: TempDir,
+    postgres: Option<PgDatabase>,
+}
+
+impl Store {
+    /// An empty store named after `label` (unique among the stores alive at once): on the
+    /// PostgreSQL server at `postgres_url` if given, SQLite otherwise.
+    pub fn create(label: &str, postgres_url: Option<&str>) -> Result<Store> {
+        let data_dir = TempDir::create(label)?;
+        let postgres = postgres_url
+            .map(|url| PgDatabase::create(url, label))
+            .transpose()?;
+        Ok(Store {
+            label: label.to_owned(),
+            data_dir,
+            postgres,
+        })
+    }
+
+    /// The database, as the server will find it.
+    pub fn database(&self) -> Database {
+        match &self.postgres {
+            Some(db) => Database::Postgres(db.url.clone()),
+            None => Database::Sqlite(self.data_dir.0.join("acs.sqlite3")),
+        }
+    }
+}
+
 /// A running `acs-server`; SIGTERMed (then killed) on drop, before its data goes.
 #[derive(Debug)]
 pub struct Server {
     pub addr: SocketAddr,
     child: Child,
-    // Dropped after the child has stopped, in this order: the server holds both open.
-    _data_dir: TempDir,
-    _database: Option<PgDatabase>,
+    // Dropped after the child has stopped, in this order: the server holds them open.
+    _projects_root: TempDir,
+    _store: Store,
 }
 
 impl Server {
-    /// Starts `binary` with a fresh data directory, on a fresh database of the PostgreSQL
-    /// server at `postgres_url` if given (SQLite in the data directory otherwise), and waits
-    /// until it answers.
-    pub fn start(binary: &Path, postgres_url: Option<&str>) -> Result<Server> {
-        let data_dir = TempDir::create("server")?;
-        let database = postgres_url
-            .map(|url| PgDatabase::create(url, "server"))
-            .transpose()?;
+    /// Starts `binary` on `store` (migrated and seeded or empty: the server migrates at start)
+    /// and waits until it answers.
+    pub fn start(binary: &Path, store: Store) -> Result<Server> {
+        if !Path::new(TRIVIAL_PLAYBOOK_PROGRAM).is_file() {
+            return Err(format!(
+                "{TRIVIAL_PLAYBOOK_PROGRAM} is missing: job launches need a program that exits 0"
+            )
+            .into());
+        }
+        let projects_root = TempDir::create(&format!("{}-projects", store.label))?;
+        let project = projects_root.0.join(PROJECT_DIRECTORY);
+        std::fs::create_dir_all(&project)
+            .map_err(|error| format!("cannot create {}: {error}", project.display()))?;
+        let playbook = project.join(PLAYBOOK);
+        std::fs::write(
+            &playbook,
+            "- hosts: all\n  gather_facts: false\n  tasks: []\n",
+        )
+        .map_err(|error| format!("cannot write {}: {error}", playbook.display()))?;
         let addr = SocketAddr::from(([127, 0, 0, 1], free_port()?));
         let mut command = Command::new(binary);
         // The bench measures the defaults: settings from the caller's environment would make
@@ -47,12 +101,14 @@ impl Server {
             }
         }
         command
-            .env("ACS_DATA_DIR", &data_dir.0)
+            .env("ACS_DATA_DIR", &store.data_dir.0)
             .env("ACS_BIND", addr.to_string())
             .env("ACS_ADMIN_USERNAME", ADMIN_USERNAME)
             .env("ACS_ADMIN_PASSWORD", ADMIN_PASSWORD)
+            .env("ACS_PROJECTS_ROOT", &projects_root.0)
+            .env("ACS_ANSIBLE_PLAYBOOK_PATH", TRIVIAL_PLAYBOOK_PROGRAM)
             .env("RUST_LOG", "warn");
-        if let Some(database) = &database {
+        if let Some(database) = &store.postgres {
             command.env("ACS_DATABASE_URL", &database.url);
         }
         let child = command
@@ -61,11 +117,16 @@ impl Server {
         let mut server = Server {
             addr,
             child,
-            _data_dir: data_dir,
-            _database: database,
+            _projects_root: projects_root,
+            _store: store,
         };
         server.wait_ready()?;
         Ok(server)
+    }
+
+    /// The server's peak resident memory so far, in MiB (`None` where `/proc` cannot tell).
+    pub fn peak_mib(&self) -> Option<f64> {
+        memory::peak_kib(self.child.id()).map(memory::mib)
     }
 
     fn wait_ready(&mut self) -> Result<()> {
@@ -116,11 +177,11 @@ fn free_port() -> Result<u16> {
 
 /// A directory of this process under the system's temporary directory, removed on drop.
 #[derive(Debug)]
-pub(super) struct TempDir(pub(super) PathBuf);
+struct TempDir(PathBuf);
 
 impl TempDir {
     /// `acs-bench-<pid>-<label>`, empty.
-    pub(super) fn create(label: &str) -> Result<TempDir> {
+    fn create(label: &str) -> Result<TempDir> {
         let path = std::env::temp_dir().join(format!("acs-bench-{}-{label}", std::process::id()));
         // Left over by an earlier run that had the same pid and was killed: start empty.
         let _ = std::fs::remove_dir_all(&path);
@@ -138,17 +199,17 @@ impl Drop for TempDir {
 
 /// A database created for this run with `psql`, dropped on drop.
 #[derive(Debug)]
-pub(super) struct PgDatabase {
+struct PgDatabase {
     /// The server's maintenance database, where CREATE and DROP run.
     admin_url: String,
     name: String,
     /// The URL of the new database.
-    pub(super) url: String,
+    url: String,
 }
 
 impl PgDatabase {
     /// `acs_bench_<pid>_<label>` on the server of `admin_url`, empty.
-    pub(super) fn create(admin_url: &str, label: &str) -> Result<PgDatabase> {
+    fn create(admin_url: &str, label: &str) -> Result<PgDatabase> {
         let name = format!("acs_bench_{}_{label}", std::process::id());
         let url = with_database(admin_url, &name)?;
         // Left over by an earlier run that had the same pid and was killed: start empty.
@@ -178,6 +239,14 @@ impl Drop for PgDatabase {
     }
 }
 
+/// Fails unless the PostgreSQL server at `url` answers, so that a run on both databases stops
+/// at once rather than after its SQLite part.
+pub fn check_postgres(url: &str) -> Result<()> {
+    psql(url, "SELECT 1").map_err(|error| {
+        format!("PostgreSQL at --postgres-url does not answer ({error}); pass --database sqlite to bench SQLite alone").into()
+    })
+}
+
 fn psql(url: &str, sql: &str) -> Result<()> {
     let status = Command::new("psql")
         .args([
@@ -189,6 +258,10 @@ fn psql(url: &str, sql: &str) -> Result<()> {
             "-c",
             sql,
         ])
+        // Errors go to stderr; a query's rows, and notices such as DROP … IF EXISTS finding
+        // nothing, are of no use here.
+        .env("PGOPTIONS", "-c client_min_messages=warning")
+        .stdout(Stdio::null())
         .status()
         .map_err(|error| format!("cannot run psql: {error}"))?;
     if !status.success() {

@@ -17,7 +17,8 @@ use acs_api::housekeeping::counted;
 use acs_storage::Database;
 use serde_json::{Value, json};
 
-use super::server::{PgDatabase, TempDir};
+use super::markdown::thousands;
+use super::server::Store;
 use crate::Result;
 use seed::Dataset;
 
@@ -51,7 +52,7 @@ impl Step {
         self.seconds / self.baseline_seconds
     }
 
-    /// The step as it goes into `results.json`.
+    /// The step as it goes into `benchmarks.json`.
     pub fn json(&self) -> Value {
         json!({
             "command": self.command,
@@ -138,7 +139,8 @@ fn measure(
     expected_stdout: &str,
 ) -> Result<Step> {
     let (seed_seconds, measured) = {
-        let (database, _dirs) = fresh(postgres_url, command)?;
+        let store = Store::create(command, postgres_url)?;
+        let database = store.database();
         let seed_seconds = seed_timed(&database, dataset, command)?;
         eprintln!("bench: {NAME}: {command} {}", args.join(" "));
         (
@@ -157,7 +159,8 @@ fn measure(
         .into());
     }
     let baseline = {
-        let (database, _dirs) = fresh(postgres_url, &format!("{command}_baseline"))?;
+        let store = Store::create(&format!("{command}_baseline"), postgres_url)?;
+        let database = store.database();
         seed_timed(&database, dataset, &format!("the {command} baseline"))?;
         eprintln!("bench: {NAME}: {command} baseline");
         floor::measure(&database, command, access_tokens_left)?
@@ -171,22 +174,6 @@ fn measure(
         peak_mib: measured.peak_rss_kib.map(|kib| kib as f64 / 1024.0),
     })
 }
-
-/// A fresh, empty database named after `name`, and what must live as long as it is used.
-fn fresh(postgres_url: Option<&str>, name: &str) -> Result<(Database, Resources)> {
-    let data_dir = TempDir::create(name)?;
-    let postgres = postgres_url
-        .map(|url| PgDatabase::create(url, name))
-        .transpose()?;
-    let database = match &postgres {
-        Some(db) => Database::Postgres(db.url.clone()),
-        None => Database::Sqlite(data_dir.0.join("acs.sqlite3")),
-    };
-    Ok((database, (data_dir, postgres)))
-}
-
-/// A fresh database's directory and, on PostgreSQL, the database: both dropped after use.
-type Resources = (TempDir, Option<PgDatabase>);
 
 /// Seeds `database` with `dataset` for `purpose`; returns the seconds it took.
 fn seed_timed(database: &Database, dataset: Dataset, purpose: &str) -> Result<f64> {
@@ -222,32 +209,32 @@ fn run_command(
     child::run(process)
 }
 
-/// The scenario's lines of the report.
-pub fn print(steps: &[Step]) {
-    println!(
-        "\n{:<22} {:>10} {:>9} {:>9} {:>11} {:>7} {:>10}",
-        "command", "rows", "seed s", "run s", "baseline s", "ratio", "peak MiB"
+/// The scenario's table of the report, and a line for each step off target.
+pub fn markdown(steps: &[Step]) -> String {
+    let mut text = String::from(
+        "| command | rows | seed s | run s | baseline s | ratio | peak MiB |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
     );
     for step in steps {
         let peak = step
             .peak_mib
             .map_or_else(|| "n/a".to_owned(), |mib| format!("{mib:.1}"));
-        println!(
-            "{:<22} {:>10} {:>9.2} {:>9.2} {:>11.2} {:>6.2}x {:>10}{}",
+        text.push_str(&format!(
+            "| {}{} | {} | {:.2} | {:.2} | {:.2} | {:.2}× | {peak} |\n",
             step.command,
-            step.rows,
+            if step.on_target() { "" } else { " !" },
+            thousands(step.rows as f64),
             step.seed_seconds,
             step.seconds,
             step.baseline_seconds,
             step.ratio(),
-            peak,
-            if step.on_target() { "" } else { " !" }
-        );
+        ));
     }
     for step in steps.iter().filter(|step| !step.on_target()) {
-        println!(
-            "! {}: over the target of {TARGET_SECONDS} s and {TARGET_PEAK_MIB} MiB peak",
+        text.push_str(&format!(
+            "\n! {}: over the target of {TARGET_SECONDS} s and {TARGET_PEAK_MIB} MiB peak\n",
             step.command
-        );
+        ));
     }
+    text
 }

@@ -1,0 +1,306 @@
+//! The users and personal access tokens a server is started on, written straight into its
+//! fresh database with set-based SQL (a recursive CTE on SQLite, `generate_series` on
+//! PostgreSQL): a million tokens through the API would take longer than the whole bench.
+//!
+//! User 1 is the list user, `bench`, who owns [`LIST_TOKENS`] tokens spread evenly over the
+//! ids, as a user's tokens are among everyone's in a live database (ids 1 to 1 000 would put
+//! them first in every scan by id); the bench knows the value of the first
+//! ([`LIST_USER_TOKEN`]). Every other token belongs to one of the other users, spread evenly.
+//! Rows look like a live database's: distinct SHA-256 digests, creation dates over the past
+//! year, each expiring one personal-token lifetime after it was created (so none has
+//! expired), read and write scopes alternating.
+
+use acs_storage::{Database, DbConnection};
+use diesel::connection::SimpleConnection;
+
+use crate::Result;
+
+/// The tokens of the list user.
+pub const LIST_TOKENS: u64 = 1_000;
+/// The list user's first token, in clear: the bench lists that user's tokens with it.
+pub const LIST_USER_TOKEN: &str = "benchListUserToken0000000000000000000000000";
+/// Creation dates go back this many days, less than a personal token's year of life.
+const CREATED_OVER_DAYS: u64 = 364;
+
+/// What a seeded database holds besides what the server creates (its admin).
+#[derive(Debug, Clone, Copy)]
+pub struct Dataset {
+    /// Users, the list user included.
+    pub users: u64,
+    /// Personal access tokens, the list user's included.
+    pub tokens: u64,
+}
+
+impl Dataset {
+    /// The list user and its tokens, nothing else.
+    pub const LIST_USER_ONLY: Dataset = Dataset {
+        users: 1,
+        tokens: LIST_TOKENS,
+    };
+
+    /// Whether the rows can be laid out as described: the list user's tokens, and other users
+    /// for any tokens beyond them.
+    fn check(&self) -> Result<()> {
+        if self.users == 0 || self.tokens < LIST_TOKENS {
+            return Err(format!(
+                "a dataset needs the list user and its {LIST_TOKENS} tokens (asked for {} users, {} tokens)",
+                self.users, self.tokens
+            )
+            .into());
+        }
+        if self.tokens > LIST_TOKENS && self.users < 2 {
+            return Err("tokens beyond the list user's need other users to own them".into());
+        }
+        Ok(())
+    }
+}
+
+/// Migrates `database` (fresh, no server on it yet) and fills it with `dataset`.
+pub fn seed(database: &Database, dataset: Dataset) -> Result<()> {
+    dataset.check()?;
+    let mut conn = database.connect()?;
+    acs_storage::run_migrations(&mut conn)?;
+    let sql = Sql {
+        postgres: matches!(conn, DbConnection::Postgres(_)),
+        now: chrono::Utc::now()
+            .naive_utc()
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+    };
+    conn.batch_execute(&sql.statements(dataset))?;
+    // Planner statistics and, on PostgreSQL, a visibility map, as a long-running database
+    // would have them (VACUUM cannot run inside the transaction above).
+    conn.batch_execute(if sql.postgres {
+        "VACUUM ANALYZE"
+    } else {
+        "ANALYZE"
+    })?;
+    Ok(())
+}
+
+/// The statements of one backend.
+struct Sql {
+    postgres: bool,
+    /// The seeding's time, `%Y-%m-%d %H:%M:%S`.
+    now: String,
+}
+
+impl Sql {
+    fn statements(&self, dataset: Dataset) -> String {
+        let others = dataset.users.saturating_sub(1).max(1);
+        let lifetime = acs_oauth2::Lifetimes::default().personal_access_token_seconds;
+        let created = self.days_before_now(&format!("i % {CREATED_OVER_DAYS}"), 0);
+        let expires = self.days_before_now(&format!("i % {CREATED_OVER_DAYS}"), lifetime);
+        let now = self.timestamp(&self.now);
+        // A large page cache for the seeding connection (the bench's own): inserts into the
+        // random digest index otherwise spill pages all along.
+        let cache = if self.postgres {
+            ""
+        } else {
+            "PRAGMA cache_size = -524288;"
+        };
+        let mut sql = format!(
+            "{cache}
+             BEGIN;
+             INSERT INTO users (id, username, password, email, created, modified)
+               VALUES (1, 'bench', '!', 'bench@example.com', {now}, {now});\n"
+        );
+        sql.push_str(&self.series(
+            2,
+            dataset.users,
+            "INSERT INTO users (id, username, password, email, created, modified)",
+            &format!("i, 'user' || i, '!', 'user' || i || '@example.com', {now}, {now}"),
+        ));
+        // The list user's tokens are every `stride`-th, the first of them the known one.
+        let stride = dataset.tokens / LIST_TOKENS;
+        let known = acs_oauth2::PlainSecret::new(LIST_USER_TOKEN.to_owned()).digest();
+        let scope = "CASE WHEN i % 2 = 0 THEN 'write' ELSE 'read' END";
+        sql.push_str(&self.series(
+            1,
+            dataset.tokens,
+            "INSERT INTO access_tokens (id, digest, user_id, application_id, description, scope,
+               expires, created, modified)",
+            &format!(
+                "i, CASE WHEN i = {stride} THEN {known} ELSE {digest} END,
+                 CASE WHEN i % {stride} = 0 AND i <= {last} THEN 1 ELSE 2 + i % {others} END,
+                 NULL, 'bench', {scope}, {expires}, {created}, {created}",
+                known = self.blob(known.as_bytes()),
+                digest = self.digest(),
+                last = stride * LIST_TOKENS,
+            ),
+        ));
+        if self.postgres {
+            // Rows inserted with their ids leave the sequences behind: the server's own
+            // inserts (its admin first) would collide with them.
+            for table in ["users", "access_tokens"] {
+                sql.push_str(&format!(
+                    "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
+                     (SELECT MAX(id) FROM {table}));\n"
+                ));
+            }
+        }
+        sql.push_str("COMMIT;\n");
+        sql
+    }
+
+    /// `head SELECT columns` over `i` = `from..=to` (nothing when the range is empty).
+    fn series(&self, from: u64, to: u64, head: &str, columns: &str) -> String {
+        if from > to {
+            String::new()
+        } else if self.postgres {
+            format!("{head} SELECT {columns} FROM generate_series({from}, {to}) AS series(i);\n")
+        } else {
+            format!(
+                "WITH RECURSIVE series(i) AS (SELECT {from} UNION ALL SELECT i + 1 FROM series \
+                 WHERE i < {to}) {head} SELECT {columns} FROM series;\n"
+            )
+        }
+    }
+
+    /// A digest unique per row and as random as a real one (which matters for the cost of
+    /// its unique index); the known token's digest, a SHA-256 of text, cannot be among them.
+    fn digest(&self) -> &'static str {
+        if self.postgres {
+            "sha256(int8send(i::bigint))"
+        } else {
+            "randomblob(32)"
+        }
+    }
+
+    fn blob(&self, bytes: &[u8]) -> String {
+        let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+        if self.postgres {
+            format!("decode('{hex}', 'hex')")
+        } else {
+            format!("X'{hex}'")
+        }
+    }
+
+    fn timestamp(&self, text: &str) -> String {
+        if self.postgres {
+            format!("TIMESTAMP '{text}'")
+        } else {
+            format!("'{text}'")
+        }
+    }
+
+    /// The seeding's time less `days` (an SQL expression) days, plus `seconds`.
+    fn days_before_now(&self, days: &str, seconds: i64) -> String {
+        if self.postgres {
+            format!(
+                "TIMESTAMP '{}' - ({days}) * INTERVAL '1 day' + INTERVAL '{seconds} seconds'",
+                self.now
+            )
+        } else {
+            // The format diesel writes SQLite timestamps in.
+            format!(
+                "strftime('%Y-%m-%d %H:%M:%S', '{}', '-' || ({days}) || ' days', '+{seconds} seconds')",
+                self.now
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(conn: &mut DbConnection, sql: &str) -> i64 {
+        use diesel::RunQueryDsl;
+        diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(sql))
+            .get_result(conn)
+            .expect("a count")
+    }
+
+    #[test]
+    fn a_small_dataset_has_the_list_user_and_spread_owners() {
+        // An in-memory database lives only as long as its connection: seed a file.
+        let dir = std::env::temp_dir().join(format!("acs-dataset-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let database = Database::Sqlite(dir.join("acs.sqlite3"));
+        let dataset = Dataset {
+            users: 11,
+            tokens: 3 * LIST_TOKENS + 2,
+        };
+        seed(&database, dataset).expect("seeded");
+        let mut conn = database.connect().expect("a connection");
+        assert_eq!(count(&mut conn, "(SELECT COUNT(*) FROM users)"), 11);
+        assert_eq!(
+            count(&mut conn, "(SELECT COUNT(*) FROM access_tokens)"),
+            3002
+        );
+        // Every third token, up to the 3 000th.
+        assert_eq!(
+            count(
+                &mut conn,
+                "(SELECT COUNT(*) FROM access_tokens WHERE user_id = 1 AND id % 3 = 0)"
+            ),
+            1000
+        );
+        assert_eq!(
+            count(
+                &mut conn,
+                "(SELECT COUNT(*) FROM access_tokens WHERE user_id = 1)"
+            ),
+            1000
+        );
+        // The other 2 002 spread over the ten other users.
+        assert_eq!(
+            count(
+                &mut conn,
+                "(SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM access_tokens \
+                  WHERE user_id > 1 GROUP BY user_id))"
+            ),
+            200
+        );
+        assert_eq!(
+            count(
+                &mut conn,
+                "(SELECT COUNT(DISTINCT user_id) FROM access_tokens WHERE user_id > 1)"
+            ),
+            10
+        );
+        let now = chrono::Utc::now()
+            .naive_utc()
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string();
+        assert_eq!(
+            count(
+                &mut conn,
+                &format!("(SELECT COUNT(*) FROM access_tokens WHERE expires <= '{now}')")
+            ),
+            0
+        );
+        let known = acs_oauth2::PlainSecret::new(LIST_USER_TOKEN.to_owned()).digest();
+        let hex: String = known
+            .as_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            count(
+                &mut conn,
+                &format!("(SELECT user_id * 10 + id FROM access_tokens WHERE digest = X'{hex}')")
+            ),
+            13
+        );
+        drop(conn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn datasets_without_the_list_user_are_refused() {
+        let too_few = Dataset {
+            users: 1,
+            tokens: 10,
+        };
+        assert!(too_few.check().is_err());
+        let no_owner = Dataset {
+            users: 1,
+            tokens: LIST_TOKENS + 1,
+        };
+        assert!(no_owner.check().is_err());
+        assert!(Dataset::LIST_USER_ONLY.check().is_ok());
+    }
+}

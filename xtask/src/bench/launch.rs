@@ -1,0 +1,183 @@
+//! `job_launch`: `POST /api/v2/job_templates/<id>/launch/` as fast as the server takes it,
+//! up to the start of each job's process. The server's `ansible-playbook` is a program that
+//! exits at once (see `server`), so what is measured is the API, the run's record, its
+//! private directory and inventory, and the spawning of a process, not Ansible.
+//!
+//! A launch answers 201 once its run is committed, and the run goes on in the background: the
+//! HTTP figures say how fast launches are taken. Once the load stops, [`settle`] waits for
+//! every run to end and reads, from each run's record, the time from its launch (`created`)
+//! to the start of its process (`started`, stored just before the spawn), and whether it
+//! succeeded.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::load::{self, Workload};
+use super::scenarios::{admin_get, admin_post, personal_token};
+use super::server::{PLAYBOOK, PROJECT_DIRECTORY};
+use crate::Result;
+
+/// The scenario's name for `--scenario`.
+pub const NAME: &str = "job_launch";
+
+const JOBS_PATH: &str = "/api/v2/jobs/";
+/// Runs still going this long after the load stopped mean the runner is stuck.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(120);
+/// How often the runs left are counted while draining.
+const DRAIN_POLL: Duration = Duration::from_millis(100);
+/// Rows per page when reading the runs back (the API's largest).
+const PAGE_SIZE: i64 = acs_api::http::list::MAX_PAGE_SIZE;
+
+/// What the runs launched during the scenario (warm-up included) did.
+#[derive(Debug, Clone)]
+pub struct ProcessStarts {
+    pub runs: u64,
+    /// Runs that did not end `successful`: each one means a launch measured less than a job.
+    pub unsuccessful: u64,
+    /// From launch to the start of the process.
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    /// From the end of the load to the end of the last run.
+    pub drain_seconds: f64,
+}
+
+impl ProcessStarts {
+    /// Its part of `benchmarks.json`.
+    pub fn json(&self) -> Value {
+        json!({
+            "runs": self.runs,
+            "unsuccessful": self.unsuccessful,
+            "launch_to_process_start_p50_ms": self.p50_ms,
+            "launch_to_process_start_p99_ms": self.p99_ms,
+            "drain_seconds": self.drain_seconds,
+        })
+    }
+}
+
+/// Creates, as the admin, an organization with a project on the server's project directory,
+/// an inventory of one host and a job template of both; returns its launch by a bearer token.
+pub fn prepare(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    let organization = admin_post(
+        addr,
+        "/api/v2/organizations/",
+        &json!({ "name": "bench-jobs" }),
+    )?;
+    let project = admin_post(
+        addr,
+        "/api/v2/projects/",
+        &json!({
+            "name": "bench",
+            "organization": organization["id"],
+            "local_path": PROJECT_DIRECTORY,
+        }),
+    )?;
+    let inventory = admin_post(
+        addr,
+        "/api/v2/inventories/",
+        &json!({ "name": "bench", "organization": organization["id"] }),
+    )?;
+    admin_post(
+        addr,
+        &format!("/api/v2/inventories/{}/hosts/", inventory["id"]),
+        &json!({ "name": "localhost", "variables": "ansible_connection: local\n" }),
+    )?;
+    let template = admin_post(
+        addr,
+        "/api/v2/job_templates/",
+        &json!({
+            "name": "bench",
+            "project": project["id"],
+            "inventory": inventory["id"],
+            "playbook": PLAYBOOK,
+        }),
+    )?;
+    let authorization = format!("Bearer {}", personal_token(addr)?);
+    let path = format!("/api/v2/job_templates/{}/launch/", template["id"]);
+    Ok(Workload::repeat(load::request(
+        "POST",
+        addr,
+        &path,
+        &[
+            ("Authorization", authorization.as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        b"{}",
+    )))
+}
+
+/// Waits for every run to end, then reads them all back.
+pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
+    let drain_seconds = drain(addr)?;
+    let mut latencies_us = Vec::new();
+    let mut runs = 0;
+    let mut unsuccessful = 0;
+    for page in 1.. {
+        let list = admin_get(
+            addr,
+            &format!("{JOBS_PATH}?page_size={PAGE_SIZE}&page={page}&order_by=id"),
+        )?;
+        let results = list["results"].as_array().cloned().unwrap_or_default();
+        for run in &results {
+            runs += 1;
+            if run["status"] != "successful" {
+                unsuccessful += 1;
+            }
+            if let (Some(created), Some(started)) =
+                (timestamp(&run["created"]), timestamp(&run["started"]))
+            {
+                let micros = (started - created).num_microseconds().unwrap_or(0).max(0);
+                latencies_us.push(u32::try_from(micros).unwrap_or(u32::MAX));
+            }
+        }
+        if list["next"].is_null() || results.is_empty() {
+            break;
+        }
+    }
+    latencies_us.sort_unstable();
+    Ok(ProcessStarts {
+        runs,
+        unsuccessful,
+        p50_ms: load::percentile_ms(&latencies_us, 0.50),
+        p99_ms: load::percentile_ms(&latencies_us, 0.99),
+        drain_seconds,
+    })
+}
+
+/// Waits until no run is pending or running; returns the seconds it took.
+fn drain(addr: SocketAddr) -> Result<f64> {
+    let started = Instant::now();
+    let path = format!("{JOBS_PATH}?status__in=pending,running&page_size=1");
+    loop {
+        let left = admin_get(addr, &path)?["count"].as_u64().unwrap_or(0);
+        if left == 0 {
+            return Ok(started.elapsed().as_secs_f64());
+        }
+        if started.elapsed() >= DRAIN_TIMEOUT {
+            return Err(format!(
+                "{left} runs still unfinished {DRAIN_TIMEOUT:?} after the launches stopped"
+            )
+            .into());
+        }
+        std::thread::sleep(DRAIN_POLL);
+    }
+}
+
+/// A record's timestamp (`2026-01-02T03:04:05.678901Z`); `None` when null or malformed.
+fn timestamp(value: &Value) -> Option<chrono::NaiveDateTime> {
+    chrono::NaiveDateTime::parse_from_str(value.as_str()?, "%Y-%m-%dT%H:%M:%S%.fZ").ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_api_timestamps() {
+        let created = timestamp(&json!("2026-01-02T03:04:05.000100Z")).unwrap();
+        let started = timestamp(&json!("2026-01-02T03:04:05.002600Z")).unwrap();
+        assert_eq!((started - created).num_microseconds(), Some(2500));
+        assert_eq!(timestamp(&Value::Null), None);
+    }
+}

@@ -1,0 +1,356 @@
+//! `benchmarks.md`: the report for people. Its prose is here; what bounds each path is in
+//! `bounds`; every figure comes from the run.
+
+use std::fmt::Write;
+
+use super::bounds::{BOUNDS, TO_FILL};
+use super::report::{Report, TARGET_PEAK_MIB};
+use super::row::Row;
+use super::scale::{Scale, TARGET_RATIO, TARGET_SCENARIO};
+use super::{housekeeping, injection};
+
+/// The whole document.
+pub fn render(report: &Report) -> String {
+    let mut text = String::from("# Benchmarks\n\n");
+    warnings(&mut text, report);
+    text.push_str(
+        "Written by `cargo xtask bench` from one run (see README, Performance); do not edit \
+         by hand. The prose of \"What bounds each path\" lives in `xtask/src/bench/bounds.rs`.\n\n",
+    );
+    machine(&mut text, report);
+    if let Some(baseline) = &report.baseline {
+        let _ = write!(
+            text,
+            "## Baseline\n\nA bare actix-web handler answering `GET /api/v2/me/` with a fixed \
+             body, on two workers, in the bench's own process: {} requests/s (p50 {:.3} ms, \
+             p99 {:.3} ms). Measured once for the run; every table's percentages are of it.\n\n",
+            thousands(baseline.requests_per_sec),
+            baseline.p50_ms,
+            baseline.p99_ms
+        );
+    }
+    for database in &report.databases {
+        let (Some(suite), Some(baseline)) = (&database.suite, &report.baseline) else {
+            continue;
+        };
+        let _ = writeln!(text, "## {}\n", database.backend.title());
+        rows_table(&mut text, Some(baseline), &suite.rows);
+        for row in &suite.rows {
+            job_runs(&mut text, row);
+        }
+        text.push('\n');
+    }
+    scale(&mut text, report);
+    memory(&mut text, report);
+    if let Some(injection) = &report.injection {
+        text.push_str(
+            "## Injection planning (in process)\n\nA whole injection plan for a typical custom \
+             credential type, on one core, next to the same output written by hand with \
+             `format!` and `serde_json`.\n\n",
+        );
+        text.push_str(&injection::markdown(injection));
+        text.push('\n');
+    }
+    if report
+        .databases
+        .iter()
+        .any(|db| !db.housekeeping.is_empty())
+    {
+        let _ = write!(
+            text,
+            "## Token housekeeping\n\nThe release `revoke_oauth2_tokens --all` and \
+             `cleanup_tokens` on {} seeded access tokens, next to the same work as plain SQL in \
+             one transaction (the ratio).\n\n",
+            thousands(report.settings.tokens as f64)
+        );
+        for database in report
+            .databases
+            .iter()
+            .filter(|db| !db.housekeeping.is_empty())
+        {
+            let _ = writeln!(text, "### {}\n", database.backend.title());
+            text.push_str(&housekeeping::markdown(&database.housekeeping));
+            text.push('\n');
+        }
+    }
+    text.push_str("## What bounds each path\n\n");
+    for (path, bound) in BOUNDS {
+        let _ = writeln!(text, "- **{path}**: {bound}");
+    }
+    if BOUNDS.iter().any(|(_, bound)| bound.contains(TO_FILL)) {
+        let _ = writeln!(
+            text,
+            "\nWhat is marked {TO_FILL} awaits a profile of the release server under the \
+             scenario's load."
+        );
+    }
+    text
+}
+
+/// Says when the figures are not the ones to publish.
+fn warnings(text: &mut String, report: &Report) {
+    if report.short {
+        let _ = write!(
+            text,
+            "> **Short run** ({} s per scenario): these figures show that the harness works, \
+             not how fast ACS is.\n\n",
+            report.settings.duration.as_secs()
+        );
+    }
+    if !report.complete {
+        text.push_str(
+            "> **Partial run**: some scenarios or one database only; the published report \
+             comes from a run of everything.\n\n",
+        );
+    }
+}
+
+fn machine(text: &mut String, report: &Report) {
+    let machine = &report.machine;
+    let unknown = || "unknown".to_owned();
+    let commit = match (&machine.commit, machine.uncommitted_changes) {
+        (Some(commit), true) => format!("`{commit}` with uncommitted changes"),
+        (Some(commit), false) => format!("`{commit}`"),
+        (None, _) => unknown(),
+    };
+    let settings = &report.settings;
+    let _ = write!(
+        text,
+        "## Machine and run\n\n\
+         | | |\n|---|---|\n\
+         | date | {} |\n\
+         | commit | {commit} |\n\
+         | CPUs | {} × {} |\n\
+         | kernel | {} |\n\
+         | load average at the start (1, 5, 15 min) | {} |\n\
+         | load | {} keep-alive connections, each sending its next request once answered; \
+         {} s of warm-up, then {} s measured, per scenario |\n\
+         | run time | {:.1} min |\n\n",
+        machine.date,
+        machine.cpus,
+        machine.cpu_model.clone().unwrap_or_else(unknown),
+        machine.kernel.clone().unwrap_or_else(unknown),
+        machine.load_average.clone().unwrap_or_else(unknown),
+        settings.connections,
+        settings.warmup.as_secs_f64(),
+        settings.duration.as_secs_f64(),
+        report.elapsed.as_secs_f64() / 60.0,
+    );
+}
+
+/// A table of HTTP rows, the baseline first when given.
+fn rows_table(text: &mut String, baseline: Option<&Row>, rows: &[Row]) {
+    text.push_str(
+        "| scenario | requests/s | p50 ms | p99 ms | % of baseline | errors | server peak MiB |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for row in baseline.into_iter().chain(rows) {
+        let _ = writeln!(
+            text,
+            "| {} | {} | {:.3} | {:.3} | {:.1}% | {} | {} |",
+            if baseline.is_some_and(|b| std::ptr::eq(b, row)) {
+                "baseline (bare actix-web)"
+            } else {
+                row.scenario
+            },
+            thousands(row.requests_per_sec),
+            row.p50_ms,
+            row.p99_ms,
+            row.baseline_percent,
+            errors(row),
+            peak(row.peak_mib),
+        );
+    }
+}
+
+/// A row's errors, flagged: a scenario with errors measured something other than its name.
+fn errors(row: &Row) -> String {
+    if row.errors == 0 {
+        "0".to_owned()
+    } else {
+        format!("{} of {} !", row.errors, row.requests)
+    }
+}
+
+/// What the runs of a job-launch row did.
+fn job_runs(text: &mut String, row: &Row) {
+    let Some(runs) = &row.process_starts else {
+        return;
+    };
+    let outcome = if runs.unsuccessful == 0 {
+        "all successful".to_owned()
+    } else {
+        format!("**{} not successful**", runs.unsuccessful)
+    };
+    let _ = writeln!(
+        text,
+        "\n`{}`: {} runs launched (warm-up included), {outcome}; from launch to the start of \
+         the process p50 {:.1} ms, p99 {:.1} ms (each run's `created` to its `started`); the \
+         last ended {:.1} s after the load stopped.",
+        row.scenario,
+        thousands(runs.runs as f64),
+        runs.p50_ms,
+        runs.p99_ms,
+        runs.drain_seconds
+    );
+}
+
+fn scale(text: &mut String, report: &Report) {
+    let measured: Vec<(&str, &Scale)> = report
+        .databases
+        .iter()
+        .filter_map(|db| Some((db.backend.title(), db.scale.as_ref()?)))
+        .collect();
+    if measured.is_empty() {
+        return;
+    }
+    let _ = write!(
+        text,
+        "## Scale\n\nThe same `bearer` and `token_list` scenarios on a server whose database \
+         holds {} users and {} or {} personal tokens (the list user's {} among them), seeded \
+         straight into the database before the server starts.\n\n\
+         | database | scenario | tokens | requests/s | p50 ms | p99 ms | % of baseline | vs {} tokens | server peak MiB |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+        thousands(report.settings.users as f64),
+        thousands(super::dataset::LIST_TOKENS as f64),
+        thousands(report.settings.tokens as f64),
+        thousands(super::dataset::LIST_TOKENS as f64),
+        thousands(super::dataset::LIST_TOKENS as f64),
+    );
+    for (title, scale) in &measured {
+        let small = scale.sizes.first();
+        for size in &scale.sizes {
+            for row in &size.rows {
+                let versus = small
+                    .and_then(|small| small.rows.iter().find(|r| r.scenario == row.scenario))
+                    .filter(|small| small.requests_per_sec > 0.0)
+                    .map_or("–".to_owned(), |small| {
+                        format!(
+                            "{:.1}%",
+                            100.0 * row.requests_per_sec / small.requests_per_sec
+                        )
+                    });
+                let _ = writeln!(
+                    text,
+                    "| {title} | {}{} | {} | {} | {:.3} | {:.3} | {:.1}% | {versus} | {} |",
+                    row.scenario,
+                    if row.errors > 0 { " !" } else { "" },
+                    thousands(size.dataset.tokens as f64),
+                    thousands(row.requests_per_sec),
+                    row.p50_ms,
+                    row.p99_ms,
+                    row.baseline_percent,
+                    peak(row.peak_mib),
+                );
+            }
+        }
+    }
+    let _ = write!(
+        text,
+        "\nTarget: `{TARGET_SCENARIO}` with the large dataset at least {:.0}% of its rate with \
+         the small one.",
+        100.0 * TARGET_RATIO
+    );
+    for (title, scale) in &measured {
+        let verdict = match (scale.ratio(TARGET_SCENARIO), scale.on_target()) {
+            (Some(ratio), Some(true)) => format!("{:.1}%, met", 100.0 * ratio),
+            (Some(ratio), _) => format!("{:.1}%, **missed**", 100.0 * ratio),
+            (None, _) => "not measured".to_owned(),
+        };
+        let _ = write!(text, " {title}: {verdict}.");
+    }
+    text.push_str(" Seeding took");
+    let seeds: Vec<String> = measured
+        .iter()
+        .flat_map(|(title, scale)| {
+            scale.sizes.iter().map(move |size| {
+                format!(
+                    " {:.1} s for {} tokens on {title}",
+                    size.seed_seconds,
+                    thousands(size.dataset.tokens as f64)
+                )
+            })
+        })
+        .collect();
+    text.push_str(&seeds.join(","));
+    text.push_str(".\n\n");
+}
+
+fn memory(text: &mut String, report: &Report) {
+    let servers: Vec<_> = report
+        .databases
+        .iter()
+        .flat_map(|db| {
+            let title = db.backend.title();
+            db.servers().into_iter().map(move |server| (title, server))
+        })
+        .collect();
+    if servers.is_empty() {
+        return;
+    }
+    let _ = write!(
+        text,
+        "## Peak memory\n\nEach server process's peak resident set (`VmHWM` in \
+         `/proc/<pid>/status`) once its scenarios had run; the target is under {TARGET_PEAK_MIB:.0} \
+         MiB throughout. The tables above give it after each scenario.\n\n\
+         | database | server | peak MiB | under {TARGET_PEAK_MIB:.0} MiB |\n|---|---|---:|---|\n"
+    );
+    for (title, server) in servers {
+        let served = if server.served == super::scale::NAME {
+            format!(
+                "scale: {} users, {} tokens",
+                thousands(server.dataset.users as f64),
+                thousands(server.dataset.tokens as f64)
+            )
+        } else {
+            "HTTP scenarios".to_owned()
+        };
+        let verdict = match server.peak_mib {
+            Some(mib) if mib < TARGET_PEAK_MIB => "yes",
+            Some(_) => "**no**",
+            None => "not measured",
+        };
+        let _ = writeln!(
+            text,
+            "| {title} | {served} | {} | {verdict} |",
+            peak(server.peak_mib)
+        );
+    }
+    text.push('\n');
+}
+
+/// A server's peak memory so far, or a dash where there is none (the baseline, or `/proc`
+/// could not tell).
+fn peak(mib: Option<f64>) -> String {
+    mib.map_or("–".to_owned(), |mib| format!("{mib:.1}"))
+}
+
+/// `value` rounded, its thousands separated by spaces as in the README: `27 561`.
+pub fn thousands(value: f64) -> String {
+    let digits = format!("{:.0}", value.abs());
+    let mut grouped = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            grouped.push(' ');
+        }
+        grouped.push(digit);
+    }
+    if value < -0.5 {
+        grouped.insert(0, '-');
+    }
+    grouped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(thousands(0.4), "0");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(thousands(27_561.3), "27 561");
+        assert_eq!(thousands(1_000_000.0), "1 000 000");
+        assert_eq!(thousands(-1234.0), "-1 234");
+    }
+}

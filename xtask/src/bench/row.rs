@@ -1,0 +1,60 @@
+//! One measured HTTP scenario: a line of a report's tables.
+
+use serde_json::{Value, json};
+
+use super::launch::ProcessStarts;
+use super::load::Measurement;
+
+#[derive(Debug)]
+pub struct Row {
+    pub scenario: &'static str,
+    pub requests: u64,
+    pub requests_per_sec: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub errors: u64,
+    /// Requests per second as a percentage of the baseline's.
+    pub baseline_percent: f64,
+    /// The server's peak resident memory once the scenario had run (its high-water mark, so
+    /// the peak of everything before too); `None` for the baseline, which is no server.
+    pub peak_mib: Option<f64>,
+    /// For a job launch, what the launched runs did.
+    pub process_starts: Option<ProcessStarts>,
+}
+
+impl Row {
+    pub fn new(scenario: &'static str, measured: &Measurement, baseline_rps: f64) -> Row {
+        let requests_per_sec = measured.requests_per_sec();
+        Row {
+            scenario,
+            requests: measured.requests(),
+            requests_per_sec,
+            p50_ms: measured.percentile_ms(0.50),
+            p99_ms: measured.percentile_ms(0.99),
+            errors: measured.errors,
+            baseline_percent: 100.0 * requests_per_sec / baseline_rps,
+            peak_mib: None,
+            process_starts: None,
+        }
+    }
+
+    /// Whether nothing measured succeeded: then the figures describe no real work.
+    pub fn failed(&self) -> bool {
+        self.requests == 0 || self.errors == self.requests
+    }
+
+    /// The row as it goes into `benchmarks.json`.
+    pub fn json(&self) -> Value {
+        json!({
+            "scenario": self.scenario,
+            "requests": self.requests,
+            "requests_per_sec": self.requests_per_sec,
+            "p50_ms": self.p50_ms,
+            "p99_ms": self.p99_ms,
+            "errors": self.errors,
+            "baseline_percent": self.baseline_percent,
+            "server_peak_rss_mib": self.peak_mib,
+            "job_runs": self.process_starts.as_ref().map(ProcessStarts::json),
+        })
+    }
+}

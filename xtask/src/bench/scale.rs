@@ -1,0 +1,141 @@
+//! `scale`: whether bearer authentication and the token list keep their speed as the database
+//! grows. One server on a store with the scale's users and a thousand tokens, then one with
+//! the same users and a million tokens (both seeded straight into the database before the
+//! server starts: see `dataset`), the same `bearer` and `token_list` scenarios on each. The
+//! target: bearer throughput with a million tokens at least 80% of that with a thousand.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::dataset::{self, Dataset, LIST_TOKENS};
+use super::row::Row;
+use super::scenarios;
+use super::server::{Server, Store};
+use super::suite::{self, Pace};
+use crate::Result;
+
+/// The part's name for `--scenario`.
+pub const NAME: &str = "scale";
+/// Measured on each dataset, in this order.
+const MEASURED: [&str; 2] = ["bearer", "token_list"];
+/// The scenario the target is about.
+pub const TARGET_SCENARIO: &str = "bearer";
+/// Its throughput on the large dataset over that on the small, at least.
+pub const TARGET_RATIO: f64 = 0.8;
+
+/// One dataset measured.
+#[derive(Debug)]
+pub struct Size {
+    pub dataset: Dataset,
+    pub seed_seconds: f64,
+    pub rows: Vec<Row>,
+    /// The server's peak resident memory at the end, in MiB.
+    pub peak_mib: Option<f64>,
+}
+
+impl Size {
+    fn json(&self) -> Value {
+        json!({
+            "users": self.dataset.users,
+            "tokens": self.dataset.tokens,
+            "seed_seconds": self.seed_seconds,
+            "server_peak_rss_mib": self.peak_mib,
+            "results": self.rows.iter().map(Row::json).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Both datasets measured, small then large.
+#[derive(Debug)]
+pub struct Scale {
+    pub sizes: Vec<Size>,
+}
+
+impl Scale {
+    /// `scenario`'s throughput on the large dataset over that on the small.
+    pub fn ratio(&self, scenario: &str) -> Option<f64> {
+        let rate = |size: &Size| {
+            size.rows
+                .iter()
+                .find(|row| row.scenario == scenario)
+                .map(|row| row.requests_per_sec)
+        };
+        let (small, large) = (rate(self.sizes.first()?)?, rate(self.sizes.last()?)?);
+        (small > 0.0).then(|| large / small)
+    }
+
+    /// Whether the target is met; `None` when it could not be measured.
+    pub fn on_target(&self) -> Option<bool> {
+        self.ratio(TARGET_SCENARIO)
+            .map(|ratio| ratio >= TARGET_RATIO)
+    }
+
+    /// Its part of `benchmarks.json`.
+    pub fn json(&self) -> Value {
+        json!({
+            "datasets": self.sizes.iter().map(Size::json).collect::<Vec<_>>(),
+            "large_over_small": MEASURED
+                .iter()
+                .map(|&scenario| (scenario.to_owned(), json!(self.ratio(scenario))))
+                .collect::<serde_json::Map<_, _>>(),
+            "target": format!("{TARGET_SCENARIO} on the large dataset at least {TARGET_RATIO} of the small"),
+            "on_target": self.on_target(),
+        })
+    }
+}
+
+/// Measures both datasets, `users` users each, the large one with `tokens` tokens, on a
+/// server of `binary` on SQLite or, given `postgres_url`, PostgreSQL.
+pub fn run(
+    binary: &Path,
+    postgres_url: Option<&str>,
+    (users, tokens): (u64, u64),
+    pace: Pace,
+    baseline_rps: f64,
+) -> Result<Scale> {
+    if tokens <= LIST_TOKENS || users < 2 {
+        return Err(format!(
+            "{NAME} needs more than {LIST_TOKENS} tokens (--tokens) and at least 2 users (--users)"
+        )
+        .into());
+    }
+    let sizes = [LIST_TOKENS, tokens]
+        .into_iter()
+        .map(|tokens| {
+            let dataset = Dataset { users, tokens };
+            measure(binary, postgres_url, dataset, pace, baseline_rps)
+                .map_err(|error| format!("{NAME} with {tokens} tokens: {error}").into())
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Scale { sizes })
+}
+
+fn measure(
+    binary: &Path,
+    postgres_url: Option<&str>,
+    dataset: Dataset,
+    pace: Pace,
+    baseline_rps: f64,
+) -> Result<Size> {
+    let store = Store::create(&format!("scale_{}", dataset.tokens), postgres_url)?;
+    eprintln!(
+        "bench: {NAME}: seeding {} users and {} tokens",
+        dataset.users, dataset.tokens
+    );
+    let seeding = Instant::now();
+    dataset::seed(&store.database(), dataset)?;
+    let seed_seconds = seeding.elapsed().as_secs_f64();
+    let server = Server::start(binary, store)?;
+    let rows = MEASURED
+        .iter()
+        .map(|name| suite::measure(&server, scenarios::named(name)?, pace, baseline_rps))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Size {
+        dataset,
+        seed_seconds,
+        rows,
+        peak_mib: server.peak_mib(),
+    })
+}

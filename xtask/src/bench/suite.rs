@@ -1,0 +1,131 @@
+//! One database's HTTP scenarios: a release server on a fresh store holding the list user and
+//! its tokens (see `dataset`), each selected scenario measured on it in turn, and the
+//! server's peak memory read after each.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use super::dataset::{self, Dataset};
+use super::load::{self, Load};
+use super::row::Row;
+use super::scenarios::Scenario;
+use super::server::{Server, Store};
+use crate::Result;
+
+/// How every HTTP scenario is loaded, whatever the server.
+#[derive(Debug, Clone, Copy)]
+pub struct Pace {
+    pub connections: usize,
+    /// Load applied before measuring: connections open, caches and pools fill.
+    pub warmup: Duration,
+    pub duration: Duration,
+}
+
+impl Pace {
+    pub fn load(&self, addr: SocketAddr) -> Load {
+        Load {
+            addr,
+            connections: self.connections,
+            warmup: self.warmup,
+            duration: self.duration,
+            rate: None,
+        }
+    }
+}
+
+/// What one database's server did.
+#[derive(Debug)]
+pub struct Suite {
+    pub rows: Vec<Row>,
+    /// The server's peak resident memory at the end, in MiB.
+    pub peak_mib: Option<f64>,
+}
+
+/// Measures `selected` on a server of `binary` on SQLite or, given `postgres_url`, on a fresh
+/// PostgreSQL database there.
+pub fn run(
+    binary: &Path,
+    postgres_url: Option<&str>,
+    selected: &[&Scenario],
+    pace: Pace,
+    baseline_rps: f64,
+) -> Result<Suite> {
+    let store = Store::create("server", postgres_url)?;
+    dataset::seed(&store.database(), Dataset::LIST_USER_ONLY)
+        .map_err(|error| format!("seeding the list user: {error}"))?;
+    let server = Server::start(binary, store)?;
+    let mut rows = Vec::new();
+    for scenario in selected {
+        let row = measure(&server, scenario, pace, baseline_rps)?;
+        let half = (scenario.name == HALF_LOAD_OF).then(|| row.requests_per_sec / 2.0);
+        rows.push(row);
+        if let Some(rate) = half {
+            rows.push(measure_at_rate(
+                &server,
+                scenario,
+                pace,
+                baseline_rps,
+                rate,
+            )?);
+        }
+    }
+    Ok(Suite {
+        rows,
+        peak_mib: server.peak_mib(),
+    })
+}
+
+/// The scenario measured again at half its closed-loop rate, for its latency under a
+/// sustainable load (issue target: bearer p99 under 5 ms there).
+const HALF_LOAD_OF: &str = "bearer";
+
+/// How often each connection of an open loop sends.
+const OPEN_LOOP_INTERVAL: Duration = Duration::from_millis(5);
+
+/// `scenario` as an open loop at `rate` requests per second: the row `<name>_half_load`.
+fn measure_at_rate(
+    server: &Server,
+    scenario: &Scenario,
+    pace: Pace,
+    baseline_rps: f64,
+    rate: f64,
+) -> Result<Row> {
+    eprintln!("bench: {} at {rate:.0} requests/s", scenario.name);
+    let workload = (scenario.prepare)(server.addr, pace.connections)
+        .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
+    // Enough connections that each sends every 5 ms: tokio's timers tick in milliseconds, and
+    // a connection due more often would be late by the timer, not by the server.
+    let connections = pace
+        .connections
+        .max((rate * OPEN_LOOP_INTERVAL.as_secs_f64()).ceil() as usize);
+    let load = Load {
+        rate: Some(rate),
+        connections,
+        ..pace.load(server.addr)
+    };
+    let measured =
+        load::run(load, &workload).map_err(|error| format!("{}: {error}", scenario.name))?;
+    let mut row = Row::new("bearer_half_load", &measured, baseline_rps);
+    row.peak_mib = server.peak_mib();
+    Ok(row)
+}
+
+/// Sets `scenario` up on `server`, measures it and, if it started work in the background,
+/// waits for that work to end.
+pub fn measure(server: &Server, scenario: &Scenario, pace: Pace, baseline_rps: f64) -> Result<Row> {
+    eprintln!("bench: {}", scenario.name);
+    let workload = (scenario.prepare)(server.addr, pace.connections)
+        .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
+    let measured = load::run(pace.load(server.addr), &workload)
+        .map_err(|error| format!("{}: {error}", scenario.name))?;
+    let mut row = Row::new(scenario.name, &measured, baseline_rps);
+    if let Some(settle) = scenario.settle {
+        row.process_starts = Some(
+            settle(server.addr)
+                .map_err(|error| format!("{} after the load: {error}", scenario.name))?,
+        );
+    }
+    row.peak_mib = server.peak_mib();
+    Ok(row)
+}
