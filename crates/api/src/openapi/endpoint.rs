@@ -152,7 +152,7 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
-/// Where endpoints go: onto an app being configured, into the document, or both.
+/// Where endpoints go: onto an app being configured, or into the document.
 pub struct Routes<'a> {
     config: Option<&'a mut web::ServiceConfig>,
     document: Document,
@@ -186,15 +186,21 @@ impl<'a> Routes<'a> {
 
     /// Adds `endpoint`.
     pub fn add(&mut self, endpoint: Endpoint) {
-        for (method, operation) in &endpoint.operations {
-            self.document.add(&endpoint.path, method, operation);
-        }
-        if let Some(config) = self.config.as_deref_mut() {
-            config.service(endpoint.into_resource());
+        // Serving, the document is not needed: every worker configures the app at start, and
+        // the document is built once, on its first request, by a describing `Routes`.
+        match self.config.as_deref_mut() {
+            Some(config) => {
+                config.service(endpoint.into_resource());
+            }
+            None => {
+                for (method, operation) in &endpoint.operations {
+                    self.document.add(&endpoint.path, method, operation);
+                }
+            }
         }
     }
 
-    /// The document of every endpoint added.
+    /// The document of every endpoint added (empty when serving).
     pub fn into_document(self) -> Document {
         self.document
     }
