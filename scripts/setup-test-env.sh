@@ -9,6 +9,9 @@ VENV="$ROOT/.venv"
 AWXKIT_VERSION="24.6.1"
 REQUESTS_OAUTHLIB_VERSION="2.0.0"
 ANSIBLE_CORE_VERSION="2.19.14"
+AWX_COLLECTION_VERSION="24.6.1"
+# The ansible package whose wheel bundles awx.awx $AWX_COLLECTION_VERSION.
+ANSIBLE_BUNDLE_VERSION="10.7.0"
 SCHEMATHESIS_VERSION="4.32.5"
 AXE_CORE_VERSION="4.14.1"
 OIDC_PROVIDER_VERSION="9.13.3"
@@ -136,6 +139,66 @@ ensure_ansible() {
   for tool in ansible-playbook ansible-inventory ansible-galaxy ansible-config; do
     "$VENV/bin/$tool" --version >/dev/null || die "$VENV/bin/$tool --version failed"
   done
+}
+
+# --- the awx.awx collection in <repo>/.venv/collections (the collection test) --
+# Galaxy is out of reach, but PyPI's ansible==$ANSIBLE_BUNDLE_VERSION wheel bundles
+# awx.awx $AWX_COLLECTION_VERSION. That wheel cannot be installed beside
+# ansible-core $ANSIBLE_CORE_VERSION (it pins ansible-core 2.17), so only the
+# collection's directory is taken out of it.
+AWX_COLLECTIONS="$VENV/collections"
+
+awx_collection_installed_version() {
+  local manifest="$AWX_COLLECTIONS/ansible_collections/awx/awx/MANIFEST.json"
+  [ -f "$manifest" ] || return 0
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["collection_info"]["version"])' \
+    "$manifest" 2>/dev/null || true
+}
+
+# Downloads the wheel into $1 and moves the collection out of it into place;
+# says what failed on stderr and returns 1.
+install_awx_collection_from_wheel() {
+  local tmp="$1" wheel
+  "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+    -d "$tmp" "ansible==$ANSIBLE_BUNDLE_VERSION" >/dev/null || {
+    echo "pip download ansible==$ANSIBLE_BUNDLE_VERSION failed" >&2
+    return 1
+  }
+  wheel="$(find "$tmp" -maxdepth 1 -name "ansible-$ANSIBLE_BUNDLE_VERSION-*.whl" | head -1)"
+  [ -n "$wheel" ] || {
+    echo "pip download left no ansible-$ANSIBLE_BUNDLE_VERSION wheel" >&2
+    return 1
+  }
+  # Only ansible_collections/awx/awx/ (zipfile keeps every member inside the target).
+  python3 - "$wheel" "$tmp/out" <<'PY' || return 1
+import sys, zipfile
+wheel, target = sys.argv[1:]
+prefix = "ansible_collections/awx/awx/"
+with zipfile.ZipFile(wheel) as archive:
+    members = [name for name in archive.namelist() if name.startswith(prefix)]
+    if not members:
+        sys.exit(f"{wheel} holds no {prefix}")
+    archive.extractall(target, members)
+PY
+  # Swap the whole directory in, so a failed run never leaves half a collection.
+  mkdir -p "$AWX_COLLECTIONS/ansible_collections/awx" || return 1
+  rm -rf "$AWX_COLLECTIONS/ansible_collections/awx/awx" || return 1
+  mv "$tmp/out/ansible_collections/awx/awx" "$AWX_COLLECTIONS/ansible_collections/awx/awx"
+}
+
+ensure_awx_collection() {
+  [ -x "$VENV/bin/pip" ] || die "$VENV/bin/pip missing (ensure_awxkit creates it)"
+  [ "$(awx_collection_installed_version)" = "$AWX_COLLECTION_VERSION" ] && return 0
+  say "installing awx.awx $AWX_COLLECTION_VERSION (from the ansible==$ANSIBLE_BUNDLE_VERSION wheel) into $AWX_COLLECTIONS"
+  local tmp status=0
+  tmp="$(mktemp -d)"
+  install_awx_collection_from_wheel "$tmp" || status=$?
+  rm -rf "$tmp"
+  [ "$status" -eq 0 ] || die "installing awx.awx $AWX_COLLECTION_VERSION failed (see above)"
+  [ "$(awx_collection_installed_version)" = "$AWX_COLLECTION_VERSION" ] \
+    || die "$AWX_COLLECTIONS/ansible_collections/awx/awx is not version $AWX_COLLECTION_VERSION after extraction"
+  ANSIBLE_COLLECTIONS_PATH="$AWX_COLLECTIONS" "$VENV/bin/ansible-doc" -t module awx.awx.settings >/dev/null 2>&1 \
+    || die "ansible-doc does not find awx.awx.settings in $AWX_COLLECTIONS"
 }
 
 # --- schemathesis in <repo>/.venv (the OpenAPI test) --------------------------
@@ -286,6 +349,7 @@ ensure_pg_dump
 ensure_awxkit
 ensure_requests_oauthlib
 ensure_ansible
+ensure_awx_collection
 ensure_schemathesis
 ensure_chromium
 ensure_axe

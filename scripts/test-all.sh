@@ -30,6 +30,7 @@ export ACS_TEST_POSTGRES_URL="${ACS_TEST_POSTGRES_URL:-postgres://postgres@127.0
 export ACS_AWX_BIN="$ROOT/.venv/bin/awx"
 export ACS_PYTHON_BIN="$ROOT/.venv/bin/python"
 export ACS_ANSIBLE_BIN_DIR="$ROOT/.venv/bin"
+export ACS_AWX_COLLECTIONS_DIR="$ROOT/.venv/collections"
 export ACS_SCHEMATHESIS_BIN="$ROOT/.venv/bin/st"
 export ACS_CHROMIUM_BIN="${ACS_CHROMIUM_BIN:-/usr/bin/chromium}"
 export ACS_CHROMEDRIVER_BIN="${ACS_CHROMEDRIVER_BIN:-/usr/bin/chromedriver}"

@@ -223,6 +223,13 @@ impl Browser {
         self.run(&format!("goto {url}"), self.client().goto(&url));
     }
 
+    /// The current URL in full (the page may be on another origin than the server's).
+    #[track_caller]
+    pub fn url(&self) -> String {
+        self.run("current_url", self.client().current_url())
+            .to_string()
+    }
+
     /// The current URL's path, plus `?` and the query if there is one.
     #[track_caller]
     pub fn path(&self) -> String {

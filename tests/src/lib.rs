@@ -29,7 +29,9 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 pub mod ansible;
+pub mod awx_collection;
 pub mod browser;
+pub mod client_site;
 pub mod galaxy;
 pub mod ldap;
 pub mod oauth;

@@ -200,7 +200,6 @@ impl ServerProcess {
         command
             .envs(self.vars.iter().map(|(n, v)| (n.as_str(), v.as_str())))
             .env("ACS_BIND", format!("127.0.0.1:{port}"))
-            .env("NO_COLOR", "1")
             .current_dir(self.data_dir())
             .stdin(Stdio::null())
             .stdout(Stdio::from(log))

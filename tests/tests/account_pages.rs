@@ -150,6 +150,21 @@ fn pages_carry_the_security_headers(backend: Backend) {
             .unwrap_or_default()
             .starts_with("text/javascript")
     );
+    // Every page links the icon browsers ask for anyway; it is served, not a 404.
+    let icon = server.anonymous().get("/favicon.ico").call().expect(200);
+    assert_eq!(icon.header("content-type").as_deref(), Some("image/x-icon"));
+    assert_eq!(
+        icon.header("content-length"),
+        Some(acs_api::pages::FAVICON.len().to_string())
+    );
+    let login = server.anonymous().get("/api/login/").call().expect(200);
+    assert!(
+        login
+            .body
+            .contains(r#"<link rel="icon" href="/favicon.ico">"#),
+        "{}",
+        login.body
+    );
 }
 
 fn profile_token_form_creates_a_working_token_shown_once(backend: Backend) {

@@ -1,9 +1,12 @@
 //! The pages end to end in headless Chromium: a personal token made, used and revoked; the
-//! authorization-code flow through the consent page; applications managed by an organization
+//! authorization-code flow through the consent page (and past it, for an application that
+//! skips it) back to a client on another origin; applications managed by an organization
 //! admin. Every page visited passes axe's WCAG 2.1 A/AA rules, does not scroll sideways at
 //! phone size, and is saved as a screenshot (`tests/artifacts/browser/`).
 
+use acs_oauth2::CodeChallenge;
 use acs_tests::browser::Browser;
+use acs_tests::client_site::ClientSite;
 use acs_tests::oauth::{OAuthClient, authorize_path};
 use acs_tests::{Backend, Call, TestServer, backend_tests, id_of, percent_decode};
 use serde_json::json;
@@ -11,6 +14,7 @@ use serde_json::json;
 backend_tests!(
     personal_token_is_made_used_and_revoked_in_the_browser,
     authorization_code_flow_runs_through_the_consent_page,
+    login_goes_straight_to_a_client_that_skips_consent,
     organization_admin_manages_applications_in_the_browser,
 );
 
@@ -106,17 +110,21 @@ fn personal_token_is_made_used_and_revoked_in_the_browser(backend: Backend) {
     assert_eq!(browser.path(), "/api/login/?next=/accounts/profile/");
 }
 
-fn authorization_code_flow_runs_through_the_consent_page(backend: Backend) {
-    let server = TestServer::start(backend);
-    let org = server.create_organization("Acme");
-    server.create_user("ada", PASSWORD, false);
-    let redirect_uri = format!("{}/callback/", server.base);
+/// An authorization-code application whose redirect URI is on `site`, another origin.
+fn client_on(
+    server: &TestServer,
+    site: &ClientSite,
+    org: i64,
+    skip: bool,
+) -> (OAuthClient, String) {
+    let redirect_uri = format!("{}/callback/", site.base);
     let app = server
         .admin()
         .post("/api/v2/applications/")
         .json(&json!({
             "name": "Portal", "organization": org, "client_type": "confidential",
             "authorization_grant_type": "authorization-code", "redirect_uris": redirect_uri,
+            "skip_authorization": skip,
         }))
         .call()
         .expect(201)
@@ -126,12 +134,61 @@ fn authorization_code_flow_runs_through_the_consent_page(backend: Backend) {
         client_id: app["client_id"].as_str().expect("client_id").to_owned(),
         client_secret: app["client_secret"].as_str().expect("secret").to_owned(),
     };
+    (client, redirect_uri)
+}
+
+/// The query parameters of the page the browser is on, which must be `redirect_uri` on the
+/// client's site (and the site must have been asked for it, so the browser really went).
+fn landed_on_client(
+    browser: &Browser,
+    site: &ClientSite,
+    redirect_uri: &str,
+) -> Vec<(String, String)> {
+    let landed = browser.url();
+    let query = landed
+        .strip_prefix(&format!("{redirect_uri}?"))
+        .unwrap_or_else(|| {
+            panic!(
+                "the browser stayed at {landed} instead of following the redirect to {redirect_uri} (another origin)"
+            )
+        });
+    assert!(
+        site.targets()
+            .iter()
+            .any(|target| landed.ends_with(target.as_str())),
+        "the client's site was never asked for {landed}: {:?}",
+        site.targets()
+    );
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(name, value)| (name.to_owned(), percent_decode(value)))
+        .collect()
+}
+
+fn param<'a>(query: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    query
+        .iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.as_str())
+}
+
+fn authorization_code_flow_runs_through_the_consent_page(backend: Backend) {
+    let server = TestServer::start(backend);
+    let site = ClientSite::start();
+    let org = server.create_organization("Acme");
+    server.create_user("ada", PASSWORD, false);
+    let (client, redirect_uri) = client_on(&server, &site, org, false);
+    let verifier = "v".repeat(43) + "-ada";
+    let challenge = CodeChallenge::s256_of(&verifier);
     let authorize = authorize_path(&[
         ("response_type", "code"),
         ("client_id", &client.client_id),
         ("redirect_uri", &redirect_uri),
         ("scope", "read"),
         ("state", "st-42"),
+        ("code_challenge", challenge.as_str()),
+        ("code_challenge_method", "S256"),
     ]);
 
     let browser = Browser::open(
@@ -154,36 +211,32 @@ fn authorization_code_flow_runs_through_the_consent_page(backend: Backend) {
     assert!(browser.text("main").contains("Acme"));
     check_page(&browser, "consent");
 
+    // Authorize: Chromium follows the answer's redirect to the client's origin, where the
+    // code and the state arrive.
     browser.click_through("button[name=allow]");
-    let landed = browser.path();
-    let query = landed
-        .strip_prefix("/callback/?")
-        .unwrap_or_else(|| panic!("not sent back to the client: {landed}"));
-    let param = |name: &str| {
-        query
-            .split('&')
-            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
-            .map(percent_decode)
-    };
-    assert_eq!(param("state").as_deref(), Some("st-42"));
-    let code = param("code").expect("a code");
-    let tokens = client
-        .token_request(
+    let query = landed_on_client(&browser, &site, &redirect_uri);
+    assert_eq!(param(&query, "state"), Some("st-42"));
+    let code = param(&query, "code").expect("a code").to_owned();
+    // The code is bound to the PKCE challenge: the exchange needs the verifier.
+    let exchange = |verifier: &str| {
+        client.token_request(
             &server,
             &[
                 ("grant_type", "authorization_code"),
                 ("code", code.as_str()),
                 ("redirect_uri", redirect_uri.as_str()),
+                ("code_verifier", verifier),
             ],
         )
-        .expect(200)
-        .json();
+    };
+    let tokens = exchange(&verifier).expect(200).json();
     let access = tokens["access_token"]
         .as_str()
         .expect("access_token")
         .to_owned();
     assert_eq!(tokens["scope"], "read");
     assert_eq!(server.bearer_me_status(&access), 200);
+    exchange(&verifier).expect(400);
 
     // The profile lists the application's token; revoking it there stops it.
     browser.goto("/accounts/profile/");
@@ -197,16 +250,47 @@ fn authorization_code_flow_runs_through_the_consent_page(backend: Backend) {
     assert_eq!(browser.path(), "/accounts/profile/?done=revoked");
     assert_eq!(server.bearer_me_status(&access), 401);
 
-    // Denying sends the client `access_denied` with its state, and no code.
+    // Deny: the client's origin gets `access_denied` with its state, and no code.
     browser.goto(&authorize);
     browser.click_through("button[name=deny]");
-    let denied = browser.path();
-    assert!(denied.starts_with("/callback/?"), "{denied}");
-    assert!(denied.contains("error=access_denied"), "{denied}");
-    assert!(
-        denied.contains("state=st-42") && !denied.contains("code="),
-        "{denied}"
+    let denied = landed_on_client(&browser, &site, &redirect_uri);
+    assert_eq!(param(&denied, "error"), Some("access_denied"));
+    assert_eq!(param(&denied, "state"), Some("st-42"));
+    assert_eq!(param(&denied, "code"), None);
+}
+
+fn login_goes_straight_to_a_client_that_skips_consent(backend: Backend) {
+    // The login form's submission follows `next` to the authorize endpoint, which answers
+    // at once with a redirect to the client's origin: the login page's policy must allow it.
+    let server = TestServer::start(backend);
+    let site = ClientSite::start();
+    let org = server.create_organization("Acme");
+    server.create_user("ada", PASSWORD, false);
+    let (client, redirect_uri) = client_on(&server, &site, org, true);
+    let authorize = authorize_path(&[
+        ("response_type", "code"),
+        ("client_id", &client.client_id),
+        ("state", "st-7"),
+    ]);
+    let browser = Browser::open(
+        &server,
+        "login_goes_straight_to_a_client_that_skips_consent",
     );
+    browser.goto(&authorize);
+    assert!(browser.path().starts_with("/api/login/?next="));
+    sign_in(&browser, "ada", PASSWORD);
+    let query = landed_on_client(&browser, &site, &redirect_uri);
+    assert_eq!(param(&query, "state"), Some("st-7"));
+    let code = param(&query, "code").expect("a code");
+    let tokens = client
+        .token_request(
+            &server,
+            &[("grant_type", "authorization_code"), ("code", code)],
+        )
+        .expect(200)
+        .json();
+    // No scope asked: every scope, in AWX's words.
+    assert_eq!(tokens["scope"], "read write");
 }
 
 fn organization_admin_manages_applications_in_the_browser(backend: Backend) {

@@ -464,8 +464,12 @@ fn consent_page_shows_the_request_and_carries_exactly_the_parameters_sent(backen
         ],
     );
     let (page, fields) = flow.consent(&full);
-    // The default scope is write.
-    assert!(page.body.contains("<code>write</code>"), "{}", page.body);
+    // The default scope is every scope, in the reference's words.
+    assert!(
+        page.body.contains("<code>read write</code>"),
+        "{}",
+        page.body
+    );
     let mut carried: Vec<(String, String)> = fields
         .into_iter()
         .filter(|(name, _)| name != "csrfmiddlewaretoken")
@@ -709,7 +713,7 @@ fn pkce_s256_binds_the_code_of_a_public_client_to_its_verifier(backend: Backend)
     oauth_error(flow.exchange(&app, &code, &[]), 400, "invalid_request");
     let code = flow.code(&params);
     let body = tokens(flow.exchange(&app, &code, &[("code_verifier", VERIFIER)]));
-    assert_eq!(body["scope"], "write", "{body}");
+    assert_eq!(body["scope"], "read write", "{body}");
     let access = body["access_token"].as_str().expect("access_token");
     assert_eq!(me(&flow.server, access), USER);
     assert_eq!(flow.codes(), 0);
@@ -750,7 +754,7 @@ fn redirect_uri_not_sent_at_authorize_need_not_be_repeated(backend: Backend) {
     let app = flow.confidential();
     let code = flow.code(&request(&app, &[]));
     let body = tokens(flow.exchange(&app, &code, &[]));
-    assert_eq!(body["scope"], "write", "{body}");
+    assert_eq!(body["scope"], "read write", "{body}");
 }
 
 fn expired_code_is_invalid_grant(backend: Backend) {

@@ -11,7 +11,7 @@ use serde_json::json;
 
 backend_tests!(
     password_grant_issues_a_pair_that_works,
-    scope_defaults_to_write_and_echoes_the_request,
+    scope_defaults_to_read_write_and_echoes_the_request,
     only_post_with_a_form_body_is_read,
     client_authentication_comes_first,
     grant_parameters_are_checked,
@@ -119,7 +119,7 @@ fn password_grant_issues_a_pair_that_works(backend: Backend) {
     );
 }
 
-fn scope_defaults_to_write_and_echoes_the_request(backend: Backend) {
+fn scope_defaults_to_read_write_and_echoes_the_request(backend: Backend) {
     let (server, client, _) = setup(backend);
     let grant = |scope: Option<&str>| {
         let mut form = vec![
@@ -130,11 +130,19 @@ fn scope_defaults_to_write_and_echoes_the_request(backend: Backend) {
         form.extend(scope.map(|s| ("scope", s)));
         client.token_request(&server, &form)
     };
-    assert_eq!(grant(None).expect(200).json()["scope"], "write");
+    // No scope asked: every scope, in AWX's words, in the response and in the token's record.
+    let default = grant(None).expect(200).json();
+    assert_eq!(default["scope"], "read write");
+    let listed = server.admin().get_json("/api/v2/tokens/?order_by=-id");
+    assert_eq!(listed["results"][0]["scope"], "read write", "{listed}");
     assert_eq!(
-        grant(Some("read write")).expect(200).json()["scope"],
-        "read write"
+        server.bearer_write_status(&field(&default, "access_token")),
+        201,
+        "the default scope writes"
     );
+    for words in ["read write", "write", "write read"] {
+        assert_eq!(grant(Some(words)).expect(200).json()["scope"], words);
+    }
     let read = grant(Some("read")).expect(200).json();
     assert_eq!(read["scope"], "read");
     // A read token cannot write, even to create a token.
@@ -446,7 +454,7 @@ fn refresh_rotates_the_pair(backend: Backend) {
         field(&first, "refresh_token"),
         field(&second, "refresh_token")
     );
-    assert_eq!(second["scope"], "write", "the original scope");
+    assert_eq!(second["scope"], "read write", "the original scope");
     assert_eq!(server.bearer_me_status(&field(&first, "access_token")), 401);
     assert_eq!(
         server.bearer_me_status(&field(&second, "access_token")),

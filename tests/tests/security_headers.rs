@@ -43,6 +43,9 @@ enum Kind {
     OAuth,
     /// A server-rendered page.
     Html,
+    /// The consent page: a page whose form ends, through a redirect, at the client's origin
+    /// (`https://client.example`), which its `form-action` allows and nothing else.
+    Consent,
     /// A redirect or an empty answer (204, preflight).
     Empty,
     /// The stylesheet or the script.
@@ -131,14 +134,19 @@ fn problems(reply: &Reply, kind: Kind) -> Vec<String> {
                 );
             }
         }
-        Kind::Html => {
+        Kind::Html | Kind::Consent => {
             expect(
                 content_type.starts_with("text/html"),
                 "Content-Type: text/html",
             );
+            let policy = match kind {
+                Kind::Consent => acs_api::pages::content_security_policy_with_form_target(
+                    "https://client.example",
+                ),
+                _ => acs_api::pages::CONTENT_SECURITY_POLICY.to_owned(),
+            };
             expect(
-                header("content-security-policy").as_deref()
-                    == Some(acs_api::pages::CONTENT_SECURITY_POLICY),
+                header("content-security-policy").as_deref() == Some(policy.as_str()),
                 "the pages' Content-Security-Policy",
             );
             expect(no_store, "Cache-Control: no-store on a page");
@@ -146,7 +154,9 @@ fn problems(reply: &Reply, kind: Kind) -> Vec<String> {
         Kind::Empty => {}
         Kind::Static => {
             expect(
-                content_type.starts_with("text/css") || content_type.starts_with("text/javascript"),
+                content_type.starts_with("text/css")
+                    || content_type.starts_with("text/javascript")
+                    || content_type == "image/x-icon",
                 "a stylesheet or script type",
             );
         }
@@ -547,7 +557,7 @@ fn every_response_carries_the_promised_headers(backend: Backend) {
     let consent = s.add(
         "GET the consent page",
         200,
-        Kind::Html,
+        Kind::Consent,
         browser.get(&authorize_path(&params)).call(),
     );
     s.add(
@@ -691,6 +701,12 @@ fn every_response_carries_the_promised_headers(backend: Backend) {
         200,
         Kind::Static,
         anonymous.get("/static/acs.js").call(),
+    );
+    s.add(
+        "GET the icon",
+        200,
+        Kind::Static,
+        anonymous.get("/favicon.ico").call(),
     );
 
     let mut failures = Vec::new();

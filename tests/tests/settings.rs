@@ -1,5 +1,5 @@
 //! `/api/v2/settings/`: categories, defaults, validation, who may read and write, and settings
-//! taking effect.
+//! taking effect; `/api/v2/settings/all/`, every setting at once under the same rules.
 
 use acs_tests::{Backend, Call, SESSION_COOKIE, TestServer, backend_tests};
 use serde_json::{Value, json};
@@ -17,9 +17,45 @@ backend_tests!(
     unknown_category_is_404,
     valid_patch_is_read_back_and_used_by_the_next_login,
     delete_restores_defaults,
+    all_shows_every_setting_with_secrets_masked,
+    patch_all_changes_only_the_named_keys,
+    put_all_changes_only_the_named_keys,
+    all_validation_error_names_the_field,
+    all_unknown_setting_is_400,
+    all_keeps_a_secret_sent_back_masked,
+    auditor_reads_all_but_gets_403_on_writes,
+    all_normal_user_gets_403,
+    all_anonymous_gets_401,
+    delete_all_restores_every_default,
+    options_all_describes_every_setting_in_its_category,
 );
 
 const AUTHENTICATION: &str = "/api/v2/settings/authentication/";
+const ALL: &str = "/api/v2/settings/all/";
+
+/// The setting names of every category, in the order the categories list them.
+fn names_by_category(server: &TestServer) -> Vec<(String, Vec<String>)> {
+    let index = server.admin().get_json("/api/v2/settings/");
+    index["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no results in {index}"))
+        .iter()
+        .filter(|c| c["slug"] != "all")
+        .map(|c| {
+            let slug = c["slug"].as_str().expect("a slug").to_owned();
+            let body = server
+                .admin()
+                .get_json(&format!("/api/v2/settings/{slug}/"));
+            let names = body
+                .as_object()
+                .unwrap_or_else(|| panic!("{slug}: {body}"))
+                .keys()
+                .cloned()
+                .collect();
+            (slug, names)
+        })
+        .collect()
+}
 
 fn categories_are_listed(backend: Backend) {
     let server = TestServer::start(backend);
@@ -28,7 +64,13 @@ fn categories_are_listed(backend: Backend) {
         .as_array()
         .unwrap_or_else(|| panic!("no results in {body}"));
     assert_eq!(body["count"].as_u64(), Some(results.len() as u64), "{body}");
-    for slug in ["authentication", "system", "jobs"] {
+    // As the reference controller lists them: `all` first.
+    assert_eq!(
+        results[0],
+        json!({ "url": "/api/v2/settings/all/", "slug": "all", "name": "All" }),
+        "{body}"
+    );
+    for slug in ["all", "authentication", "system", "jobs", "ldap", "oidc"] {
         let category = results
             .iter()
             .find(|c| c["slug"] == slug)
@@ -214,4 +256,257 @@ fn delete_restores_defaults(backend: Backend) {
     assert_eq!(body["SESSION_COOKIE_AGE"], 1800, "{body}");
     assert_eq!(body["SESSIONS_PER_USER"], -1, "{body}");
     assert_eq!(body["AUTH_BASIC_ENABLED"], true, "{body}");
+}
+
+fn all_shows_every_setting_with_secrets_masked(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    admin
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({ "AUTH_LDAP_BIND_PASSWORD": "s3cret-bind-pw" }))
+        .call()
+        .expect(200);
+    admin
+        .patch("/api/v2/settings/oidc/")
+        .json(&json!({ "OIDC_PROVIDERS": [{
+            "name": "corp", "label": "Corp ID", "issuer": "https://id.example.com/",
+            "client_id": "acs", "client_secret": "acs-client-s3cret",
+        }] }))
+        .call()
+        .expect(200);
+    let all = admin.get_json(ALL);
+    let object = all.as_object().unwrap_or_else(|| panic!("{all}"));
+    let mut expected = 0;
+    for (slug, names) in names_by_category(&server) {
+        let category = admin.get_json(&format!("/api/v2/settings/{slug}/"));
+        for name in names {
+            assert_eq!(all[&name], category[&name], "{name} of {slug}: {all}");
+            expected += 1;
+        }
+    }
+    assert_eq!(
+        object.len(),
+        expected,
+        "only the categories' settings: {all}"
+    );
+    assert_eq!(all["SESSION_COOKIE_AGE"], 1800, "{all}");
+    assert_eq!(all["AUTH_LDAP_BIND_PASSWORD"], "$encrypted$", "{all}");
+    assert_eq!(
+        all["OIDC_PROVIDERS"][0]["client_secret"], "$encrypted$",
+        "{all}"
+    );
+    assert_eq!(all["OIDC_PROVIDERS"][0]["client_id"], "acs", "{all}");
+    assert!(!all.to_string().contains("s3cret"), "{all}");
+}
+
+/// `method` on `/api/v2/settings/all/` changes the keys it names, of any category, and
+/// nothing else; each category shows the change.
+fn all_write_changes_only_the_named_keys(backend: Backend, method: reqwest::Method) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let before = admin.get_json(ALL);
+    let reply = admin
+        .request(method, ALL)
+        .json(&json!({ "SESSION_COOKIE_AGE": 900, "DEFAULT_JOB_TIMEOUT": 60 }))
+        .call()
+        .expect(200)
+        .json();
+    let after = admin.get_json(ALL);
+    assert_eq!(reply, after, "the reply is the whole new state");
+    assert_eq!(after["SESSION_COOKIE_AGE"], 900, "{after}");
+    assert_eq!(after["DEFAULT_JOB_TIMEOUT"], 60, "{after}");
+    for (name, value) in before.as_object().expect("an object") {
+        if !matches!(name.as_str(), "SESSION_COOKIE_AGE" | "DEFAULT_JOB_TIMEOUT") {
+            assert_eq!(&after[name], value, "{name} changed: {after}");
+        }
+    }
+    assert_eq!(admin.get_json(AUTHENTICATION)["SESSION_COOKIE_AGE"], 900);
+    assert_eq!(
+        admin.get_json("/api/v2/settings/jobs/")["DEFAULT_JOB_TIMEOUT"],
+        60
+    );
+}
+
+fn patch_all_changes_only_the_named_keys(backend: Backend) {
+    all_write_changes_only_the_named_keys(backend, reqwest::Method::PATCH);
+}
+
+fn put_all_changes_only_the_named_keys(backend: Backend) {
+    all_write_changes_only_the_named_keys(backend, reqwest::Method::PUT);
+}
+
+fn all_validation_error_names_the_field(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let body = json!({ "SESSION_COOKIE_AGE": 30, "SESSIONS_PER_USER": 2 });
+    let on_all = admin.patch(ALL).json(&body).call().expect(400);
+    let on_category = admin.patch(AUTHENTICATION).json(&body).call().expect(400);
+    // The same rule, the same message, the same shape: only the bad field is named.
+    assert_eq!(on_all.json(), on_category.json());
+    let reasons = on_all.field_errors("SESSION_COOKIE_AGE");
+    assert!(
+        reasons[0].contains("greater than or equal to 60"),
+        "{reasons:?}"
+    );
+    assert!(
+        on_all.json().get("SESSIONS_PER_USER").is_none(),
+        "{}",
+        on_all.body
+    );
+    // All or nothing: the valid key was not stored either.
+    let all = admin.get_json(ALL);
+    assert_eq!(all["SESSION_COOKIE_AGE"], 1800, "{all}");
+    assert_eq!(all["SESSIONS_PER_USER"], -1, "{all}");
+}
+
+fn all_unknown_setting_is_400(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let reply = admin
+        .patch(ALL)
+        .json(&json!({ "NOPE": 1, "SESSION_COOKIE_AGE": 900 }))
+        .call()
+        .expect(400);
+    assert_eq!(reply.field_errors("NOPE"), ["Unknown setting."]);
+    assert_eq!(admin.get_json(ALL)["SESSION_COOKIE_AGE"], 1800);
+    // A category still refuses the settings of the others, naming itself.
+    let reply = admin
+        .patch(AUTHENTICATION)
+        .json(&json!({ "BASE_URL": "https://acs.example" }))
+        .call()
+        .expect(400);
+    assert_eq!(
+        reply.field_errors("BASE_URL"),
+        ["Unknown setting in category authentication."]
+    );
+}
+
+fn all_keeps_a_secret_sent_back_masked(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    admin
+        .patch(ALL)
+        .json(&json!({ "AUTH_LDAP_BIND_PASSWORD": "s3cret-bind-pw" }))
+        .call()
+        .expect(200);
+    let stored =
+        || server.query_i64("SELECT COUNT(*) FROM settings WHERE key = 'AUTH_LDAP_BIND_PASSWORD'");
+    assert_eq!(stored(), 1);
+    let clear =
+        server.query_i64("SELECT COUNT(*) FROM settings WHERE value LIKE '%s3cret-bind-pw%'");
+    assert_eq!(clear, 0, "stored sealed, as through the category");
+    // What GET showed, sent back whole, keeps the secret.
+    let shown = admin.get_json(ALL);
+    admin.put(ALL).json(&shown).call().expect(200);
+    assert_eq!(stored(), 1);
+    assert_eq!(admin.get_json(ALL), shown);
+}
+
+fn auditor_reads_all_but_gets_403_on_writes(backend: Backend) {
+    let server = TestServer::start(backend);
+    server.create_auditor("auditor", "pw-auditor");
+    let auditor = server.as_user("auditor", "pw-auditor");
+    let all = auditor.get_json(ALL);
+    assert_eq!(all["SESSION_COOKIE_AGE"], 1800, "{all}");
+    let index = auditor.get_json("/api/v2/settings/");
+    assert_eq!(index["results"][0]["slug"], "all", "{index}");
+    let options = auditor.options(ALL).call().expect(200);
+    assert_eq!(
+        options.header("allow").as_deref(),
+        Some("GET, HEAD, OPTIONS")
+    );
+    auditor
+        .patch(ALL)
+        .json(&json!({ "SESSION_COOKIE_AGE": 900 }))
+        .call()
+        .expect(403);
+    auditor
+        .put(ALL)
+        .json(&json!({ "SESSION_COOKIE_AGE": 900 }))
+        .call()
+        .expect(403);
+    auditor.delete(ALL).call().expect(403);
+    assert_eq!(server.admin().get_json(ALL)["SESSION_COOKIE_AGE"], 1800);
+}
+
+fn all_normal_user_gets_403(backend: Backend) {
+    let server = TestServer::start(backend);
+    server.create_user("plain", "pw-plain", false);
+    let agent = server.as_user("plain", "pw-plain");
+    agent.get(ALL).call().expect(403);
+    agent.options(ALL).call().expect(403);
+    agent
+        .patch(ALL)
+        .json(&json!({ "AUTH_BASIC_ENABLED": false }))
+        .call()
+        .expect(403);
+    agent.delete(ALL).call().expect(403);
+    assert_eq!(server.admin().get_json(ALL)["AUTH_BASIC_ENABLED"], true);
+}
+
+fn all_anonymous_gets_401(backend: Backend) {
+    let server = TestServer::start(backend);
+    let anonymous = server.anonymous();
+    anonymous.get(ALL).call().expect(401);
+    anonymous
+        .patch(ALL)
+        .json(&json!({ "AUTH_BASIC_ENABLED": false }))
+        .call()
+        .expect(401);
+    anonymous.delete(ALL).call().expect(401);
+    assert_eq!(server.admin().get_json(ALL)["AUTH_BASIC_ENABLED"], true);
+}
+
+fn delete_all_restores_every_default(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let defaults = admin.get_json(ALL);
+    admin
+        .patch(ALL)
+        .json(&json!({
+            "SESSION_COOKIE_AGE": 600,
+            "DEFAULT_JOB_TIMEOUT": 60,
+            "AUTH_LDAP_BIND_PASSWORD": "s3cret-bind-pw",
+        }))
+        .call()
+        .expect(200);
+    let reply = admin.delete(ALL).call().expect(204);
+    assert!(reply.body.is_empty(), "{}", reply.body);
+    assert_eq!(admin.get_json(ALL), defaults);
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM settings"), 0);
+}
+
+fn options_all_describes_every_setting_in_its_category(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let reply = admin.options(ALL).call().expect(200);
+    assert_eq!(
+        reply.header("allow").as_deref(),
+        Some("GET, PUT, PATCH, DELETE, HEAD, OPTIONS")
+    );
+    let body = reply.json();
+    let fields = body["actions"]["PUT"]
+        .as_object()
+        .unwrap_or_else(|| panic!("no PUT fields in {body}"));
+    let mut described = 0;
+    for (slug, names) in names_by_category(&server) {
+        let category = admin
+            .options(&format!("/api/v2/settings/{slug}/"))
+            .call()
+            .expect(200)
+            .json();
+        for name in names {
+            // Each field as its own category describes it, category name included.
+            assert_eq!(
+                fields.get(&name),
+                category["actions"]["PUT"].get(&name),
+                "{name} of {slug}"
+            );
+            described += 1;
+        }
+    }
+    assert_eq!(fields.len(), described, "{body}");
+    assert_eq!(fields["SESSION_COOKIE_AGE"]["category"], "Authentication");
+    assert_eq!(fields["OIDC_PROVIDERS"]["category"], "OpenID Connect");
+    assert_eq!(body["actions"]["GET"], body["actions"]["PUT"]);
 }

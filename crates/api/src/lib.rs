@@ -16,6 +16,7 @@ pub mod handlers;
 mod hostile_input;
 pub mod housekeeping;
 pub mod http;
+pub mod logging;
 pub mod openapi;
 pub mod pages;
 pub mod routes;

@@ -5,24 +5,17 @@ use std::net::TcpListener;
 use std::process::ExitCode;
 
 use acs_api::config::Config;
-use tracing_subscriber::EnvFilter;
-
-/// Log directives no `RUST_LOG` can lower: handlebars logs, at debug, the value of every
-/// helper parameter it renders, and the pages show secrets once (a new token, a client
-/// secret) while injector templates render secret credential inputs.
-const SECRET_SAFE_DIRECTIVES: &[&str] = &["handlebars=info"];
+use acs_api::logging::{self, LogFormat};
 
 fn main() -> ExitCode {
-    let mut filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    for directive in SECRET_SAFE_DIRECTIVES {
-        if let Ok(directive) = directive.parse() {
-            filter = filter.add_directive(directive);
+    let format = match LogFormat::from_env() {
+        Ok(format) => format,
+        Err(message) => {
+            eprintln!("acs-server: {message}");
+            return ExitCode::from(2);
         }
-    }
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    };
+    logging::init(format);
     if std::env::args().len() > 1 {
         eprintln!("usage: acs-server (configured by ACS_* environment variables; see README.md)");
         return ExitCode::from(2);

@@ -12,6 +12,39 @@ use crate::error::{ApiError, ApiResult};
 /// (no inline script or style, so injected markup cannot run).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/// [`CONTENT_SECURITY_POLICY`] with `form-action` widened to one more origin, given as a
+/// source expression made by [`origin_source`].
+///
+/// Browsers enforce `form-action` on every redirect a form submission follows, not only on the
+/// form's own target. The consent page's Authorize and Deny answer with a redirect to the
+/// client's redirect URI, on another origin for every real client, so under the plain policy
+/// the browser refuses it and the user stays on the page. Nothing else widens.
+pub fn content_security_policy_with_form_target(source: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self' {source}; frame-ancestors 'none'; base-uri 'none'"
+    )
+}
+
+/// The CSP source expression of the origin of `url` (`scheme://host[:port]`), for a page whose
+/// form may end at `url`; `None` when `url` does not parse, is not HTTP(S), or its origin holds
+/// anything but the characters of a host name, an IP address and a port (a host such as
+/// `a;b`, which URL parsers accept, must not end the directive and start another).
+pub fn origin_source(url: &str) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    let origin = url.origin().ascii_serialization();
+    let plain = origin
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '/' | '.' | '-' | '[' | ']'));
+    plain.then_some(origin)
+}
+
+/// The icon served at `/favicon.ico` (a 32×32 PNG in an ICO container): browsers ask for it
+/// on every visit, and a 404 there fills logs and consoles.
+pub const FAVICON: &[u8] = include_bytes!("../static/favicon.ico");
+
 /// The stylesheet served at `/static/acs.css`.
 pub const STYLESHEET: &str = include_str!("../static/acs.css");
 
@@ -131,16 +164,75 @@ pub fn message_page(
 
 /// A response builder with the page headers (HTML type and CSP).
 pub fn page_response(status: StatusCode) -> actix_web::HttpResponseBuilder {
+    page_response_with_form_target(status, None)
+}
+
+/// [`page_response`] for a page whose form may end, through redirects, at `form_target` (a
+/// redirect URI already validated against the application): the policy lets the browser
+/// follow the form there ([`content_security_policy_with_form_target`]).
+pub fn page_response_with_form_target(
+    status: StatusCode,
+    form_target: Option<&str>,
+) -> actix_web::HttpResponseBuilder {
+    let policy = match form_target.and_then(origin_source) {
+        Some(source) => content_security_policy_with_form_target(&source),
+        None => CONTENT_SECURITY_POLICY.to_owned(),
+    };
     let mut builder = HttpResponse::build(status);
     builder
         .content_type("text/html; charset=utf-8")
-        .insert_header(("Content-Security-Policy", CONTENT_SECURITY_POLICY));
+        .insert_header(("Content-Security-Policy", policy));
     builder
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn form_target_widens_only_form_action() {
+        let widened = content_security_policy_with_form_target("https://client.example:8443");
+        assert_eq!(
+            widened.replace(" https://client.example:8443", ""),
+            CONTENT_SECURITY_POLICY
+        );
+        assert!(widened.contains("form-action 'self' https://client.example:8443;"));
+    }
+
+    #[test]
+    fn origin_source_cases() {
+        let cases = [
+            (
+                "https, default port",
+                "https://client.example/cb?x=1",
+                Some("https://client.example"),
+            ),
+            (
+                "http with port",
+                "http://127.0.0.1:4000/callback/",
+                Some("http://127.0.0.1:4000"),
+            ),
+            (
+                "upper case host",
+                "https://Client.Example/cb",
+                Some("https://client.example"),
+            ),
+            ("IPv6", "http://[::1]:8080/cb", Some("http://[::1]:8080")),
+            (
+                "IDN as punycode",
+                "https://bücher.example/cb",
+                Some("https://xn--bcher-kva.example"),
+            ),
+            ("semicolon in host", "http://a;b/cb", None),
+            ("comma in host", "http://a,b/cb", None),
+            ("quote in host", "http://a'b/cb", None),
+            ("custom scheme", "com.example.app:/cb", None),
+            ("not a URL", "/relative", None),
+        ];
+        for (name, url, expected) in cases {
+            assert_eq!(origin_source(url).as_deref(), expected, "{name}: {url}");
+        }
+    }
 
     #[test]
     fn templates_compile_and_escape() {

@@ -102,6 +102,10 @@ fn register_root(routes: &mut Routes<'_>) {
         fallback::script,
         Op::asset("The pages' script", "text/javascript"),
     ));
+    routes.add(Endpoint::new("/favicon.ico").get(
+        fallback::favicon,
+        Op::asset("The pages' icon", "image/x-icon"),
+    ));
 }
 
 fn register_pages(routes: &mut Routes<'_>) {
@@ -493,6 +497,22 @@ fn register_activity_and_settings(routes: &mut Routes<'_>) {
         settings::list_categories,
         Op::list_records("Settings categories"),
     ));
+    // Before `{category}`: actix tries resources in registration order, and `all` is not a
+    // category but every setting at once.
+    routes.add(
+        Endpoint::new("/api/v2/settings/all/")
+            .get(settings::get_all, Op::read("Every setting"))
+            .put(settings::put_all, Op::write("Replace settings", 200))
+            .patch(settings::patch_all, Op::write("Change any settings", 200))
+            .delete(
+                settings::reset_all,
+                Op::delete("Reset every setting to its default"),
+            )
+            .options(
+                settings::options_all,
+                Op::metadata("Every setting: metadata"),
+            ),
+    );
     routes.add(
         Endpoint::new("/api/v2/settings/{category}/")
             .get(settings::get_category, Op::read("A settings category"))

@@ -13,7 +13,7 @@ use url::Url;
 
 use crate::application::{ClientType, GrantType, redirect_uri_allowed};
 use crate::form::FormParams;
-use crate::grant::DEFAULT_GRANT_SCOPE;
+use crate::grant::{DEFAULT_GRANT_SCOPE, granted_scope_words};
 use crate::pkce::{ChallengeMethod, CodeChallenge};
 use crate::protocol_error::{ErrorCode, OAuthError};
 use crate::scope::Scope;
@@ -98,6 +98,9 @@ pub struct AuthorizeRequest {
     pub redirect_uri_sent: bool,
     /// The scope asked for, or [`DEFAULT_GRANT_SCOPE`].
     pub scope: Scope,
+    /// Its words, as the code and then the token record them
+    /// ([`granted_scope_words`]): `"read write"` when none was asked for.
+    pub scope_words: String,
     /// The client's `state`, echoed unchanged.
     pub state: Option<String>,
     /// The PKCE challenge (S256), to store with the code.
@@ -194,6 +197,7 @@ impl AuthorizeRequest {
             redirect_uri,
             redirect_uri_sent: sent.is_some(),
             scope,
+            scope_words: granted_scope_words(scope, form.get("scope")),
             state,
             code_challenge,
             skip_consent: client.skip_authorization,
@@ -328,6 +332,7 @@ mod tests {
         assert_eq!(request.redirect_uri, ONE);
         assert!(!request.redirect_uri_sent);
         assert_eq!(request.scope, Scope::WRITE);
+        assert_eq!(request.scope_words, "read write");
         assert_eq!(request.state, None);
         assert_eq!(request.code_challenge, None);
         assert!(!request.skip_consent);
@@ -356,6 +361,7 @@ mod tests {
         assert_eq!(request.redirect_uri, "https://other.example/cb?x=1");
         assert!(request.redirect_uri_sent);
         assert_eq!(request.scope, Scope::READ);
+        assert_eq!(request.scope_words, "read");
         assert_eq!(request.state.as_deref(), Some("s t&a=te é"));
         assert_eq!(
             request.code_challenge.as_ref().map(CodeChallenge::as_str),

@@ -16,9 +16,23 @@ use crate::scope::Scope;
 use crate::secret::PlainSecret;
 
 /// Scope of a token issued by the password or authorization code grant when
-/// the request names none: `write` (AWX's django-oauth-toolkit default,
-/// `"read write"`).
+/// the request names none: every scope (django-oauth-toolkit's default in
+/// AWX), recorded and answered as [`DEFAULT_GRANT_SCOPE_WORDS`].
 pub const DEFAULT_GRANT_SCOPE: Scope = Scope::WRITE;
+
+/// The words of [`DEFAULT_GRANT_SCOPE`], as AWX records and answers them.
+pub const DEFAULT_GRANT_SCOPE_WORDS: &str = "read write";
+
+/// The scope words a grant records and answers for a token of scope
+/// `granted`, given the words that asked for it ([`Scope::words`]); when
+/// nothing was asked, the default grant scope's words,
+/// [`DEFAULT_GRANT_SCOPE_WORDS`].
+pub fn granted_scope_words(granted: Scope, asked: Option<&str>) -> String {
+    match asked {
+        None if granted == DEFAULT_GRANT_SCOPE => DEFAULT_GRANT_SCOPE_WORDS.to_owned(),
+        asked => granted.words(asked),
+    }
+}
 
 /// A parsed token request.
 ///
@@ -480,7 +494,21 @@ mod tests {
     }
 
     #[test]
-    fn default_scope_is_write() {
+    fn default_scope_is_every_scope_in_awx_words() {
         assert_eq!(DEFAULT_GRANT_SCOPE, Scope::WRITE);
+        assert_eq!(
+            Scope::parse(DEFAULT_GRANT_SCOPE_WORDS),
+            Ok(DEFAULT_GRANT_SCOPE)
+        );
+        let cases = [
+            (Scope::WRITE, None, "read write"),
+            (Scope::WRITE, Some("write"), "write"),
+            (Scope::WRITE, Some("write  read"), "write read"),
+            (Scope::READ, Some("read"), "read"),
+            (Scope::READ, None, "read"),
+        ];
+        for (granted, asked, words) in cases {
+            assert_eq!(granted_scope_words(granted, asked), words, "{asked:?}");
+        }
     }
 }

@@ -76,7 +76,9 @@ pub use client_auth::{ClientAuthMethod, ClientCredentials};
 pub use code::{AuthorizationCodeFacts, CodeExchange, generate_authorization_code};
 pub use external::{ExternalUserDenied, check_token_creation};
 pub use form::FormParams;
-pub use grant::{DEFAULT_GRANT_SCOPE, GrantRequest};
+pub use grant::{
+    DEFAULT_GRANT_SCOPE, DEFAULT_GRANT_SCOPE_WORDS, GrantRequest, granted_scope_words,
+};
 pub use identifiers::{
     CLIENT_ID_LENGTH, CLIENT_SECRET_LENGTH, generate_client_id, generate_client_secret,
     random_alphanumeric,

@@ -24,9 +24,8 @@ pub struct TokenResponse {
     pub expires_in: i64,
     /// Always [`BEARER`].
     pub token_type: &'static str,
-    /// The granted scope: the words the client asked for when it got what
-    /// it asked, else the canonical `"read"` or `"write"` (see
-    /// [`TokenResponse::new`]).
+    /// The granted scope, in the words the new token records (see
+    /// [`crate::granted_scope_words`]).
     pub scope: String,
     /// The new refresh token.
     #[serde(serialize_with = "expose")]
@@ -34,32 +33,21 @@ pub struct TokenResponse {
 }
 
 impl TokenResponse {
-    /// The response for a new pair with scope `granted`, issued at `now`,
-    /// whose access token expires at `expires` (as stored, so `expires_in`
-    /// agrees with what introspection will later say); an expiry in the past
-    /// gives 0.
+    /// The response for a new pair whose access token records `scope`
+    /// (the words of [`crate::granted_scope_words`]), issued at `now` and
+    /// expiring at `expires` (as stored, so `expires_in` agrees with what
+    /// introspection will later say); an expiry in the past gives 0.
     ///
-    /// `requested` is the `scope` parameter of the request. When it means
-    /// exactly `granted`, the response repeats its words (whitespace
-    /// collapsed), so a client that asked for `"read write"` reads back
-    /// `"read write"`: OAuth clients such as oauthlib compare the returned
-    /// scope word by word with the requested one and fail on a difference
-    /// (RFC 6749 §5.1 only requires the field when the scope differs).
-    /// Otherwise it is the canonical [`Scope::as_str`].
+    /// The response says the scope the token records, so the two never
+    /// disagree (RFC 6749 §5.1 only requires the field when the scope
+    /// differs from the request; oauthlib compares it word by word).
     pub fn new(
         access_token: PlainSecret,
         refresh_token: PlainSecret,
-        granted: Scope,
-        requested: Option<&str>,
+        scope: String,
         now: NaiveDateTime,
         expires: NaiveDateTime,
     ) -> Self {
-        let scope = match requested {
-            Some(words) if Scope::parse(words) == Ok(granted) => {
-                words.split_whitespace().collect::<Vec<_>>().join(" ")
-            }
-            _ => granted.as_str().to_owned(),
-        };
         Self {
             access_token,
             expires_in: (expires - now).num_seconds().max(0),
@@ -75,17 +63,13 @@ fn expose<S: Serializer>(secret: &PlainSecret, serializer: S) -> Result<S::Ok, S
     serializer.serialize_str(secret.expose())
 }
 
-/// Writes a scope as its word.
-fn scope_word<S: Serializer>(scope: &Scope, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(scope.as_str())
-}
-
 /// The facts of an active token, shown by introspection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ActiveToken {
-    /// The token's scope.
-    #[serde(serialize_with = "scope_word")]
-    pub scope: Scope,
+    /// The token's scope, in the words it records (read leniently: words
+    /// that do not parse strictly show as the canonical word of what they
+    /// allow).
+    pub scope: String,
     /// The `client_id` of the token's application.
     pub client_id: String,
     /// The username of the token's owner.
@@ -99,17 +83,17 @@ pub struct ActiveToken {
 }
 
 impl ActiveToken {
-    /// The facts of a token created at `created` and expiring at
-    /// `expires` (both UTC, as stored).
+    /// The facts of a token with the stored scope `scope`, created at
+    /// `created` and expiring at `expires` (both UTC, as stored).
     pub fn new(
-        scope: Scope,
+        scope: &str,
         client_id: String,
         username: String,
         created: NaiveDateTime,
         expires: NaiveDateTime,
     ) -> Self {
         Self {
-            scope,
+            scope: Scope::from_stored(scope).words(Some(scope)),
             client_id,
             username,
             token_type: BEARER,
@@ -167,8 +151,7 @@ mod tests {
         let response = TokenResponse::new(
             secret("acc"),
             secret("ref"),
-            Scope::WRITE,
-            None,
+            "write".into(),
             at("2024-06-01T12:00:00.500"),
             at("2025-06-01T12:00:00"),
         );
@@ -184,26 +167,6 @@ mod tests {
     }
 
     #[test]
-    fn scope_repeats_the_request_when_granted_as_asked() {
-        let now = at("2024-06-01T12:00:00");
-        let cases = [
-            (Scope::WRITE, Some("read  write"), "read write"),
-            (Scope::WRITE, Some("write read"), "write read"),
-            (Scope::WRITE, Some("write"), "write"),
-            (Scope::READ, Some("read"), "read"),
-            // Narrowed or defaulted: the canonical word.
-            (Scope::READ, Some("read write"), "read"),
-            (Scope::WRITE, None, "write"),
-            (Scope::READ, Some("bogus"), "read"),
-        ];
-        for (granted, requested, shown) in cases {
-            let response =
-                TokenResponse::new(secret("a"), secret("r"), granted, requested, now, now);
-            assert_eq!(response.scope, shown, "{requested:?}");
-        }
-    }
-
-    #[test]
     fn expires_in_cases() {
         let now = at("2024-06-01T12:00:00");
         let cases = [
@@ -213,22 +176,38 @@ mod tests {
             ("year 9999", "9999-12-31T23:59:59", 251_685_057_599),
         ];
         for (name, expires, seconds) in cases {
-            let response = TokenResponse::new(
-                secret("a"),
-                secret("r"),
-                Scope::READ,
-                None,
-                now,
-                at(expires),
-            );
+            let response =
+                TokenResponse::new(secret("a"), secret("r"), "read".into(), now, at(expires));
             assert_eq!(response.expires_in, seconds, "{name}");
+        }
+    }
+
+    #[test]
+    fn introspection_shows_the_recorded_words() {
+        let cases = [
+            ("read", "read"),
+            ("read write", "read write"),
+            ("write", "write"),
+            // Rows imported or written by hand: what they allow, canonically.
+            ("rainbow write", "write"),
+            ("", "read"),
+        ];
+        for (stored, shown) in cases {
+            let token = ActiveToken::new(
+                stored,
+                "cid".into(),
+                "alice".into(),
+                at("1970-01-01T00:00:10"),
+                at("1970-01-02T00:00:00"),
+            );
+            assert_eq!(token.scope, shown, "{stored:?}");
         }
     }
 
     #[test]
     fn introspection_bodies() {
         let active = IntrospectionResponse::active(ActiveToken::new(
-            Scope::READ,
+            "read",
             "cid".into(),
             "alice".into(),
             at("1970-01-01T00:00:10"),

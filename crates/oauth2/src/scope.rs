@@ -113,6 +113,21 @@ impl Scope {
     pub fn as_str(self) -> &'static str {
         if self.write { WRITE_WORD } else { READ_WORD }
     }
+
+    /// The words a token with this scope records and is answered with,
+    /// given the words that asked for it: those words (whitespace
+    /// collapsed) when they mean exactly `self`, so a client that asked for
+    /// `"read write"` reads back `"read write"` (OAuth clients such as
+    /// oauthlib compare the returned scope word by word with the requested
+    /// one); else the canonical [`Scope::as_str`].
+    pub fn words(self, asked: Option<&str>) -> String {
+        match asked {
+            Some(words) if Scope::parse(words) == Ok(self) => {
+                words.split_whitespace().collect::<Vec<_>>().join(" ")
+            }
+            _ => self.as_str().to_owned(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -177,6 +192,24 @@ mod tests {
             assert_eq!(scope.as_str(), text, "{name}");
             assert_eq!(Scope::parse(scope.as_str()), Ok(scope), "{name}");
             assert_eq!(Scope::from_stored(scope.as_str()), scope, "{name}");
+        }
+    }
+
+    #[test]
+    fn words_repeat_the_request_when_granted_as_asked() {
+        let cases = [
+            (Scope::WRITE, Some("read  write"), "read write"),
+            (Scope::WRITE, Some("write read"), "write read"),
+            (Scope::WRITE, Some("write"), "write"),
+            (Scope::READ, Some("read"), "read"),
+            // Narrowed, unparseable or not asked: the canonical word.
+            (Scope::READ, Some("read write"), "read"),
+            (Scope::READ, Some("bogus"), "read"),
+            (Scope::WRITE, Some("rainbow write"), "write"),
+            (Scope::WRITE, None, "write"),
+        ];
+        for (granted, asked, words) in cases {
+            assert_eq!(granted.words(asked), words, "{asked:?}");
         }
     }
 

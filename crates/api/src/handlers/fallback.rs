@@ -90,3 +90,11 @@ pub async fn script() -> HttpResponse {
         .insert_header(("Cache-Control", "public, max-age=3600"))
         .body(crate::pages::SCRIPT)
 }
+
+/// The pages' icon (`/favicon.ico`, where browsers look for it without being told).
+pub async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("image/x-icon")
+        .insert_header(("Cache-Control", "public, max-age=86400"))
+        .body(crate::pages::FAVICON)
+}

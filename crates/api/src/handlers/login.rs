@@ -8,9 +8,10 @@ use serde_json::json;
 use crate::auth::{csrf, passwords, session};
 use crate::context::{SessionCookie, run};
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::oauth::authorize::redirect_target_of_next;
 use crate::http::body::FormBody;
 use crate::http::response::{apply_transport, cookie};
-use crate::pages::{LoginPage, SignOnButton, page_response};
+use crate::pages::{LoginPage, SignOnButton, page_response_with_form_target};
 use crate::state::AppState;
 
 /// Where a login without a usable `next` lands.
@@ -38,21 +39,23 @@ fn wants_only_json(req: &HttpRequest) -> bool {
     accept.contains("application/json") && !accept.contains("html") && !accept.contains("*/*")
 }
 
-/// The single sign-on buttons, each carrying `next`; none when the settings cannot be read
-/// (the form still shows, and says what went wrong when submitted).
-async fn sign_on_buttons(
+/// What the login page reads from the database: the single sign-on buttons, each carrying
+/// `next`, and where the form may end after `next` ([`redirect_target_of_next`]). Nothing when
+/// the database cannot be read: the form still shows, and says what went wrong when submitted.
+async fn page_facts(
     req: &HttpRequest,
     state: &web::Data<AppState>,
     next: &str,
-) -> Vec<SignOnButton> {
-    let providers = run(state, req, |ctx| {
-        let settings = ctx.settings()?;
-        Ok(crate::settings::sso::buttons(&settings))
+) -> (Vec<SignOnButton>, Option<String>) {
+    let owned_next = next.to_owned();
+    let (providers, form_target) = run(state, req, move |ctx| {
+        let providers = crate::settings::sso::buttons(&*ctx.settings()?);
+        Ok((providers, redirect_target_of_next(ctx, &owned_next)?))
     })
     .await
     .map(|reply| reply.value)
     .unwrap_or_default();
-    providers
+    let buttons = providers
         .into_iter()
         .map(|(name, label)| {
             let query = serde_urlencoded::to_string([("next", next)]).unwrap_or_default();
@@ -63,7 +66,8 @@ async fn sign_on_buttons(
             };
             SignOnButton { label, url }
         })
-        .collect()
+        .collect();
+    (buttons, form_target)
 }
 
 async fn form_page(
@@ -74,7 +78,7 @@ async fn form_page(
     next: &str,
     username: &str,
 ) -> ApiResult<HttpResponse> {
-    let sign_on = sign_on_buttons(req, state, next).await;
+    let (sign_on, form_target) = page_facts(req, state, next).await;
     let (token, fresh) = csrf::page_token(req, &state.rng)?;
     let html = state.pages.html(
         "login",
@@ -86,7 +90,7 @@ async fn form_page(
             sign_on: &sign_on,
         },
     )?;
-    let mut response = page_response(status);
+    let mut response = page_response_with_form_target(status, form_target.as_deref());
     if fresh {
         response.cookie(csrf::cookie(req, token));
     }

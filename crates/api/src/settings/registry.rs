@@ -37,6 +37,18 @@ pub const CATEGORIES: &[Category] = &[
     },
 ];
 
+/// The scope of `/api/v2/settings/all/`: not a category of its own but every setting of
+/// every category, listed first by `GET /api/v2/settings/` as the reference controller does.
+pub const ALL: Category = Category {
+    slug: "all",
+    name: "All",
+};
+
+/// The category a setting names by slug (`None` for a slug no category has).
+pub fn category(slug: &str) -> Option<&'static Category> {
+    CATEGORIES.iter().find(|c| c.slug == slug)
+}
+
 /// Checks a proposed value and returns it normalised, or says what is wrong.
 pub type Validator = fn(&Value) -> Result<Value, String>;
 
@@ -288,9 +300,16 @@ pub fn find(name: &str) -> Option<&'static Definition> {
     SETTINGS.iter().find(|def| def.name == name)
 }
 
-/// The settings of one category.
+impl Definition {
+    /// Whether the setting is served under `slug`: its own category's, or [`ALL`]'s.
+    pub fn belongs_to(&self, slug: &str) -> bool {
+        slug == ALL.slug || self.category == slug
+    }
+}
+
+/// The settings served under `slug`: one category's, or every setting for [`ALL`].
 pub fn in_category(slug: &str) -> impl Iterator<Item = &'static Definition> + '_ {
-    SETTINGS.iter().filter(move |def| def.category == slug)
+    SETTINGS.iter().filter(move |def| def.belongs_to(slug))
 }
 
 /// Longest `CLEANUP_TOKENS_INTERVAL_SECONDS` accepted: one year.
@@ -440,6 +459,17 @@ mod tests {
                 def.name
             );
         }
+    }
+
+    #[test]
+    fn all_is_every_setting_and_a_category_only_its_own() {
+        assert_eq!(in_category(ALL.slug).count(), SETTINGS.len());
+        assert!(CATEGORIES.iter().all(|c| c.slug != ALL.slug));
+        for c in CATEGORIES {
+            assert!(in_category(c.slug).all(|def| def.category == c.slug));
+            assert_eq!(category(c.slug), Some(c));
+        }
+        assert_eq!(category(ALL.slug), None);
     }
 
     #[test]

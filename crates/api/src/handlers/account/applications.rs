@@ -32,6 +32,9 @@ struct ApplicationsView {
     created: Option<Created>,
     applications: Vec<ApplicationItem>,
     organizations: Vec<Choice>,
+    /// A superuser may create applications in every organization, so an empty
+    /// `organizations` means there is none yet: the page says how to create one.
+    superuser: bool,
     form: ApplicationForm,
 }
 
@@ -106,6 +109,7 @@ fn view(ctx: &mut Context<'_>, principal: &Principal) -> ApiResult<ApplicationsV
         created: None,
         applications: managed(ctx, principal)?,
         organizations: organizations(ctx, principal)?,
+        superuser: principal.actor.is_superuser,
         form: ApplicationForm {
             client_type: "confidential".into(),
             grant_type: "authorization-code".into(),

@@ -22,7 +22,9 @@ use crate::context::{Context, Reply, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::FormBody;
 use crate::http::response::apply_session;
-use crate::pages::{ConsentPage, HiddenField, MessagePage, message_page, page_response};
+use crate::pages::{
+    ConsentPage, HiddenField, MessagePage, message_page, page_response_with_form_target,
+};
 use crate::state::AppState;
 
 /// The authorization parameters the consent form carries back.
@@ -67,7 +69,10 @@ struct Consent {
     application: String,
     organization: String,
     scope: Scope,
+    scope_words: String,
     fields: Vec<(String, String)>,
+    /// Where Authorize and Deny send the browser: the page's policy must let its form go there.
+    redirect_uri: String,
 }
 
 /// `GET /api/o/authorize/?response_type=code&client_id=…`.
@@ -107,7 +112,9 @@ pub async fn authorize_page(
             application: application.name,
             organization: organization.name,
             scope: request.scope,
+            scope_words: request.scope_words,
             fields,
+            redirect_uri: request.redirect_uri,
         })))
     })
     .await?;
@@ -163,6 +170,34 @@ pub async fn authorize_decision(
     })
     .await?;
     respond(&req, &state, reply)
+}
+
+/// Where the authorization request in `next` (a path the login page returns to) would send
+/// the browser at once: its verified redirect URI, with a code (an application that skips
+/// consent) or an error for the client. `None` when `next` is no authorization request, or
+/// one that names no genuine client and redirect URI (it ends on an error page here).
+///
+/// The login form's submission follows `next` through this endpoint's redirect, and browsers
+/// enforce the login page's `form-action` on that whole chain, so the login page must allow
+/// this origin as the consent page does.
+pub(crate) fn redirect_target_of_next(
+    ctx: &mut Context<'_>,
+    next: &str,
+) -> ApiResult<Option<String>> {
+    let Some(query) = next
+        .strip_prefix(acs_oauth2::metadata::AUTHORIZE_PATH)
+        .and_then(|rest| rest.strip_prefix('?'))
+    else {
+        return Ok(None);
+    };
+    let Ok(params) = FormParams::parse(url::form_urlencoded::parse(query.as_bytes())) else {
+        return Ok(None);
+    };
+    Ok(match validate(ctx, &params)? {
+        Ok((_, request)) => Some(request.redirect_uri),
+        Err(Outcome::Redirect(location)) => Some(location),
+        Err(_) => None,
+    })
 }
 
 /// The application named by `client_id` and the validated request, or how to refuse it.
@@ -229,7 +264,7 @@ fn grant(
                 user_id: user.id,
                 redirect_uri: &request.redirect_uri,
                 redirect_uri_sent: request.redirect_uri_sent,
-                scope: request.scope.as_str(),
+                scope: &request.scope_words,
                 code_challenge: challenge,
                 created: now,
                 expires: settings.oauth2_provider().authorization_code_expires(now),
@@ -304,7 +339,7 @@ fn consent_page(
             username: &consent.username,
             application: &consent.application,
             organization: &consent.organization,
-            scope: consent.scope.as_str(),
+            scope: &consent.scope_words,
             scope_description,
             csrf_token: &token,
             fields: consent
@@ -314,7 +349,7 @@ fn consent_page(
                 .collect(),
         },
     )?;
-    let mut response = page_response(StatusCode::OK);
+    let mut response = page_response_with_form_target(StatusCode::OK, Some(&consent.redirect_uri));
     response.insert_header((header::CACHE_CONTROL, "no-store"));
     if fresh {
         response.cookie(csrf::cookie(req, token));

@@ -10,7 +10,7 @@ use acs_oauth2::code::check_exchange;
 use acs_oauth2::{
     AuthorizationCodeFacts, CodeChallenge, CodeExchange, DEFAULT_GRANT_SCOPE, ErrorCode,
     OAuthError, PlainSecret, RefreshDecision, RefreshRequest, RefreshTokenFacts, Scope,
-    decide_refresh,
+    decide_refresh, granted_scope_words,
 };
 use acs_storage::applications::Application;
 use acs_storage::users::User;
@@ -43,12 +43,13 @@ impl<'a> Issuer<'a> {
         })
     }
 
-    /// A new access and refresh token for `owner`, inside the caller's transaction.
+    /// A new access and refresh token for `owner` recording `scope` (its words), inside the
+    /// caller's transaction.
     fn pair(
         &self,
         conn: &mut DbConnection,
         owner: &User,
-        scope: Scope,
+        scope: &str,
         chain: Option<i64>,
     ) -> ApiResult<Issued> {
         issue(
@@ -60,7 +61,7 @@ impl<'a> Issuer<'a> {
                 actor: Some(owner),
                 owner,
                 application: Some(self.application),
-                scope: scope.as_str(),
+                scope,
                 description: "",
                 chain,
             },
@@ -78,19 +79,21 @@ fn active_user(conn: &mut DbConnection, id: i64) -> ApiResult<Option<User>> {
 }
 
 /// `grant_type=password`: the resource owner's username and password, checked (and
-/// throttled) exactly as the login form and Basic check them.
+/// throttled) exactly as the login form and Basic check them. `asked` is the request's
+/// `scope` as sent, which `scope` was parsed from.
 pub fn password(
     ctx: &mut Context<'_>,
     application: &Application,
     username: &str,
     password: &PlainSecret,
     scope: Option<Scope>,
+    asked: Option<&str>,
 ) -> OAuthResult<Issued> {
     let owner = passwords::check(ctx, username, password.expose())?
         .ok_or_else(|| OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given."))?;
     let issuer = Issuer::new(ctx, application)?;
-    let scope = scope.unwrap_or(DEFAULT_GRANT_SCOPE);
-    Ok(ctx.write(|conn| issuer.pair(conn, &owner, scope, None))?)
+    let words = granted_scope_words(scope.unwrap_or(DEFAULT_GRANT_SCOPE), asked);
+    Ok(ctx.write(|conn| issuer.pair(conn, &owner, &words, None))?)
 }
 
 /// `grant_type=authorization_code`: consumes the code and issues the pair in one
@@ -129,7 +132,9 @@ pub fn authorization_code(
         let Some(owner) = active_user(conn, stored.user_id)? else {
             return Ok(Err(OAuthError::invalid_authorization_code()));
         };
-        issuer.pair(conn, &owner, scope, None).map(Ok)
+        // The token records the code's words ("read write" when the client asked for none).
+        let words = scope.words(Some(&stored.scope));
+        issuer.pair(conn, &owner, &words, None).map(Ok)
     })?;
     Ok(outcome?)
 }
@@ -139,12 +144,14 @@ pub fn authorization_code(
 /// Rotation marks the old refresh token used (conditionally, so of concurrent refreshes
 /// exactly one wins; the others get `invalid_grant`), deletes its access token and issues the
 /// new pair in one transaction. A used token presented after the grace period revokes every
-/// token rotated from it, in a transaction of its own, and is refused.
+/// token rotated from it, in a transaction of its own, and is refused. The new pair records
+/// the scope words asked for (`asked`, which `scope` was parsed from), or the old token's.
 pub fn refresh_token(
     ctx: &mut Context<'_>,
     application: &Application,
     token: &PlainSecret,
     scope: Option<Scope>,
+    asked: Option<&str>,
 ) -> OAuthResult<Issued> {
     let stored =
         acs_storage::refresh_tokens::find_by_digest(ctx.conn()?, token.digest().as_bytes())?
@@ -188,8 +195,9 @@ pub fn refresh_token(
         if !acs_storage::refresh_tokens::mark_used(conn, &stored, now)? {
             return Ok(Err(OAuthError::invalid_refresh_token()));
         }
+        let words = scope.words(asked.or(Some(&stored.scope)));
         issuer
-            .pair(conn, &owner, scope, Some(stored.chain()))
+            .pair(conn, &owner, &words, Some(stored.chain()))
             .map(Ok)
     })?;
     Ok(outcome?)

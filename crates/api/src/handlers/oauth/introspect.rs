@@ -2,7 +2,7 @@
 //! Only the client's own application tokens are ever shown active; any other token, unknown,
 //! expired, revoked or of a deactivated user, is exactly `{"active": false}`.
 
-use acs_oauth2::{ActiveToken, IntrospectionResponse, Scope, TokenReference};
+use acs_oauth2::{ActiveToken, IntrospectionResponse, TokenReference};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::client;
@@ -43,7 +43,7 @@ pub async fn introspect(
             return Ok(IntrospectionResponse::inactive());
         }
         Ok(IntrospectionResponse::active(ActiveToken::new(
-            Scope::from_stored(scope),
+            scope,
             application.client_id,
             user.username,
             created,

@@ -2,7 +2,7 @@
 //! 8414, 9700). The decisions are `acs_oauth2`'s; these handlers read the request, look
 //! things up, carry the decisions out in transactions and answer.
 
-mod authorize;
+pub(crate) mod authorize;
 mod client;
 mod endpoints;
 mod form;

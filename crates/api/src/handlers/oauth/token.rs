@@ -2,7 +2,7 @@
 //! grants. The client is authenticated before the grant is even parsed, as AWX does, so a
 //! request with bad client credentials learns nothing about its other parameters.
 
-use acs_oauth2::{GrantRequest, GrantType, OAuthError, Scope, TokenResponse};
+use acs_oauth2::{GrantRequest, GrantType, OAuthError, TokenResponse};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::client;
@@ -32,7 +32,14 @@ pub async fn token(
                 username,
                 password,
                 scope,
-            } => grants::password(ctx, &application, username, password, *scope)?,
+            } => grants::password(
+                ctx,
+                &application,
+                username,
+                password,
+                *scope,
+                params.get("scope"),
+            )?,
             GrantRequest::AuthorizationCode {
                 code,
                 redirect_uri,
@@ -47,7 +54,13 @@ pub async fn token(
             GrantRequest::RefreshToken {
                 refresh_token,
                 scope,
-            } => grants::refresh_token(ctx, &application, refresh_token, *scope)?,
+            } => grants::refresh_token(
+                ctx,
+                &application,
+                refresh_token,
+                *scope,
+                params.get("scope"),
+            )?,
         };
         tracing::info!(
             user = issued.row.token.user_id,
@@ -62,8 +75,7 @@ pub async fn token(
         Ok(TokenResponse::new(
             issued.value,
             refresh,
-            Scope::from_stored(&issued.row.token.scope),
-            params.get("scope"),
+            issued.row.token.scope.clone(),
             ctx.now,
             issued.row.token.expires,
         ))

@@ -1,4 +1,9 @@
 //! `GET`, `PUT`, `PATCH`, `DELETE` and `OPTIONS` on `/api/v2/settings/<category>/`.
+//!
+//! The public handlers only resolve the category from the path; the work is done by the
+//! `*_scope` functions, which take the [`Category`] whose settings they serve, so that
+//! `/api/v2/settings/all/` (`super::all`, scope [`registry::ALL`]) shares every rule with the
+//! categories instead of copying them.
 
 use std::collections::BTreeMap;
 
@@ -10,13 +15,13 @@ use super::{require_reader, require_superuser};
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
-use crate::settings::registry::{self, CATEGORIES, Category};
+use crate::settings::registry::{self, Category};
 use crate::state::AppState;
 
+/// The category named in the path; only real categories (never `all`, served by its own
+/// route) are found here.
 fn category(slug: &str) -> ApiResult<&'static Category> {
-    CATEGORIES
-        .iter()
-        .find(|c| c.slug == slug)
+    registry::category(slug)
         .ok_or_else(|| ApiError::NotFound("The requested resource could not be found.".into()))
 }
 
@@ -43,7 +48,16 @@ pub async fn get_category(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let slug = category(&path)?.slug;
+    read_scope(req, state, category(&path)?).await
+}
+
+/// The settings of `scope`, secrets masked.
+pub(super) async fn read_scope(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    scope: &'static Category,
+) -> ApiResult<HttpResponse> {
+    let slug = scope.slug;
     let reply = run(&state, &req, move |ctx| {
         require_reader(&ctx.require_user()?)?;
         render(ctx, slug)
@@ -59,7 +73,7 @@ pub async fn patch_category(
     path: web::Path<String>,
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
-    write(req, state, path.into_inner(), body).await
+    write_scope(req, state, category(&path)?, body).await
 }
 
 /// Same as PATCH: a settings category has no required keys, so a full update is the same
@@ -70,16 +84,18 @@ pub async fn put_category(
     path: web::Path<String>,
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
-    write(req, state, path.into_inner(), body).await
+    write_scope(req, state, category(&path)?, body).await
 }
 
-async fn write(
+/// Validates and stores the keys `body` names, all of them or none; a key outside `scope` is
+/// refused by name.
+pub(super) async fn write_scope(
     req: HttpRequest,
     state: web::Data<AppState>,
-    slug: String,
+    scope: &'static Category,
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
-    let slug = category(&slug)?.slug;
+    let slug = scope.slug;
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
         require_superuser(&principal)?;
@@ -87,12 +103,9 @@ async fn write(
         let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut accepted = Vec::new();
         for (name, value) in &body.0 {
-            match registry::find(name).filter(|def| def.category == slug) {
+            match registry::find(name).filter(|def| def.belongs_to(slug)) {
                 None => {
-                    errors.insert(
-                        name.clone(),
-                        vec![format!("Unknown setting in category {slug}.")],
-                    );
+                    errors.insert(name.clone(), vec![unknown_setting(scope)]);
                 }
                 // `$encrypted$` sent back for a secret means "keep the stored value".
                 Some(def) if def.secret && value == "$encrypted$" => {}
@@ -131,13 +144,31 @@ async fn write(
     Ok(reply.json(StatusCode::OK))
 }
 
+/// Why a key is refused: it names no setting of `scope` (with `all`, no setting at all).
+fn unknown_setting(scope: &Category) -> String {
+    if scope.slug == registry::ALL.slug {
+        "Unknown setting.".to_owned()
+    } else {
+        format!("Unknown setting in category {}.", scope.slug)
+    }
+}
+
 /// `DELETE`: every setting of the category returns to its default.
 pub async fn reset_category(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let slug = category(&path)?.slug;
+    reset_scope(req, state, category(&path)?).await
+}
+
+/// Every setting of `scope` returns to its default (its stored value is removed).
+pub(super) async fn reset_scope(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    scope: &'static Category,
+) -> ApiResult<HttpResponse> {
+    let slug = scope.slug;
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
         require_superuser(&principal)?;
@@ -164,12 +195,22 @@ pub async fn options_category(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let category = category(&path)?;
+    options_scope(req, state, category(&path)?).await
+}
+
+/// Field metadata of the settings of `scope`; each field names its own category (under `all`
+/// too, where the fields come from every category).
+pub(super) async fn options_scope(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    scope: &'static Category,
+) -> ApiResult<HttpResponse> {
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
         require_reader(&principal)?;
-        let fields: Map<String, Value> = registry::in_category(category.slug)
+        let fields: Map<String, Value> = registry::in_category(scope.slug)
             .map(|def| {
+                let category = registry::category(def.category).map_or(def.category, |c| c.name);
                 let kind = match (def.default)() {
                     Value::Bool(_) => "boolean",
                     Value::Number(_) => "integer",
@@ -177,7 +218,7 @@ pub async fn options_category(
                     Value::Object(_) => "nested object",
                     _ => "string",
                 };
-                (def.name.to_owned(), json!({ "type": kind, "label": def.label, "help_text": def.help_text, "required": false, "category": category.name }))
+                (def.name.to_owned(), json!({ "type": kind, "label": def.label, "help_text": def.help_text, "required": false, "category": category }))
             })
             .collect();
         let mut actions = Map::new();
@@ -189,7 +230,7 @@ pub async fn options_category(
             "GET, HEAD, OPTIONS"
         };
         Ok((
-            json!({ "name": format!("{} Settings", category.name), "description": "", "renders": ["application/json"], "parses": ["application/json"], "actions": actions }),
+            json!({ "name": format!("{} Settings", scope.name), "description": "", "renders": ["application/json"], "parses": ["application/json"], "actions": actions }),
             allow.to_owned(),
         ))
     })

@@ -1,8 +1,10 @@
-//! `/api/v2/settings/` and `/api/v2/settings/<category>/`.
+//! `/api/v2/settings/`, `/api/v2/settings/all/` and `/api/v2/settings/<category>/`.
 
+mod all;
 mod category;
 mod index;
 
+pub use all::{get_all, options_all, patch_all, put_all, reset_all};
 pub use category::{get_category, options_category, patch_category, put_category, reset_category};
 pub use index::list_categories;
 

@@ -1,0 +1,174 @@
+//! The reference controller's own Ansible collection, `awx.awx` 24.6.1, run by the real
+//! `ansible-playbook` against a live server: its `settings` module reads
+//! `GET /api/v2/settings/all/`, compares, and sends `PATCH /api/v2/settings/all/`, after
+//! getting a token with `POST /api/v2/tokens/` (HTTP Basic) and deleting it at the end.
+
+use acs_tests::awx_collection::run_playbook;
+use acs_tests::{Backend, TestServer, backend_tests};
+use serde_json::{Value, json};
+
+backend_tests!(settings_module_sets_settings_idempotently);
+
+/// (a) one setting by `name`/`value`, (b) several with `settings:`, (c) the same again, which
+/// must change nothing, (d) an invalid value; then every registered result is written to
+/// `report_path` as JSON.
+const PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    awx.awx.settings:
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+  tasks:
+    - name: One setting by name and value
+      awx.awx.settings:
+        name: SESSION_COOKIE_AGE
+        value: "900"
+      register: by_name
+
+    - name: Several settings at once
+      awx.awx.settings:
+        settings: "{{ several }}"
+      register: several_first
+
+    - name: The same settings again
+      awx.awx.settings:
+        settings: "{{ several }}"
+      register: several_again
+
+    - name: An invalid value
+      awx.awx.settings:
+        name: SESSION_COOKIE_AGE
+        value: "30"
+      register: invalid
+      ignore_errors: true
+
+    - name: Report the results
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: >-
+          {{ {'by_name': by_name, 'several_first': several_first,
+              'several_again': several_again, 'invalid': invalid} | to_json }}
+"#;
+
+/// Settings of three categories, with a list and a nested object: what GET returns for them
+/// must compare equal to what was sent, or (c) would report a change.
+fn several() -> Value {
+    json!({
+        "SESSIONS_PER_USER": 5,
+        "CORS_ALLOWED_ORIGIN_REGEXES": ["^https://app\\.example$"],
+        "DEFAULT_JOB_TIMEOUT": 3600,
+        "AUTH_LDAP_USER_ATTR_MAP": { "first_name": "givenName", "email": "mail" },
+    })
+}
+
+fn settings_module_sets_settings_idempotently(backend: Backend) {
+    let server = TestServer::start(backend);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let report_path = scratch.path().join("report.json");
+    let output = run_playbook(
+        scratch.path(),
+        PLAYBOOK,
+        &json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+            "several": several(),
+            "report_path": report_path,
+        }),
+    );
+    let log = format!(
+        "ansible-playbook {}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{log}");
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(&report_path)
+            .unwrap_or_else(|error| panic!("no report ({error}):\n{log}")),
+    )
+    .unwrap_or_else(|error| panic!("the report is not JSON ({error}):\n{log}"));
+
+    // No task warned (a token the module could not delete, say).
+    for task in ["by_name", "several_first", "several_again", "invalid"] {
+        let warnings = &report[task]["warnings"];
+        assert!(
+            warnings.is_null() || warnings == &json!([]),
+            "{task} warned: {warnings}\n{log}"
+        );
+    }
+
+    // (a) The value, given as text, reaches the server as the integer 900.
+    let by_name = &report["by_name"];
+    assert_eq!(by_name["changed"], true, "{by_name}");
+    assert_eq!(by_name["value"], 900, "{by_name}");
+    assert_eq!(
+        by_name["old_values"],
+        json!({ "SESSION_COOKIE_AGE": 1800 }),
+        "{by_name}"
+    );
+    assert_eq!(
+        by_name["new_values"],
+        json!({ "SESSION_COOKIE_AGE": 900 }),
+        "{by_name}"
+    );
+
+    // (b) Several at once, answered with the values stored.
+    let first = &report["several_first"];
+    assert_eq!(first["changed"], true, "{first}");
+    assert_eq!(first["values"], several(), "{first}");
+    assert_eq!(first["new_values"], several(), "{first}");
+
+    // (c) GET /api/v2/settings/all/ returns what was sent: nothing to change.
+    let again = &report["several_again"];
+    assert_eq!(again["changed"], false, "{again}");
+    assert_eq!(again["old_values"], json!({}), "{again}");
+    assert_eq!(again["new_values"], json!({}), "{again}");
+
+    // (d) The 400 reaches the task with the field's message.
+    let invalid = &report["invalid"];
+    assert_eq!(invalid["failed"], true, "{invalid}");
+    assert_eq!(
+        invalid["msg"], "Unable to update settings, see response",
+        "{invalid}"
+    );
+    assert_eq!(invalid["response"]["status_code"], 400, "{invalid}");
+    let reasons = &invalid["response"]["json"]["SESSION_COOKIE_AGE"];
+    assert!(
+        reasons[0]
+            .as_str()
+            .is_some_and(|reason| reason.contains("greater than or equal to 60")),
+        "{invalid}"
+    );
+
+    // The API shows what the module set, each in its own category, and kept 900.
+    let admin = server.admin();
+    let authentication = admin.get_json("/api/v2/settings/authentication/");
+    assert_eq!(
+        authentication["SESSION_COOKIE_AGE"], 900,
+        "{authentication}"
+    );
+    assert_eq!(authentication["SESSIONS_PER_USER"], 5, "{authentication}");
+    assert_eq!(
+        authentication["CORS_ALLOWED_ORIGIN_REGEXES"],
+        json!(["^https://app\\.example$"]),
+        "{authentication}"
+    );
+    let jobs = admin.get_json("/api/v2/settings/jobs/");
+    assert_eq!(jobs["DEFAULT_JOB_TIMEOUT"], 3600, "{jobs}");
+    let ldap = admin.get_json("/api/v2/settings/ldap/");
+    assert_eq!(
+        ldap["AUTH_LDAP_USER_ATTR_MAP"],
+        json!({ "first_name": "givenName", "email": "mail" }),
+        "{ldap}"
+    );
+
+    // Each task got a token and deleted it at its end: none is left.
+    let tokens = admin.get_json("/api/v2/tokens/");
+    assert_eq!(tokens["count"], 0, "tokens left behind: {tokens}");
+}
