@@ -39,6 +39,16 @@ ensure_libpq() {
   apt_install libpq-dev
 }
 
+# --- cargo-nextest: runs the tests, each in its own process with a timeout ------
+# (.config/nextest.toml).
+ensure_nextest() {
+  cargo nextest --version >/dev/null 2>&1 && return 0
+  say "installing cargo-nextest from crates.io"
+  cargo install --locked cargo-nextest >/dev/null \
+    || die "cargo install --locked cargo-nextest failed"
+  cargo nextest --version >/dev/null 2>&1 || die "cargo nextest does not run after installing it"
+}
+
 # --- PostgreSQL on 127.0.0.1:5432 -------------------------------------------
 pg_version() {
   find /etc/postgresql -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | sort -V | head -1
@@ -343,6 +353,7 @@ ensure_slapd() {
     || die "/usr/lib/ldap/back_mdb missing (the tests' slapd.conf loads it)"
 }
 
+ensure_nextest
 ensure_libpq
 ensure_postgres
 ensure_pg_dump

@@ -13,9 +13,9 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -559,70 +559,36 @@ fn serve(backend: Backend, vars: Vec<(String, String)>) -> (ServerHandle, JoinHa
 }
 
 /// The path of management command `name`, a binary of the `xtask` package
-/// (`revoke_oauth2_tokens`, `create_oauth2_token`, `cleanup_tokens`). On first use the
-/// binaries are built (`cargo build -p xtask --bins`, same profile and target directory as
-/// this test), so the tests never run stale ones. A command that cannot be built or found
-/// fails the test; it is never skipped.
+/// (`revoke_oauth2_tokens`, `create_oauth2_token`, `cleanup_tokens`), built beside this test
+/// by the same `cargo test` or `cargo nextest run` ([`built_binary`]). A command that is
+/// missing fails the test; it is never skipped.
 pub fn management_binary(name: &str) -> PathBuf {
-    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let dir = BUILT
-        .get_or_init(build_management_binaries)
-        .as_ref()
-        .unwrap_or_else(|error| panic!("the management commands are not available: {error}"));
-    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.is_file(),
-        "management command {name} not found at {} after building the xtask binaries",
-        path.display()
-    );
-    path
+    built_binary(name, "-p xtask")
 }
 
-/// Builds the xtask binaries into the profile directory this test runs from; returns it.
-fn build_management_binaries() -> Result<PathBuf, String> {
-    cargo_build(&["-p", "xtask", "--bins"])
-}
-
-/// Runs `cargo build --quiet <what>` with the profile and target directory this test runs
-/// from (so the binaries are never stale and nothing is built twice), and returns that
-/// profile directory, where the binaries are.
-pub(crate) fn cargo_build(what: &[&str]) -> Result<PathBuf, String> {
+/// The path of binary `name` in the profile directory this test runs from, where the
+/// workspace's test build puts every binary before any test runs: the binaries' own
+/// integration tests (`crates/api/tests`, `xtask/tests`) make Cargo build them with the test
+/// build's features. A test never builds anything itself (a build started from a test would
+/// resolve features differently, compile a second variant of the dependency tree on the
+/// test's clock and invalidate the next build); when the binary is missing, the message says
+/// how to build it. `package` is how to select its package on Cargo's command line.
+pub fn built_binary(name: &str, package: &str) -> PathBuf {
     // This test runs as <target>/<profile>/deps/<test>-<hash>.
-    let exe = std::env::current_exe().map_err(|error| error.to_string())?;
+    let exe = std::env::current_exe().expect("the test knows its own path");
     let profile_dir = exe
         .parent()
         .and_then(Path::parent)
-        .ok_or_else(|| format!("unexpected test location {}", exe.display()))?;
-    let target_dir = profile_dir
-        .parent()
-        .ok_or_else(|| format!("unexpected test location {}", exe.display()))?;
-    let profile = match profile_dir.file_name().and_then(|name| name.to_str()) {
-        Some("debug") => "dev",
-        Some(other) => other,
-        None => return Err(format!("unexpected test location {}", exe.display())),
-    };
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("the tests crate has no parent directory")?;
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = Command::new(cargo)
-        .current_dir(workspace)
-        .args(["build", "--quiet"])
-        .args(what)
-        .args(["--profile", profile])
-        .arg("--target-dir")
-        .arg(target_dir)
-        .output()
-        .map_err(|error| format!("cannot run cargo: {error}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "cargo build {} failed ({}): {}",
-            what.join(" "),
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(profile_dir.to_path_buf())
+        .unwrap_or_else(|| panic!("unexpected test location {}", exe.display()));
+    let path = profile_dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{name} is not built at {}: run the tests with `cargo nextest run --workspace` (or \
+         `cargo test --workspace`), which build it first, or build it with \
+         `cargo build {package} --bins`",
+        path.display()
+    );
+    path
 }
 
 /// What a successful [`TestServer::login`] left behind.

@@ -1,5 +1,5 @@
 //! A private PostgreSQL cluster for tests that stop and start the database server itself
-//! (`tests/tests/faults.rs`): the shared server of `ACS_TEST_POSTGRES_URL` is never touched.
+//! (`tests/tests/suite/faults.rs`): the shared server of `ACS_TEST_POSTGRES_URL` is never touched.
 //!
 //! [`PgCluster::start`] runs `initdb` into a temporary directory (trust authentication,
 //! superuser `postgres`) and `pg_ctl start` on a free loopback port, with the Unix socket and

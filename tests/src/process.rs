@@ -1,22 +1,19 @@
 //! The real `acs-server` binary as a separate process, for what an in-process server cannot
-//! show: a server killed with SIGKILL (`tests/tests/faults.rs`) and what the process writes
-//! to its log (`tests/tests/secrets_in_logs.rs`).
+//! show: a server killed with SIGKILL (`tests/tests/suite/faults.rs`) and what the process
+//! writes to its log (`tests/tests/suite/secrets_in_logs.rs`, `log_format.rs`).
 //!
-//! [`ServerProcess::start`] builds the binary on first use (`cargo build -p acs-api -p acs-tests
-//! --bin acs-server`, same profile and target directory as the running test, so it is never
-//! stale)
-//! and runs it on a fresh data directory with the embedded SQLite database (or a fresh
-//! PostgreSQL database, created and dropped as [`crate::TestServer`]'s are), on a free loopback
-//! port, with the same `ACS_*` defaults as [`crate::TestServer`] and nothing else from the
-//! test's environment. Its stdout and stderr go to `server.log` in the data directory.
-//! [`ServerProcess::kill_9`] kills it with SIGKILL; [`ServerProcess::start_again`] starts a
-//! new process on the same data directory and configuration (on a new port).
+//! [`ServerProcess::start`] runs the binary the test build made ([`server_binary`]) on a fresh
+//! data directory with the embedded SQLite database (or a fresh PostgreSQL database, created
+//! and dropped as [`crate::TestServer`]'s are), on a free loopback port, with the same `ACS_*`
+//! defaults as [`crate::TestServer`] and nothing else from the test's environment. Its stdout
+//! and stderr go to `server.log` in the data directory. [`ServerProcess::kill_9`] kills it
+//! with SIGKILL; [`ServerProcess::start_again`] starts a new process on the same data
+//! directory and configuration (on a new port).
 
 use std::fs::File;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::{Agent, Backend, PgDatabase, build_client};
@@ -29,24 +26,9 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(20);
 const START_ATTEMPTS: usize = 3;
 const POLL: Duration = Duration::from_millis(50);
 
-/// The path of the `acs-server` binary, built on first use.
+/// The path of the `acs-server` binary, built by the same test build ([`crate::built_binary`]).
 pub fn server_binary() -> PathBuf {
-    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let dir = BUILT
-        // Naming this package too unifies the dependencies' features as in the test's own
-        // build, so the binary reuses its artifacts instead of building a second variant.
-        .get_or_init(|| {
-            crate::cargo_build(&["-p", "acs-api", "-p", "acs-tests", "--bin", "acs-server"])
-        })
-        .as_ref()
-        .unwrap_or_else(|error| panic!("the acs-server binary is not available: {error}"));
-    let path = dir.join(format!("acs-server{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.is_file(),
-        "acs-server not found at {} after building it",
-        path.display()
-    );
-    path
+    crate::built_binary("acs-server", "-p acs-api")
 }
 
 /// One `acs-server` process (or a stopped one, ready to start again) with its data directory.

@@ -4,7 +4,7 @@
 //! server answers each with a 4xx (or, for what cannot be parsed at all, closes the
 //! connection), never a 5xx, keeps its tables intact and keeps serving everyone else.
 //!
-//! `tests/tests/conventions.rs` covers odd values of the users API and NUL bytes; the unit
+//! `tests/tests/suite/conventions.rs` covers odd values of the users API and NUL bytes; the unit
 //! tests of `crates/api/src/hostile_input.rs` cover the parsers without HTTP. Each test prints
 //! how many cases it tried per category (`cargo test -- --nocapture`).
 

@@ -1,0 +1,51 @@
+//! The HTTP-level integration tests of ACS, one module per area, built as one test binary.
+//!
+//! Each file under `tests/tests/` used to be a test target of its own, and every one of them
+//! linked the whole server with its dependency tree: a change to any library crate re-linked
+//! 41 large binaries. As modules of one target they link once (the layout of Cargo's own
+//! `testsuite`). Run one area with `cargo nextest run --workspace -E 'test(/^settings::/)'`
+//! (docs/development.md).
+
+mod account_pages;
+mod applications;
+mod auth_basic;
+mod auth_session;
+mod automation_resources;
+mod awx_collection;
+mod awxkit;
+mod browser_login;
+mod browser_pages;
+mod conventions;
+mod cors;
+mod credential_types;
+mod credentials;
+mod directory_login;
+mod faults;
+mod hostile_input;
+mod https_proxy;
+mod jobs;
+mod ldap_harness;
+mod log_format;
+mod management;
+mod metrics;
+mod oauth_authorize;
+mod oauth_clients;
+mod oauth_revoke;
+mod oauth_token;
+mod oidc_harness;
+mod openapi;
+mod organizations;
+mod out_of_band;
+mod root;
+mod rotation_race;
+mod scope_masking;
+mod secrets_at_rest;
+mod secrets_in_logs;
+mod security_headers;
+mod settings;
+mod several_nodes;
+mod single_sign_on;
+mod source_credentials;
+mod tokens;
+mod updates;
+mod users;
