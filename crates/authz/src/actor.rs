@@ -41,6 +41,21 @@ impl Actor {
         self.admin_of.contains(&org)
     }
 
+    /// Whether the actor, as an organization admin, manages the account of `user` and what
+    /// hangs off it (password, profile, personal credentials, tokens): `user` is not
+    /// privileged, belongs to at least one organization, and every organization `user`
+    /// belongs to is one the actor administers (the reference's `UserAccess.can_admin`).
+    ///
+    /// "Any of" would not do: an admin of A could add the admin of B to A, then set their
+    /// password and act as them in B. A user in no organization is nobody's but a
+    /// superuser's.
+    pub fn manages_user(&self, user: &crate::TargetUser) -> bool {
+        let mut organizations = user.organizations().peekable();
+        !user.is_privileged()
+            && organizations.peek().is_some()
+            && organizations.all(|org| self.administers(org))
+    }
+
     /// Whether the actor is a member or an admin of `org`.
     ///
     /// In AWX an organization's admin role implies its member role, so an
@@ -103,6 +118,37 @@ mod tests {
         ];
         for (name, actor, org, expected) in rows {
             assert_eq!(actor.administers(org), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn manages_user_only_inside_every_organization_of_the_user() {
+        let user = |admin_of: &[Id], member_of: &[Id]| crate::TargetUser {
+            id: 2,
+            admin_of: admin_of.to_vec(),
+            member_of: member_of.to_vec(),
+            ..crate::TargetUser::default()
+        };
+        let privileged = |superuser, auditor| crate::TargetUser {
+            is_superuser: superuser,
+            is_system_auditor: auditor,
+            ..user(&[], &[7])
+        };
+        #[rustfmt::skip]
+        let rows = [
+            ("member of the one org", actor(&[7], &[]), user(&[], &[7]), true),
+            ("admin of the one org", actor(&[7], &[]), user(&[7], &[]), true),
+            ("member of both, actor admin of both", actor(&[3, 7], &[]), user(&[], &[3, 7]), true),
+            ("member of both, actor admin of one", actor(&[7], &[]), user(&[], &[3, 7]), false),
+            ("admin elsewhere, member here", actor(&[7], &[]), user(&[3], &[7]), false),
+            ("in no organization", actor(&[7], &[]), user(&[], &[]), false),
+            ("only in another org", actor(&[7], &[]), user(&[], &[3]), false),
+            ("actor only a member", actor(&[], &[7]), user(&[], &[7]), false),
+            ("superuser in the org", actor(&[7], &[]), privileged(true, false), false),
+            ("auditor in the org", actor(&[7], &[]), privileged(false, true), false),
+        ];
+        for (name, actor, target, expected) in rows {
+            assert_eq!(actor.manages_user(&target), expected, "{name}");
         }
     }
 

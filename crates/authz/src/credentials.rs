@@ -72,7 +72,7 @@ pub fn can_view_credential(actor: &Actor, credential: &TargetCredential) -> bool
 
 /// Whether `actor` may create a credential owned by `owner`: superusers for any owner; an
 /// organization's admins for it; anyone for themself; an organization admin for a
-/// non-privileged user of that organization.
+/// non-privileged user all of whose organizations they administer.
 pub fn can_create_credential(actor: &Actor, owner: &CredentialOwner) -> Result<(), Denied> {
     require_write(actor)?;
     if actor.is_superuser || manages(actor, owner) {
@@ -114,10 +114,7 @@ pub fn can_write_credential_types(actor: &Actor) -> Result<(), Denied> {
 fn manages(actor: &Actor, owner: &CredentialOwner) -> bool {
     match owner {
         CredentialOwner::Organization(org) => actor.administers(*org),
-        CredentialOwner::User(user) => {
-            user.id == actor.user_id
-                || (!user.is_privileged() && user.organizations().any(|o| actor.administers(o)))
-        }
+        CredentialOwner::User(user) => user.id == actor.user_id || actor.manages_user(user),
     }
 }
 
@@ -207,6 +204,14 @@ mod tests {
             read_only: true,
             ..superuser()
         };
+        // A member of P who administers O: P's admin sees their credentials, but they are
+        // not P's admin's to change (O's admin role is theirs, not P's admin's).
+        let in_p_admin_of_o = TargetUser {
+            id: 9,
+            admin_of: vec![O],
+            member_of: vec![P],
+            ..TargetUser::default()
+        };
         #[rustfmt::skip]
         let rows = [
             ("superuser", superuser(), org_credential(P), Ok(())),
@@ -216,6 +221,8 @@ mod tests {
             ("plain member, org credential", actor(7, &[], &[O]), org_credential(O), Err(Denied::NotPermitted)),
             ("owner", actor(9, &[], &[]), user_credential(member_of(9, P)), Ok(())),
             ("org admin, member", actor(7, &[P], &[]), user_credential(member_of(9, P)), Ok(())),
+            ("org admin of P, user also admin of O", actor(7, &[P], &[]), user_credential(in_p_admin_of_o.clone()), Err(Denied::NotPermitted)),
+            ("org admin of O and P, that user", actor(7, &[O, P], &[]), user_credential(in_p_admin_of_o), Ok(())),
             ("org admin, privileged member", actor(7, &[O], &[]), user_credential(privileged_member), Err(Denied::NotPermitted)),
             ("stranger", actor(7, &[], &[]), user_credential(member_of(9, P)), Err(Denied::NotPermitted)),
         ];

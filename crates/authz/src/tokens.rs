@@ -80,7 +80,7 @@ pub fn can_create_token(
 }
 
 /// Whether `actor` may change `token`: superusers, its owner, and admins of
-/// an organization its owner belongs to unless the owner is privileged.
+/// every organization of a non-privileged owner.
 pub fn can_change_token(actor: &Actor, token: &TargetToken) -> Result<(), Denied> {
     require_write(actor)?;
     if actor.is_superuser || manages(actor, token) {
@@ -113,16 +113,11 @@ fn owns(actor: &Actor, token: &TargetToken) -> bool {
     token.owner.id == actor.user_id
 }
 
-/// Whether `actor` owns `token`, or administers an organization its owner
-/// belongs to and the owner is not privileged: the roles that grant change
-/// and delete below superuser.
+/// Whether `actor` owns `token`, or manages its owner's account
+/// ([`Actor::manages_user`]: every organization of a non-privileged owner
+/// administered): the roles that grant change and delete below superuser.
 fn manages(actor: &Actor, token: &TargetToken) -> bool {
-    owns(actor, token)
-        || (!token.owner.is_privileged()
-            && token
-                .owner
-                .organizations()
-                .any(|org| actor.administers(org)))
+    owns(actor, token) || actor.manages_user(&token.owner)
 }
 
 #[cfg(test)]
@@ -179,7 +174,9 @@ mod tests {
             ("admin of O: token of user in O", admin_o(), personal_token(in_o()), true, OK),
             ("admin of O: app token of user in O", admin_o(), app_token(in_o()), true, OK),
             ("admin of O: token of admin of O", admin_o(), personal_token(admin_of_o()), true, OK),
-            ("admin of O: token of user in O and P", admin_o(), personal_token(in_o_and_p()), true, OK),
+            // Seen, but the owner is also in P: not the admin of O's to change or revoke.
+            ("admin of O: token of user in O and P", admin_o(), personal_token(in_o_and_p()), true, NOT_PERMITTED),
+            ("admin of O and P: token of user in O and P", admin_o_and_p(), personal_token(in_o_and_p()), true, OK),
             ("admin of O: token of user in P", admin_o(), personal_token(in_p()), false, NOT_PERMITTED),
             ("admin of O: token of user in no org", admin_o(), personal_token(no_org()), false, NOT_PERMITTED),
             ("admin of O: token of superuser in O", admin_o(), personal_token(superuser_in_o()), true, NOT_PERMITTED),
@@ -188,7 +185,7 @@ mod tests {
             ("admin of O: token of superuser in no org", admin_o(), personal_token(superuser_no_org()), false, NOT_PERMITTED),
             ("admin of O: own token", admin_o(), personal_token(myself(&admin_o())), true, OK),
             ("admin of P: token of user in O", admin_p(), personal_token(in_o()), false, NOT_PERMITTED),
-            ("admin of P: token of user in O and P", admin_p(), personal_token(in_o_and_p()), true, OK),
+            ("admin of P: token of user in O and P", admin_p(), personal_token(in_o_and_p()), true, NOT_PERMITTED),
             ("member of O: token of user in O", member_o(), personal_token(in_o()), false, NOT_PERMITTED),
             ("member of O: token of admin of O", member_o(), personal_token(admin_of_o()), false, NOT_PERMITTED),
             ("member of O: own token", member_o(), personal_token(myself(&member_o())), true, OK),

@@ -122,9 +122,7 @@ pub fn can_delete_user(actor: &Actor, target: &TargetUser) -> Result<(), Denied>
     if actor.is_superuser {
         return Ok(());
     }
-    let in_some_org = target.organizations().next().is_some();
-    let all_administered = target.organizations().all(|org| actor.administers(org));
-    if !target.is_privileged() && in_some_org && all_administered {
+    if actor.manages_user(target) {
         Ok(())
     } else {
         Err(Denied::NotPermitted)
@@ -139,10 +137,10 @@ pub fn user_capabilities(actor: &Actor, target: &TargetUser) -> Capabilities {
     }
 }
 
-/// Whether `actor` administers an organization `target` belongs to, and
-/// `target` is not privileged (privileged users are managed by superusers only).
+/// Whether `actor` administers every organization `target` belongs to, and `target` is not
+/// privileged ([`Actor::manages_user`]).
 fn administers_user(actor: &Actor, target: &TargetUser) -> bool {
-    !target.is_privileged() && target.organizations().any(|org| actor.administers(org))
+    actor.manages_user(target)
 }
 
 /// Whether `flags` would change `target`'s superuser or system auditor status.
@@ -314,7 +312,10 @@ mod tests {
             ("auditor: self, drop auditor", auditor(), myself(&auditor()), REVOKE_AUDITOR, ONLY_SUPERUSER),
             ("admin of O: user in O", admin_o(), in_o(), NO_FLAGS, OK),
             ("admin of O: admin of O", admin_o(), admin_of_o(), NO_FLAGS, OK),
-            ("admin of O: user in O and P", admin_o(), in_o_and_p(), NO_FLAGS, OK),
+            // Also in P, which the actor does not administer: not theirs to change (the admin
+            // of O would otherwise add P's admin to O, set his password and act in P).
+            ("admin of O: user in O and P", admin_o(), in_o_and_p(), NO_FLAGS, NOT_PERMITTED),
+            ("admin of O and P: user in O and P", admin_o_and_p(), in_o_and_p(), NO_FLAGS, OK),
             ("admin of O: user in P", admin_o(), in_p(), NO_FLAGS, NOT_PERMITTED),
             ("admin of O: user in no org", admin_o(), no_org(), NO_FLAGS, NOT_PERMITTED),
             ("admin of O: superuser in O", admin_o(), superuser_in_o(), NO_FLAGS, NOT_PERMITTED),
@@ -325,7 +326,7 @@ mod tests {
             ("admin of O: self", admin_o(), myself(&admin_o()), NO_FLAGS, OK),
             ("admin of O: self superuser", admin_o(), myself(&admin_o()), MAKE_SUPERUSER, ONLY_SUPERUSER),
             ("admin of P: user in O", admin_p(), in_o(), NO_FLAGS, NOT_PERMITTED),
-            ("admin of P: user in O and P", admin_p(), in_o_and_p(), NO_FLAGS, OK),
+            ("admin of P: user in O and P", admin_p(), in_o_and_p(), NO_FLAGS, NOT_PERMITTED),
             ("member of O: user in O", member_o(), in_o(), NO_FLAGS, NOT_PERMITTED),
             ("member of O: self", member_o(), myself(&member_o()), NO_FLAGS, OK),
             ("member of O: self superuser", member_o(), myself(&member_o()), MAKE_SUPERUSER, ONLY_SUPERUSER),
@@ -388,7 +389,8 @@ mod tests {
             ("auditor: user in O", auditor(), in_o(), caps(false, false)),
             ("auditor: self", auditor(), myself(&auditor()), caps(true, false)),
             ("admin of O: user in O", admin_o(), in_o(), caps(true, true)),
-            ("admin of O: user in O and P", admin_o(), in_o_and_p(), caps(true, false)),
+            ("admin of O: user in O and P", admin_o(), in_o_and_p(), caps(false, false)),
+            ("admin of O and P: user in O and P", admin_o_and_p(), in_o_and_p(), caps(true, true)),
             ("admin of O: user in P", admin_o(), in_p(), caps(false, false)),
             ("admin of O: superuser in O", admin_o(), superuser_in_o(), caps(false, false)),
             ("member of O: user in O", member_o(), in_o(), caps(false, false)),

@@ -34,6 +34,7 @@ mod oauth_revoke;
 mod oauth_token;
 mod oidc_harness;
 mod openapi;
+mod org_admin_reach;
 mod organizations;
 mod out_of_band;
 mod root;
