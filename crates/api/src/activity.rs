@@ -87,15 +87,31 @@ pub fn diff(before: &impl Serialize, after: &impl Serialize) -> ApiResult<Value>
     Ok(Value::Object(changes))
 }
 
+/// `fields` with the value of every [`SECRET_KEYS`] key masked, at every depth (a
+/// credential's `inputs.password`, a setting's nested `client_secret`), so that a secret that
+/// reaches a record in clear by any path still never reaches the stream. `null` stays `null`
+/// (nothing was set) and `$encrypted$` stays as it is (already masked).
 fn masked(mut fields: Map<String, Value>) -> Map<String, Value> {
-    for key in SECRET_KEYS {
-        if let Some(value) = fields.get_mut(*key)
-            && !value.is_null()
-        {
-            *value = json!(acs_oauth2::MASK);
+    for (key, value) in fields.iter_mut() {
+        if SECRET_KEYS.contains(&key.as_str()) {
+            let shown = value.is_null()
+                || value.as_str() == Some(acs_credential_types::ENCRYPTED_PLACEHOLDER);
+            if !shown {
+                *value = json!(acs_oauth2::MASK);
+            }
+        } else {
+            mask_within(value);
         }
     }
     fields
+}
+
+fn mask_within(value: &mut Value) {
+    match value {
+        Value::Object(fields) => *fields = masked(std::mem::take(fields)),
+        Value::Array(items) => items.iter_mut().for_each(mask_within),
+        _ => {}
+    }
 }
 
 /// Appends an entry: `actor` did `operation` to `object1` (and `object2`, for associations).
@@ -164,6 +180,34 @@ mod tests {
         assert_eq!(
             fields_of(&record).expect("fields"),
             json!({"token": "************", "refresh_token": null, "scope": "read"})
+        );
+    }
+
+    #[test]
+    fn secrets_are_masked_at_every_depth() {
+        let changes = json!({
+            "inputs": [
+                {"username": "u", "password": "old-in-clear"},
+                {"username": "u", "password": "$encrypted$"},
+            ],
+            "OIDC_PROVIDERS": [{"name": "corp", "client_secret": "cs", "nested": {"token": "t"}}],
+            "password": null,
+        });
+        let Value::Object(fields) = changes else {
+            unreachable!("an object")
+        };
+        assert_eq!(
+            Value::Object(masked(fields)),
+            json!({
+                "inputs": [
+                    {"username": "u", "password": "************"},
+                    {"username": "u", "password": "$encrypted$"},
+                ],
+                "OIDC_PROVIDERS": [
+                    {"name": "corp", "client_secret": "************", "nested": {"token": "************"}}
+                ],
+                "password": null,
+            })
         );
     }
 

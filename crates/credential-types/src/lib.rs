@@ -43,5 +43,6 @@ pub use kind::{Kind, check_custom_kind};
 pub use managed::{ManagedType, managed_type, managed_types};
 pub use ssh_key::{KeyInfo, check_private_key};
 pub use values::{
-    InputErrors, encrypted_fields, masked, validate_credential_inputs, with_declared_defaults,
+    ENCRYPTED_PLACEHOLDER, InputErrors, encrypted_fields, masked, validate_credential_inputs,
+    with_declared_defaults,
 };

@@ -17,6 +17,7 @@ mod browser_login;
 mod browser_pages;
 mod conventions;
 mod cors;
+mod credential_type_change;
 mod credential_types;
 mod credentials;
 mod directory_login;

@@ -35,6 +35,37 @@ pub async fn patch_credential(
     update(req, state, path.into_inner(), body, false).await
 }
 
+/// Why a stored secret is not carried into a type where its field is not secret.
+const GIVE_AGAIN: &str = "This field is secret under the credential's current type and not under the new one: give its value again in inputs.";
+
+/// Refuses a type change that would carry a stored secret into a field the new type does not
+/// keep secret: carried over, the value would be stored, answered and recorded in clear. Such
+/// a field must be given anew in `inputs` (not absent, not `$encrypted$`). Answers 400 naming
+/// every such field under `inputs`; nothing of the values is said.
+fn refuse_declassified(
+    old: &acs_credential_types::InputConfiguration,
+    new: &acs_credential_types::InputConfiguration,
+    previous: &serde_json::Map<String, Value>,
+    submitted: Option<&Value>,
+) -> ApiResult<()> {
+    let errors: serde_json::Map<String, Value> = previous
+        .keys()
+        .filter(|field| old.is_secret(field) && new.field(field).is_some() && !new.is_secret(field))
+        .filter(|field| {
+            let given = submitted.and_then(|inputs| inputs.get(field.as_str()));
+            given.is_none_or(|value| value == acs_credential_types::ENCRYPTED_PLACEHOLDER)
+        })
+        .map(|field| (field.clone(), serde_json::json!([GIVE_AGAIN])))
+        .collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    Err(ApiError::Invalid(serde_json::Map::from_iter([(
+        "inputs".to_owned(),
+        Value::Object(errors),
+    )])))
+}
+
 const TYPE_IN_USE: &str = "You cannot change the credential type of the credential, as it may break the functionality of the resources using it.";
 
 async fn update(
@@ -68,6 +99,11 @@ async fn update(
         let state = ctx.state;
         ctx.write(|conn| {
             let previous = secrets::open(&state.input_cipher, &old_config, &stored.inputs)?;
+            if type_changes {
+                let new_type = acs_storage::credential_types::lock(conn, type_id)?;
+                let new_config = crate::handlers::credential_types::input_configuration(&new_type)?;
+                refuse_declassified(&old_config, &new_config, &previous, input.inputs.as_ref())?;
+            }
             // New inputs replace the old; a new type re-checks the old ones against it.
             let submitted = match &input.inputs {
                 Some(inputs) => Some(inputs.clone()),
