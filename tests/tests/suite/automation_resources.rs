@@ -118,7 +118,7 @@ fn projects_validate_their_directory(backend: Backend) {
     let taken = errors(
         &w.admin,
         path,
-        with(json!({"local_path": "site"})),
+        with(json!({"local_path": "other"})),
         "__all__",
     );
     assert_eq!(
@@ -396,7 +396,72 @@ fn hosts_and_job_templates_check_their_fields(backend: Backend) {
     assert_eq!(w.admin.get_json("/api/v2/project_updates/")["count"], 0);
 }
 
+/// An admin of organization two tries to put a project of two on the directory of a project
+/// of one: it would read one's inventory files, run its playbooks and install into it.
+fn a_directory_belongs_to_one_project(backend: Backend) {
+    let w = world(backend);
+    let server = &w.fixture.server;
+    let bob = server.create_user("bob", "Passw0rd-bob-of-two", false);
+    server.add_admin(w.other_organization, bob);
+    let bob = server.as_user("bob", "Passw0rd-bob-of-two");
+    const TAKEN: &str = "This path is already being used by another manual project.";
+
+    let ones = created(
+        &w.admin,
+        "/api/v2/projects/",
+        json!({"name": "one's", "organization": w.organization, "local_path": "site"}),
+    );
+    let taken = errors(
+        &bob,
+        "/api/v2/projects/",
+        json!({"name": "two's", "organization": w.other_organization, "local_path": "site"}),
+        "local_path",
+    );
+    assert_eq!(taken, vec![TAKEN]);
+    // Not for a superuser either: a directory has one project.
+    let taken = errors(
+        &w.admin,
+        "/api/v2/projects/",
+        json!({"name": "again", "organization": w.organization, "local_path": "site"}),
+        "local_path",
+    );
+    assert_eq!(taken, vec![TAKEN]);
+
+    // A free directory is fine; moving onto a used one is refused and changes nothing.
+    let twos = created(
+        &bob,
+        "/api/v2/projects/",
+        json!({"name": "two's", "organization": w.other_organization, "local_path": "other"}),
+    );
+    let twos_path = format!("/api/v2/projects/{twos}/");
+    let moved = bob
+        .patch(&twos_path)
+        .json(&json!({"local_path": "site"}))
+        .call()
+        .expect(400)
+        .field_errors("local_path");
+    assert_eq!(moved, vec![TAKEN]);
+    assert_eq!(bob.get_json(&twos_path)["local_path"], "other");
+
+    // A project keeps its own directory through a full update.
+    w.admin
+        .put(&format!("/api/v2/projects/{ones}/"))
+        .json(&json!({"name": "one's", "organization": w.organization, "local_path": "site"}))
+        .call()
+        .expect(200);
+    // Once one's project leaves the directory, it is free for two.
+    w.admin
+        .delete(&format!("/api/v2/projects/{ones}/"))
+        .call()
+        .expect(204);
+    bob.patch(&twos_path)
+        .json(&json!({"local_path": "site"}))
+        .call()
+        .expect(200);
+}
+
 backend_tests!(
+    a_directory_belongs_to_one_project,
     projects_validate_their_directory,
     organization_roles_decide_access,
     hosts_and_job_templates_check_their_fields,

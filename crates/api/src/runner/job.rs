@@ -97,6 +97,11 @@ pub fn prepare(
     })
 }
 
+/// Why a project without a directory runs nothing (`local_path` is `''` only for a project
+/// whose directory was shared with an older project before directories became unique).
+pub const NO_DIRECTORY: &str =
+    "The project has no directory (it shared one with an older project): set its local_path.";
+
 /// The directory of project `id` under `PROJECTS_ROOT`.
 pub fn project_directory(
     conn: &mut DbConnection,
@@ -106,6 +111,9 @@ pub fn project_directory(
     let project = id
         .and_then(|id| acs_storage::projects::find(conn, id).ok())
         .ok_or_else(|| Explained::new("The project no longer exists."))?;
+    if project.local_path.is_empty() {
+        return Err(Explained::new(NO_DIRECTORY));
+    }
     let path = Path::new(&settings.text("PROJECTS_ROOT")).join(&project.local_path);
     if !path.is_dir() {
         return Err(Explained::new(format!(

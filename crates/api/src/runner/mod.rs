@@ -27,6 +27,7 @@ use acs_storage::{DbConnection, StorageError};
 use crate::settings::Settings;
 use crate::state::AppState;
 
+pub use job::NO_DIRECTORY;
 pub use process::Ending;
 
 /// Why a run ended as `error` before or around its process: the text shown as

@@ -105,6 +105,9 @@ impl Resource for JobTemplates {
         let playbook_to_check = playbook
             .clone()
             .or_else(|| before.map(|template| template.playbook.clone()));
+        if project.local_path.is_empty() {
+            return Err(ApiError::field("project", crate::runner::NO_DIRECTORY));
+        }
         if let Some(playbook) = &playbook_to_check {
             let root = settings.text("PROJECTS_ROOT");
             let path = std::path::Path::new(&root)

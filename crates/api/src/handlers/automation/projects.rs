@@ -36,6 +36,13 @@ impl Resource for Projects {
     const KIND: &'static str = "project";
     const COLLECTION: &'static str = "projects";
     const NAME_TAKEN: &'static str = "Project with this Organization and Name already exists.";
+    // One directory, one project (the index `projects_local_path`): else an admin of one
+    // organization runs, reads and installs into another organization's directory.
+    const UNIQUE_FIELDS: &'static [(&'static str, &'static str, &'static str)] = &[(
+        "local_path",
+        "local_path",
+        "This path is already being used by another manual project.",
+    )];
     const META: ResourceMeta = ResourceMeta {
         name: "Project List",
         description: "Directories of playbooks under the PROJECTS_ROOT setting.",

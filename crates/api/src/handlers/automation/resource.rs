@@ -26,6 +26,9 @@ pub trait Resource: 'static {
     const COLLECTION: &'static str;
     /// The message when the name is taken where it must be unique.
     const NAME_TAKEN: &'static str;
+    /// Other unique columns: the column's name (as the database names it in the constraint or
+    /// its message), the body field, and the message when the value is taken.
+    const UNIQUE_FIELDS: &'static [(&'static str, &'static str, &'static str)] = &[];
     /// `OPTIONS` metadata.
     const META: ResourceMeta;
     /// The body field a parent's sub-collection fixes (`inventory` for an inventory's hosts).
@@ -101,10 +104,17 @@ pub fn visible<R: Resource>(
     Ok((row, organization))
 }
 
-/// Maps a uniqueness conflict on write to `R`'s object-level message.
+/// Maps a uniqueness conflict on write to the field it concerns ([`Resource::UNIQUE_FIELDS`])
+/// or else to `R`'s object-level message about the name.
 pub fn name_conflict<R: Resource>(error: acs_storage::StorageError) -> ApiError {
     match error {
-        acs_storage::StorageError::Conflict(_) => ApiError::field("__all__", R::NAME_TAKEN),
+        acs_storage::StorageError::Conflict(detail) => R::UNIQUE_FIELDS
+            .iter()
+            .find(|(column, _, _)| detail.contains(column))
+            .map_or_else(
+                || ApiError::field("__all__", R::NAME_TAKEN),
+                |(_, field, message)| ApiError::field(field, *message),
+            ),
         other => other.into(),
     }
 }

@@ -1,0 +1,1 @@
+DROP INDEX projects_local_path;
