@@ -141,8 +141,19 @@ fn a_state_completes_once(backend: Backend) {
         .strip_prefix(&server.base)
         .expect("back to ACS")
         .to_owned();
+    let binding = started
+        .set_cookies()
+        .into_iter()
+        .find(|cookie| cookie.name.starts_with("acs_sso_"))
+        .expect("the start binds the sign-in to the browser");
     browser.get(&path).call().expect(302);
-    let replay = server.client().get(&path).call().expect(400);
+    // Even a browser that holds the binding cannot use the state twice.
+    let replay = server
+        .anonymous()
+        .get(&path)
+        .header("Cookie", format!("{}={}", binding.name, binding.value))
+        .call()
+        .expect(400);
     assert!(
         replay.body.contains("unknown, expired or already used"),
         "{}",
@@ -163,6 +174,92 @@ fn a_state_completes_once(backend: Backend) {
         .call()
         .expect(400);
     server.client().get("/sso/login/nobody/").call().expect(404);
+}
+
+/// Login CSRF, tried: the attacker starts a sign-in, signs in at the provider as themself and
+/// sends the victim the completion URL. Opened in the victim's browser, which never started
+/// that sign-in, it signs nobody in; the attacker's own browser still completes it.
+fn a_completion_url_signs_in_only_the_browser_that_started_it(backend: Backend) {
+    let server = TestServer::start(backend);
+    let provider = provider_for(&server, false);
+    configure(&server, provider.issuer());
+    let attacker = server.client();
+    let started = attacker
+        .get("/sso/login/corp/?next=/api/v2/me/")
+        .call()
+        .expect(302);
+    let binding = started
+        .set_cookies()
+        .into_iter()
+        .find(|cookie| cookie.name.starts_with("acs_sso_"))
+        .expect("a binding cookie");
+    let attribute = |name: &str| {
+        binding
+            .attributes
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.clone().unwrap_or_default())
+    };
+    assert_eq!(
+        attribute("HttpOnly").as_deref(),
+        Some(""),
+        "{}",
+        binding.raw
+    );
+    assert_eq!(
+        attribute("SameSite").as_deref(),
+        Some("Lax"),
+        "{}",
+        binding.raw
+    );
+    assert_eq!(
+        attribute("Path").as_deref(),
+        Some("/sso/complete/"),
+        "{}",
+        binding.raw
+    );
+    assert_eq!(
+        attribute("Max-Age").as_deref(),
+        Some("600"),
+        "{}",
+        binding.raw
+    );
+    let authorize = started.location().expect("a redirect to the provider");
+    let back =
+        oidc::log_in_at_provider(&oidc::browser_client(), &authorize, "alice", "al1ce-at-idp");
+    let path = back
+        .strip_prefix(&server.base)
+        .expect("back to ACS")
+        .to_owned();
+
+    let victim = server.client();
+    let refused = victim.get(&path).call().expect(400);
+    assert!(
+        refused.body.contains("not started in this browser"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.set_cookie(acs_tests::SESSION_COOKIE).is_none(),
+        "no session for the victim"
+    );
+    victim.get("/api/v2/me/").call().expect(401);
+
+    // The state was not used up by the refused attempt: its own browser completes it, and the
+    // binding is removed.
+    let done = attacker.get(&path).call().expect(302);
+    assert_eq!(done.location().as_deref(), Some("/api/v2/me/"));
+    let removed = done
+        .set_cookie(&binding.name)
+        .expect("the binding is removed at completion");
+    assert!(
+        removed.attributes.iter().any(
+            |(key, value)| key.eq_ignore_ascii_case("Max-Age") && value.as_deref() == Some("0")
+        ),
+        "{}",
+        removed.raw
+    );
+    assert_eq!(me(&attacker)["username"], "alice");
 }
 
 fn bad_providers_never_sign_anyone_in(backend: Backend) {
@@ -217,6 +314,7 @@ fn bad_providers_never_sign_anyone_in(backend: Backend) {
 }
 
 backend_tests!(
+    a_completion_url_signs_in_only_the_browser_that_started_it,
     the_browser_dance_signs_in_a_linked_user,
     a_state_completes_once,
     bad_providers_never_sign_anyone_in,

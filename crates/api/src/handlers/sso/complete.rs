@@ -7,7 +7,7 @@ use openidconnect::core::CoreIdTokenClaims;
 
 use super::provider::{exchange, http_client};
 use super::start::redirect_uri;
-use super::{SOURCE, failure};
+use super::{SOURCE, binding, failure};
 use crate::auth::{csrf, session};
 use crate::context::{SessionCookie, run};
 use crate::error::{ApiError, ApiResult};
@@ -63,6 +63,31 @@ pub async fn complete_sign_in(
             "The provider's answer has no state.",
         );
     };
+    let mut response = finish(req, state, name, sent, csrf_state.clone()).await?;
+    // Over either way: the binding is of no further use.
+    response
+        .add_cookie(&binding::removal(&csrf_state))
+        .map_err(|error| ApiError::Internal(format!("a cookie header: {error}")))?;
+    Ok(response)
+}
+
+/// Completes the sign-in with `csrf_state`, in the browser that started it only.
+async fn finish(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: String,
+    sent: Callback,
+    csrf_state: String,
+) -> ApiResult<HttpResponse> {
+    if !binding::holds(&req, &csrf_state) {
+        // Checked before the state is taken: a completion URL opened in another browser
+        // (sent by whoever started the sign-in) signs nobody in and leaves it unused.
+        return failure(
+            &state,
+            StatusCode::BAD_REQUEST,
+            "This sign-in was not started in this browser.",
+        );
+    }
     let digest = acs_oauth2::PlainSecret::new(csrf_state).digest();
     let provider_name = name.clone();
     let pending = run(&state, &req, move |ctx| {

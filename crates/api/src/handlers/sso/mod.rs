@@ -5,10 +5,12 @@
 //! created, and a session starts as with a form login.
 //!
 //! The sign-in in progress is stored by the digest of its `state` (nonce and PKCE verifier
-//! sealed), so any server can complete it, once. Whatever goes wrong answers an error page
+//! sealed), so any server can complete it, once, and only in the browser that started it
+//! (`binding`). Whatever goes wrong answers an error page
 //! (400 for a bad or replayed state, 502/503 for a provider that misbehaves or cannot be
 //! reached), never a 500 and never a session.
 
+mod binding;
 mod complete;
 mod provider;
 mod start;

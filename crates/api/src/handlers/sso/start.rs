@@ -6,7 +6,7 @@ use openidconnect::core::CoreAuthenticationFlow;
 use openidconnect::{CsrfToken, Nonce, PkceCodeChallenge, Scope};
 
 use super::provider::{discover, http_client};
-use super::{SIGN_IN_SECONDS, failure};
+use super::{SIGN_IN_SECONDS, binding, failure};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::login::safe_next;
@@ -36,13 +36,14 @@ pub async fn start_sign_in(
         .and_then(|next| safe_next(Some(&next)).map(str::to_owned))
         .unwrap_or_default();
     let lookup = name.clone();
-    let (config, base) = run(&state, &req, move |ctx| {
+    let looked_up = run(&state, &req, move |ctx| {
         let settings = ctx.settings()?;
         let config = crate::settings::sso::provider(&settings, &lookup, &ctx.state.input_cipher);
         Ok((config, ctx.base_url()?))
     })
-    .await?
-    .value;
+    .await?;
+    let secure = looked_up.secure;
+    let (config, base) = looked_up.value;
     let Some(config) = config else {
         let message = format!("No single sign-on provider is named {name}.");
         return failure(&state, StatusCode::NOT_FOUND, &message);
@@ -84,6 +85,7 @@ pub async fn start_sign_in(
     Ok(HttpResponse::Found()
         .insert_header((header::LOCATION, url.to_string()))
         .insert_header((header::CACHE_CONTROL, "no-store"))
+        .cookie(binding::cookie(csrf_state.secret(), secure))
         .finish())
 }
 
