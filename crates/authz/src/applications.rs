@@ -94,6 +94,19 @@ pub fn can_change_application(actor: &Actor, app: &TargetApplication) -> Result<
     }
 }
 
+/// Whether `actor` may turn on `skip_authorization` for `app`: superusers and admins of its
+/// organization, not its owner. Without a consent page, anyone who follows a link to the
+/// application gets a token issued to it, so only those who answer for the organization
+/// decide that. Turning it off needs only [`can_change_application`].
+pub fn can_skip_authorization(actor: &Actor, app: &TargetApplication) -> Result<(), Denied> {
+    require_write(actor)?;
+    if actor.is_superuser || actor.administers(app.organization) {
+        Ok(())
+    } else {
+        Err(Denied::OnlyOrganizationAdminsSkipAuthorization)
+    }
+}
+
 /// Whether `actor` may delete `app`: the same actors who may change it.
 pub fn can_delete_application(actor: &Actor, app: &TargetApplication) -> Result<(), Denied> {
     require_write(actor)?;
@@ -304,6 +317,34 @@ mod tests {
         ];
         for (name, actor, app, expected) in rows {
             assert_eq!(application_capabilities(&actor, &app), expected, "{name}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod skip_authorization_tests {
+    use super::*;
+    use crate::fixtures::*;
+
+    #[test]
+    fn only_superusers_and_organization_admins_skip_authorization() {
+        let skip = Err(Denied::OnlyOrganizationAdminsSkipAuthorization);
+        let owned_by = |actor: &Actor| TargetApplication {
+            id: 1,
+            organization: O,
+            user: Some(actor.user_id),
+        };
+        #[rustfmt::skip]
+        let rows = [
+            ("superuser", superuser(), app_of_o(), Ok(())),
+            ("admin of O", admin_o(), app_of_o(), Ok(())),
+            ("admin of P, app of O", admin_p(), app_of_o(), skip.clone()),
+            ("owner, member of O", member_o(), owned_by(&member_o()), skip.clone()),
+            ("owner, auditor", auditor(), owned_by(&auditor()), skip.clone()),
+            ("read-only admin of O", read_only(admin_o()), app_of_o(), Err(Denied::NotPermitted)),
+        ];
+        for (name, actor, app, expected) in rows {
+            assert_eq!(can_skip_authorization(&actor, &app), expected, "{name}");
         }
     }
 }

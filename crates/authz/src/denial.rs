@@ -17,6 +17,10 @@ pub enum Denied {
     /// Users may not delete their own account, so a controller cannot lose
     /// its last superuser by accident.
     CannotDeleteSelf,
+    /// An application's owner may change it, but not make it skip the consent
+    /// page: that would let the owner have tokens issued in the name of anyone
+    /// who follows a link.
+    OnlyOrganizationAdminsSkipAuthorization,
 }
 
 impl fmt::Display for Denied {
@@ -27,6 +31,9 @@ impl fmt::Display for Denied {
                 "Only superusers may grant or revoke superuser or system auditor status."
             }
             Denied::CannotDeleteSelf => "You cannot delete your own account.",
+            Denied::OnlyOrganizationAdminsSkipAuthorization => {
+                "skip_authorization: only a superuser or an admin of the application's organization may set it."
+            }
         })
     }
 }
@@ -44,6 +51,7 @@ mod tests {
             (Denied::NotPermitted, "You do not have permission to perform this action."),
             (Denied::OnlySuperuserGrantsPrivileges, "Only superusers may grant or revoke superuser or system auditor status."),
             (Denied::CannotDeleteSelf, "You cannot delete your own account."),
+            (Denied::OnlyOrganizationAdminsSkipAuthorization, "skip_authorization: only a superuser or an admin of the application's organization may set it."),
         ];
         for (denied, expected) in rows {
             assert_eq!(denied.to_string(), expected, "{denied:?}");

@@ -10,6 +10,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 backend_tests!(
+    only_organization_admins_let_an_application_skip_consent,
     superuser_creates_an_application_with_the_full_record,
     client_secret_is_shown_once_and_never_for_public_clients,
     create_validation_errors_are_400,
@@ -1313,4 +1314,59 @@ fn options_offers_post_only_to_creators(backend: Backend) {
         );
     }
     server.anonymous().options(APPS).call().expect(401);
+}
+
+/// An application without a consent page gets tokens issued to it for anyone who follows a
+/// link, so its owner (a plain member) may change it but not turn that on; an admin of its
+/// organization may, and the owner may turn it off again.
+fn only_organization_admins_let_an_application_skip_consent(backend: Backend) {
+    let server = TestServer::start(backend);
+    let org = server.create_organization("Acme");
+    let boss = server.create_user("boss", "pw-boss-12345", false);
+    let owner = server.create_user("owner", "pw-owner-12345", false);
+    server.add_admin(org, boss);
+    server.add_member(org, owner);
+    let boss = server.as_user("boss", "pw-boss-12345");
+    let owner_agent = server.as_user("owner", "pw-owner-12345");
+    let id = create(&boss, &owned_body("Portal", org, owner));
+    let path = app_path(id);
+
+    let refused = owner_agent
+        .patch(&path)
+        .json(&json!({"skip_authorization": true}))
+        .call()
+        .expect(403);
+    assert!(
+        refused.json()["detail"]
+            .as_str()
+            .is_some_and(|detail| detail.contains("skip_authorization")),
+        "{}",
+        refused.body
+    );
+    let mut full = server.admin().get_json(&path);
+    full["skip_authorization"] = json!(true);
+    owner_agent.put(&path).json(&full).call().expect(403);
+    assert_eq!(server.admin().get_json(&path)["skip_authorization"], false);
+
+    // The owner still changes the rest, and sending the value it has is no change.
+    owner_agent
+        .patch(&path)
+        .json(&json!({"description": "ours", "skip_authorization": false}))
+        .call()
+        .expect(200);
+    boss.patch(&path)
+        .json(&json!({"skip_authorization": true}))
+        .call()
+        .expect(200);
+    owner_agent
+        .patch(&path)
+        .json(&json!({"name": "Portal 2", "skip_authorization": true}))
+        .call()
+        .expect(200);
+    owner_agent
+        .patch(&path)
+        .json(&json!({"skip_authorization": false}))
+        .call()
+        .expect(200);
+    assert_eq!(server.admin().get_json(&path)["skip_authorization"], false);
 }

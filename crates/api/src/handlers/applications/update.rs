@@ -71,6 +71,9 @@ pub fn change(
         user: app.user_id,
     };
     let input = ApplicationInput::read(body, full, Some(fixed))?;
+    if input.skip_authorization == Some(true) && !app.skip_authorization {
+        acs_authz::can_skip_authorization(&principal.actor, &super::target_of(&app))?;
+    }
     let before = render_one(ctx.conn()?, principal, &app, None)?;
     let changes = ApplicationChanges {
         name: input.name,
