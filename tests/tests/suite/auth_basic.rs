@@ -14,6 +14,7 @@ backend_tests!(
     basic_can_be_disabled_and_reenabled_through_a_session,
     ten_failed_basic_checks_throttle_the_username_everywhere,
     ten_failed_basic_checks_throttle_the_address,
+    a_client_behind_a_proxy_cannot_escape_the_throttle_by_forging_its_address,
 );
 
 #[track_caller]
@@ -228,4 +229,38 @@ fn ten_failed_basic_checks_throttle_the_address(backend: Backend) {
             .get("/api/v2/me/")
             .call(),
     );
+}
+
+/// Behind a trusted proxy the client's address is the right-most `X-Forwarded-For` entry the
+/// proxy wrote, not the left-most, which the client writes itself: a client that varies the
+/// left-most entry on every guess is still throttled as one address, while another client
+/// behind the same proxy is not.
+fn a_client_behind_a_proxy_cannot_escape_the_throttle_by_forging_its_address(backend: Backend) {
+    let server =
+        TestServer::start_with(backend, &[("ACS_PROXY_IP_ALLOWED_LIST", "[\"127.0.0.1\"]")]);
+    server.create_user("bystander", "right-password", false);
+    // What the proxy appends for the guesser; the part before it is the guesser's own.
+    let forged = |attempt: usize| format!("192.0.2.{attempt}, 198.51.100.7");
+    for attempt in 1..=10 {
+        let reply = server
+            .as_user(&format!("guess{attempt}"), "wrong-password")
+            .get("/api/v2/me/")
+            .header("X-Forwarded-For", forged(attempt))
+            .call();
+        assert_eq!(reply.status, 401, "attempt {attempt}: {}", reply.body);
+    }
+    assert_throttled(
+        &server
+            .as_user("bystander", "right-password")
+            .get("/api/v2/me/")
+            .header("X-Forwarded-For", forged(99))
+            .call(),
+    );
+    // Another client behind the same proxy is its own address.
+    server
+        .as_user("bystander", "right-password")
+        .get("/api/v2/me/")
+        .header("X-Forwarded-For", "198.51.100.8")
+        .call()
+        .expect(200);
 }
