@@ -16,6 +16,7 @@ backend_tests!(
     only_content_source_credentials_may_be_listed,
     malformed_requests_are_400,
     only_organization_admins_change_the_list,
+    an_auditor_admin_cannot_list_another_organizations_token,
     anyone_who_sees_the_organization_reads_the_list,
     deleting_a_credential_removes_it_from_every_list,
     lists_are_per_organization,
@@ -408,6 +409,29 @@ fn only_organization_admins_change_the_list(backend: Backend) {
     // A superuser may list any organization's source in any organization.
     change_ok(&admin, acme, &json!({"id": theirs}));
     assert_eq!(order(&admin, acme), [second, theirs]);
+}
+
+/// A system auditor sees every credential; administering organization Acme as well must not
+/// let them put Other's Galaxy token into Acme's project updates: listing a source needs the
+/// right to use it.
+fn an_auditor_admin_cannot_list_another_organizations_token(backend: Backend) {
+    let server = TestServer::start(backend);
+    let acme = server.create_organization("Acme");
+    let other = server.create_organization("Other");
+    let watcher = server.create_auditor("watcher", "pw-watcher-1");
+    server.add_admin(acme, watcher);
+    let watcher = server.as_user("watcher", "pw-watcher-1");
+    let theirs = source(&server, other, "theirs");
+    let mine = source(&server, acme, "mine");
+    // They see it, and may change Acme's list...
+    watcher
+        .get(&format!("/api/v2/credentials/{theirs}/"))
+        .call()
+        .expect(200);
+    change_ok(&watcher, acme, &json!({"id": mine}));
+    // ...but not with Other's token in it.
+    assert_denied(&change(&watcher, acme, &json!({"id": theirs})));
+    assert_eq!(order(&watcher, acme), [mine]);
 }
 
 fn anyone_who_sees_the_organization_reads_the_list(backend: Backend) {

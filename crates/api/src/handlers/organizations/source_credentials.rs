@@ -106,10 +106,14 @@ pub async fn change_source_credentials(
             Err(other) => return Err(other.into()),
         };
         if change != Change::Remove {
+            // Using a credential (its token goes to every project update of this
+            // organization) needs the right to use it, not only to see it: a system auditor
+            // sees every organization's tokens.
             let target = crate::handlers::credentials::target_of(ctx.conn()?, &credential)?;
             if !acs_authz::can_view_credential(&principal.actor, &target) {
                 return Err(ApiError::permission_denied());
             }
+            acs_authz::can_use_credential(&principal.actor, &target)?;
             let credential_type =
                 acs_storage::credential_types::find(ctx.conn()?, credential.credential_type_id)?;
             if credential_type.kind != "source" {
