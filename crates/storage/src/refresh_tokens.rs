@@ -90,6 +90,23 @@ pub fn mark_used(
     Ok(won)
 }
 
+/// Gives the live refresh token of access token `access_token` the scope `scope`: an edit of
+/// a token's scope applies to what refreshing it issues, so a narrowed token is not widened
+/// again by one refresh (nor a widened one narrowed). Returns how many rows changed (0 or 1).
+pub fn set_scope_of_access_token(
+    conn: &mut DbConnection,
+    access_token: i64,
+    scope: &str,
+) -> StorageResult<usize> {
+    Ok(diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::access_token_id.eq(access_token))
+            .filter(refresh_tokens::revoked.is_null()),
+    )
+    .set(refresh_tokens::scope.eq(scope))
+    .execute(conn)?)
+}
+
 /// Revokes every descendant of `token` (the later tokens of its chain) and deletes their
 /// access tokens; returns how many refresh tokens it revoked.
 pub fn revoke_descendants(

@@ -18,6 +18,7 @@ backend_tests!(
     password_grant_failures_are_invalid_grant,
     refresh_rotates_the_pair,
     refresh_scope_may_only_narrow,
+    a_refresh_keeps_the_scope_and_description_the_token_has_now,
     refresh_reuse_after_the_grace_period_revokes_the_chain,
     expired_refresh_tokens_are_refused_and_kept,
     twenty_concurrent_refreshes_have_one_winner,
@@ -554,6 +555,83 @@ fn refresh_scope_may_only_narrow(backend: Backend) {
         .expect(200)
         .json();
     assert_eq!(again["scope"], "read");
+}
+
+/// An owner narrows a client's token to `read`; one refresh must not bring `write` back (nor
+/// may the client ask for it). Widened again, the refresh follows; the description stays.
+fn a_refresh_keeps_the_scope_and_description_the_token_has_now(backend: Backend) {
+    let (server, client, _) = setup(backend);
+    let issued = client.password_grant(&server, USER, PASSWORD);
+    assert_eq!(issued["scope"], "read write");
+    let token_path = |pair: &serde_json::Value| {
+        let value = field(pair, "access_token");
+        let me = server
+            .anonymous()
+            .with_bearer(&value)
+            .get("/api/v2/me/")
+            .call()
+            .expect(200)
+            .json();
+        let user = me["results"][0]["id"].clone();
+        let tokens = server
+            .admin()
+            .get_json(&format!("/api/v2/users/{user}/tokens/?order_by=-id"));
+        format!("/api/v2/tokens/{}/", tokens["results"][0]["id"])
+    };
+    let owner = server.as_user(USER, PASSWORD);
+    owner
+        .patch(&token_path(&issued))
+        .json(&json!({"scope": "read", "description": "ci runner"}))
+        .call()
+        .expect(200);
+
+    let refreshed = client
+        .refresh(&server, &field(&issued, "refresh_token"))
+        .expect(200)
+        .json();
+    assert_eq!(
+        refreshed["scope"], "read",
+        "the narrowed scope survives a refresh"
+    );
+    assert_eq!(
+        server.bearer_write_status(&field(&refreshed, "access_token")),
+        403
+    );
+    let path = token_path(&refreshed);
+    let record = server.admin().get_json(&path);
+    assert_eq!(record["scope"], "read");
+    assert_eq!(
+        record["description"], "ci runner",
+        "the description survives a refresh"
+    );
+    let wider = client.token_request(
+        &server,
+        &[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &field(&refreshed, "refresh_token")),
+            ("scope", "write"),
+        ],
+    );
+    assert_eq!(oauth_error(&wider, 400).0, "invalid_scope");
+
+    // Widened by its owner, the next refresh issues write.
+    owner
+        .patch(&path)
+        .json(&json!({"scope": "write"}))
+        .call()
+        .expect(200);
+    let widened = client
+        .token_request(
+            &server,
+            &[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", &field(&refreshed, "refresh_token")),
+                ("scope", "write"),
+            ],
+        )
+        .expect(200)
+        .json();
+    assert_eq!(widened["scope"], "write");
 }
 
 fn refresh_reuse_after_the_grace_period_revokes_the_chain(backend: Backend) {

@@ -43,13 +43,14 @@ impl<'a> Issuer<'a> {
         })
     }
 
-    /// A new access and refresh token for `owner` recording `scope` (its words), inside the
-    /// caller's transaction.
+    /// A new access and refresh token for `owner` recording `scope` (its words) and
+    /// `description`, inside the caller's transaction.
     fn pair(
         &self,
         conn: &mut DbConnection,
         owner: &User,
         scope: &str,
+        description: &str,
         chain: Option<i64>,
     ) -> ApiResult<Issued> {
         issue(
@@ -62,7 +63,7 @@ impl<'a> Issuer<'a> {
                 owner,
                 application: Some(self.application),
                 scope,
-                description: "",
+                description,
                 chain,
             },
         )
@@ -93,7 +94,7 @@ pub fn password(
         .ok_or_else(|| OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given."))?;
     let issuer = Issuer::new(ctx, application)?;
     let words = granted_scope_words(scope.unwrap_or(DEFAULT_GRANT_SCOPE), asked);
-    Ok(ctx.write(|conn| issuer.pair(conn, &owner, &words, None))?)
+    Ok(ctx.write(|conn| issuer.pair(conn, &owner, &words, "", None))?)
 }
 
 /// `grant_type=authorization_code`: consumes the code and issues the pair in one
@@ -134,7 +135,7 @@ pub fn authorization_code(
         };
         // The token records the code's words ("read write" when the client asked for none).
         let words = scope.words(Some(&stored.scope));
-        issuer.pair(conn, &owner, &words, None).map(Ok)
+        issuer.pair(conn, &owner, &words, "", None).map(Ok)
     })?;
     Ok(outcome?)
 }
@@ -145,7 +146,8 @@ pub fn authorization_code(
 /// exactly one wins; the others get `invalid_grant`), deletes its access token and issues the
 /// new pair in one transaction. A used token presented after the grace period revokes every
 /// token rotated from it, in a transaction of its own, and is refused. The new pair records
-/// the scope words asked for (`asked`, which `scope` was parsed from), or the old token's.
+/// the scope words asked for (`asked`, which `scope` was parsed from), or the old token's
+/// (kept equal to its access token's by token edits), and the old token's description.
 pub fn refresh_token(
     ctx: &mut Context<'_>,
     application: &Application,
@@ -192,12 +194,23 @@ pub fn refresh_token(
         let Some(owner) = active_user(conn, stored.user_id)? else {
             return Ok(Err(OAuthError::invalid_refresh_token()));
         };
+        // The new token keeps the description of the one it replaces (read before the
+        // rotation deletes it).
+        let description = match stored.access_token_id {
+            Some(id) => acs_storage::tokens::find(conn, id)
+                .map(|token| token.description)
+                .or_else(|error| match error {
+                    acs_storage::StorageError::NotFound => Ok(String::new()),
+                    other => Err(other),
+                })?,
+            None => String::new(),
+        };
         if !acs_storage::refresh_tokens::mark_used(conn, &stored, now)? {
             return Ok(Err(OAuthError::invalid_refresh_token()));
         }
         let words = scope.words(asked.or(Some(&stored.scope)));
         issuer
-            .pair(conn, &owner, &words, Some(stored.chain()))
+            .pair(conn, &owner, &words, &description, Some(stored.chain()))
             .map(Ok)
     })?;
     Ok(outcome?)

@@ -1,5 +1,6 @@
 //! `PUT` and `PATCH /api/v2/tokens/<id>/`: only `description` and `scope` change; a PUT that
-//! omits them resets them (`""`, `write`), as in the reference.
+//! omits them resets them (`""`, `write`), as in the reference. A new scope applies to the
+//! token's refresh token too, so a refresh issues the scope the token has now.
 
 use acs_storage::tokens::TokenChanges;
 use actix_web::http::StatusCode;
@@ -55,6 +56,9 @@ async fn update(
         let now = ctx.now;
         ctx.write(|conn| {
             let updated = acs_storage::tokens::update(conn, id, &changes)?;
+            if let Some(scope) = &changes.scope {
+                acs_storage::refresh_tokens::set_scope_of_access_token(conn, id, scope)?;
+            }
             let subject = Subject::named(acs_storage::activity::TOKEN, id, &updated.description);
             let after = render_one(conn, updated, None)?;
             activity::record(
