@@ -49,6 +49,7 @@ pub const ENV_BLOCKLIST: &[&str] = &[
     "PYTHONPATH",
     "PYTHONHOME",
     "PYTHONSTARTUP",
+    "PYTHONUNBUFFERED",
     "BASH_ENV",
     "ENV",
     "HOME",

@@ -238,6 +238,25 @@ static CUSTOM_SCHEMA: LazyLock<CompiledSchema> =
 static MANAGED_SCHEMA: LazyLock<CompiledSchema> =
     LazyLock::new(|| CompiledSchema::new(inputs_schema(true)));
 
+/// Checks that no two fields of `config` share a label (specification §2.4: a label names one
+/// field of its type; forms and the CLI show labels). Applied when a type is written, not when
+/// a stored one is read, so a type stored before the rule stays usable.
+///
+/// # Errors
+///
+/// `field labels must be unique (<label>)`, for the API's `{"inputs": [...]}`.
+pub fn check_unique_labels(config: &InputConfiguration) -> Result<(), String> {
+    let mut labels: HashSet<&str> = HashSet::new();
+    match config
+        .fields
+        .iter()
+        .find(|field| !labels.insert(field.label.as_str()))
+    {
+        Some(field) => Err(format!("field labels must be unique ({})", field.label)),
+        None => Ok(()),
+    }
+}
+
 /// Validates an input configuration document.
 ///
 /// `value` is the document as a JSON value (see [`crate::document::parse_document`] for text).
@@ -675,6 +694,26 @@ mod tests {
             ]})),
             ["field IDs must be unique (a)"]
         );
+    }
+
+    #[test]
+    fn duplicate_labels() {
+        let config = |fields: Value| {
+            validate_inputs_config(&json!({ "fields": fields }), false)
+                .expect("valid otherwise")
+                .0
+        };
+        let twice = config(json!([
+            {"id": "a", "label": "Token"},
+            {"id": "b", "label": "B"},
+            {"id": "c", "label": "Token"}
+        ]));
+        assert_eq!(
+            check_unique_labels(&twice),
+            Err("field labels must be unique (Token)".to_owned())
+        );
+        let once = config(json!([{"id": "a", "label": "A"}, {"id": "b", "label": "B"}]));
+        assert_eq!(check_unique_labels(&once), Ok(()));
     }
 
     #[test]

@@ -38,7 +38,9 @@ pub use cipher::{CipherError, InputCipher};
 pub use document::{DocumentError, parse_document};
 pub use injection::{credential_injection, injection_fields};
 pub use injectors::{InjectorConfiguration, env_name_allowed, validate_injectors};
-pub use inputs::{FieldType, Format, InputConfiguration, InputField, validate_inputs_config};
+pub use inputs::{
+    FieldType, Format, InputConfiguration, InputField, check_unique_labels, validate_inputs_config,
+};
 pub use kind::{Kind, check_custom_kind};
 pub use managed::{ManagedType, managed_type, managed_types};
 pub use ssh_key::{KeyInfo, check_private_key};

@@ -599,6 +599,13 @@ mod tests {
                 managed.namespace
             );
             assert!(configuration.managed);
+            // Managed types pass the rule custom types are written under.
+            assert_eq!(
+                crate::inputs::check_unique_labels(&configuration),
+                Ok(()),
+                "{}",
+                managed.namespace
+            );
             for field in &configuration.fields {
                 assert!(
                     !field.label.is_empty(),

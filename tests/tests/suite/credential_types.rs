@@ -620,6 +620,10 @@ fn input_schema_errors_use_the_reference_messages(backend: Backend) {
             vec!["field IDs must be unique (a)"],
         ),
         (
+            json!({"fields": [{"id": "a", "label": "Token"}, {"id": "b", "label": "Token"}]}),
+            vec!["field labels must be unique (Token)"],
+        ),
+        (
             field(json!({"default": null})),
             vec!["None is not a string"],
         ),
@@ -954,6 +958,7 @@ fn reserved_env_names_are_refused(backend: Backend) {
         "PYTHONPATH",
         "PYTHONHOME",
         "PYTHONSTARTUP",
+        "PYTHONUNBUFFERED",
         "BASH_ENV",
         "ENV",
         "HOME",

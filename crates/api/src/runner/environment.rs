@@ -5,9 +5,27 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// Every name a runner passes to [`base`] as a run's own variable. Credentials may set none of
+/// them (`acs_credential_types::env_name_allowed` refuses each; a test below keeps the two
+/// lists together).
+pub const RUN_VARIABLES: &[&str] = &[
+    "JOB_ID",
+    "ACS_JOB_ID",
+    "INVENTORY_ID",
+    "PROJECT_ID",
+    "PROJECT_UPDATE_ID",
+    "INVENTORY_SOURCE_ID",
+    "INVENTORY_UPDATE_ID",
+    "ANSIBLE_INVENTORY_UNPARSED_FAILED",
+];
+
 /// The names and values the runner itself sets for a run in `dir`; `ids` are the run's own
-/// variables (`JOB_ID`, `INVENTORY_ID`, …).
+/// variables (`JOB_ID`, `INVENTORY_ID`, …), each one of [`RUN_VARIABLES`].
 pub fn base(dir: &Path, ids: &[(&str, String)]) -> BTreeMap<String, String> {
+    debug_assert!(
+        ids.iter().all(|(name, _)| RUN_VARIABLES.contains(name)),
+        "a run variable missing from RUN_VARIABLES: {ids:?}"
+    );
     let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/local/bin:/usr/bin:/bin".into());
     let tmp = dir.join("tmp").display().to_string();
     let mut env = BTreeMap::from([
@@ -56,6 +74,22 @@ pub fn recorded(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every variable the runner sets is one a credential may not set: a credential that set
+    /// one would be overridden silently (the base wins), or worse, change how the run works.
+    #[test]
+    fn credentials_may_set_none_of_the_runners_variables() {
+        let ids: Vec<(&str, String)> = RUN_VARIABLES
+            .iter()
+            .map(|name| (*name, "1".to_owned()))
+            .collect();
+        for name in base(Path::new("/runs/r1"), &ids).keys() {
+            assert!(
+                acs_credential_types::env_name_allowed(name).is_err(),
+                "the runner sets {name}, which a credential type may declare"
+            );
+        }
+    }
 
     #[test]
     fn the_base_wins_and_nothing_is_inherited() {

@@ -56,10 +56,15 @@ pub fn read(
     let mut config: Option<InputConfiguration> = None;
     match inputs_document {
         Some(value) => match acs_credential_types::validate_inputs_config(&value, false) {
-            Ok((parsed, normalized)) => {
-                config = Some(parsed);
-                inputs = Some(normalized);
-            }
+            Ok((parsed, normalized)) => match acs_credential_types::check_unique_labels(&parsed) {
+                Ok(()) => {
+                    config = Some(parsed);
+                    inputs = Some(normalized);
+                }
+                Err(error) => {
+                    shaped.insert("inputs".into(), json!([error]));
+                }
+            },
             Err(errors) => {
                 shaped.insert("inputs".into(), json!(errors));
             }
