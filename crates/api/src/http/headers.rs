@@ -69,14 +69,15 @@ pub async fn standard_headers(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let started = Instant::now();
+    // A client's id is echoed exactly as sent when it is a UUID (in any of its spellings,
+    // dashed or not), so the client finds its own id in the answer and in the log; anything
+    // else is replaced by one of ours.
     let request_id = req
         .headers()
         .get("x-api-request-id")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| uuid::Uuid::parse_str(v).ok())
-        .unwrap_or_else(next_request_id)
-        .simple()
-        .to_string();
+        .filter(|v| uuid::Uuid::parse_str(v).is_ok())
+        .map_or_else(|| next_request_id().simple().to_string(), str::to_owned);
     let method = req.method().clone();
     let oauth = req.path().starts_with("/api/o/");
     // Only the path is logged: query strings could carry values a client should not have put
