@@ -5,10 +5,12 @@
 //! written in clear into the activity stream. Now such a field must be given anew; a field
 //! secret under both types is carried over and stays sealed.
 
+use acs_tests::ansible::AutomationServer;
 use acs_tests::{Backend, Call, TestServer, backend_tests, id_of};
 use serde_json::{Value, json};
 
 backend_tests!(
+    an_inventory_source_or_a_job_template_keeps_its_credentials_type,
     a_type_change_never_reveals_a_secret,
     a_secret_kept_secret_by_the_new_type_is_carried_over,
 );
@@ -134,4 +136,94 @@ fn a_secret_kept_secret_by_the_new_type_is_carried_over(backend: Backend) {
     assert_eq!(inputs["username"], "deploy");
     assert_eq!(inputs["password"], "$encrypted$");
     assert!(!activity_of(&server, &path).contains(SECRET));
+}
+
+/// A credential an inventory source or a job template uses is "in use": its type cannot change
+/// (their runs depend on its injectors) until each lets it go.
+fn an_inventory_source_or_a_job_template_keeps_its_credentials_type(backend: Backend) {
+    let automation = AutomationServer::start(backend, &[]);
+    let server = &automation.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Ops");
+    automation.project_file("inv", "inventory.yml", "all:\n  hosts:\n    web1: {}\n");
+    automation.project_file("inv", "site.yml", "- hosts: all\n  tasks: []\n");
+    let project = automation.create_project(&admin, organization, "inv");
+    let inventory = automation.create_local_inventory(&admin, organization);
+    let first = custom_type(server, "First cloud", true);
+    let second = custom_type(server, "Second cloud", true);
+    let credential = id_of(
+        &admin
+            .post("/api/v2/credentials/")
+            .json(&json!({
+                "name": "cloud",
+                "organization": organization,
+                "credential_type": first,
+                "inputs": {"username": "u", "password": "p4ss-word"},
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let source = id_of(
+        &admin
+            .post(&format!(
+                "/api/v2/inventories/{inventory}/inventory_sources/"
+            ))
+            .json(&json!({
+                "name": "file",
+                "source_project": project,
+                "source_path": "inventory.yml",
+                "credential": credential,
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let template = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({
+                "name": "site", "project": project, "inventory": inventory, "playbook": "site.yml",
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let attached = format!("/api/v2/job_templates/{template}/credentials/");
+    admin
+        .post(&attached)
+        .json(&json!({ "id": credential }))
+        .call()
+        .expect(204);
+    let path = format!("/api/v2/credentials/{credential}/");
+    let refuses = || {
+        let refused = admin
+            .patch(&path)
+            .json(&json!({ "credential_type": second }))
+            .call()
+            .expect(400)
+            .field_errors("credential_type");
+        assert!(
+            refused[0].contains("cannot change the credential type"),
+            "{refused:?}"
+        );
+        assert_eq!(admin.get_json(&path)["credential_type"], first);
+    };
+    refuses();
+    admin
+        .delete(&format!("/api/v2/inventory_sources/{source}/"))
+        .call()
+        .expect(204);
+    // The template still holds it.
+    refuses();
+    admin
+        .post(&attached)
+        .json(&json!({ "id": credential, "disassociate": true }))
+        .call()
+        .expect(204);
+    admin
+        .patch(&path)
+        .json(&json!({ "credential_type": second }))
+        .call()
+        .expect(200);
 }
