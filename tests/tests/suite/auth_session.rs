@@ -22,6 +22,7 @@ backend_tests!(
     logout_redirects_and_ends_the_session,
     sessions_per_user_evicts_the_oldest,
     session_cookie_age_sets_max_age,
+    an_idle_session_is_refused_by_the_server_itself,
     profile_sends_anonymous_visitors_to_login,
     profile_shows_the_logged_in_user,
     ten_failed_logins_throttle_the_username,
@@ -381,6 +382,27 @@ fn session_cookie_age_sets_max_age(backend: Backend) {
     assert_eq!(login.reply.header("session-timeout").as_deref(), Some("60"));
     let reply = browser.get("/api/v2/me/").call().expect(200);
     assert_eq!(reply.header("session-timeout").as_deref(), Some("60"));
+}
+
+/// `SESSION_COOKIE_AGE` is enforced by the server, not only by the cookie's `Max-Age`: a
+/// session idle past its age is refused even when a client still sends the cookie.
+fn an_idle_session_is_refused_by_the_server_itself(backend: Backend) {
+    let server = TestServer::start_with(backend, &[("ACS_SESSION_COOKIE_AGE", "60")]);
+    let browser = server.client();
+    let login = server.login(&browser, "admin", &server.admin_password);
+    let cookie = format!("{SESSION_COOKIE}={}", login.session);
+    let with_cookie = || {
+        server
+            .anonymous()
+            .get("/api/v2/me/")
+            .header("Cookie", cookie.clone())
+            .call()
+    };
+    with_cookie().expect(200);
+    // Sixty idle seconds pass (the session's expiry moved into the past).
+    server.execute_sql("UPDATE sessions SET expires = '2000-01-01 00:00:00'");
+    with_cookie().expect(401);
+    browser.get("/api/v2/me/").call().expect(401);
 }
 
 fn profile_sends_anonymous_visitors_to_login(backend: Backend) {
