@@ -114,6 +114,30 @@ fn mask_within(value: &mut Value) {
     }
 }
 
+/// Records the deletion of each access token in `ids`, which went with `cause` (the user,
+/// application or organization `actor` deleted; the database cascades to their tokens without
+/// telling anyone). No secret is recorded.
+pub fn record_cascaded_token_deletions(
+    conn: &mut DbConnection,
+    now: acs_storage::Timestamp,
+    actor: &User,
+    ids: &[i64],
+    cause: &Subject,
+) -> ApiResult<()> {
+    for id in ids {
+        record(
+            conn,
+            now,
+            Some(actor),
+            "delete",
+            &Subject::named(acs_storage::activity::TOKEN, *id, ""),
+            None,
+            json!({ "id": id, "deleted_with": Map::from_iter([(cause.kind.to_owned(), cause.summary.clone())]) }),
+        )?;
+    }
+    Ok(())
+}
+
 /// Appends an entry: `actor` did `operation` to `object1` (and `object2`, for associations).
 pub fn record(
     conn: &mut DbConnection,

@@ -107,13 +107,22 @@ pub fn set_scope_of_access_token(
     .execute(conn)?)
 }
 
+/// What [`revoke_descendants`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevokedChain {
+    /// How many refresh tokens it revoked.
+    pub refresh_tokens: usize,
+    /// The ids of the access tokens it deleted (for the activity stream).
+    pub access_tokens: Vec<i64>,
+}
+
 /// Revokes every descendant of `token` (the later tokens of its chain) and deletes their
-/// access tokens; returns how many refresh tokens it revoked.
+/// access tokens.
 pub fn revoke_descendants(
     conn: &mut DbConnection,
     token: &RefreshToken,
     now: Timestamp,
-) -> StorageResult<usize> {
+) -> StorageResult<RevokedChain> {
     let descendants = refresh_tokens::table
         .filter(refresh_tokens::chain_id.eq(token.chain()))
         .filter(refresh_tokens::id.gt(token.id));
@@ -132,7 +141,10 @@ pub fn revoke_descendants(
         diesel::delete(access_tokens::table.filter(access_tokens::id.eq_any(&access)))
             .execute(conn)?;
     }
-    Ok(revoked)
+    Ok(RevokedChain {
+        refresh_tokens: revoked,
+        access_tokens: access,
+    })
 }
 
 #[cfg(test)]
@@ -214,7 +226,11 @@ mod tests {
 
         // The first token comes back: the second (used already) and the third go.
         let revoked = revoke_descendants(&mut conn, &first, now).expect("revoke");
-        assert_eq!(revoked, 1, "only the third was still unused");
+        assert_eq!(revoked.refresh_tokens, 1, "only the third was still unused");
+        assert_eq!(
+            revoked.access_tokens,
+            vec![third.access_token_id.expect("an access token")]
+        );
         let third = find_by_digest(&mut conn, b"refresh-third")
             .expect("find")
             .expect("kept");

@@ -141,6 +141,35 @@ pub fn find_by_digest(
         .optional()?)
 }
 
+/// Whose access tokens a deletion takes with it (foreign keys cascade to them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenHolder {
+    /// The tokens of this user, personal and application tokens alike.
+    User(i64),
+    /// The tokens issued to this application.
+    Application(i64),
+    /// The tokens issued to any application of this organization.
+    Organization(i64),
+}
+
+/// The ids of the access tokens `holder` has: read before a deletion cascades to them, so
+/// each can be recorded as deleted.
+pub fn ids_held_by(conn: &mut DbConnection, holder: TokenHolder) -> StorageResult<Vec<i64>> {
+    let query = access_tokens::table.select(access_tokens::id).into_boxed();
+    let query = match holder {
+        TokenHolder::User(id) => query.filter(access_tokens::user_id.eq(id)),
+        TokenHolder::Application(id) => query.filter(access_tokens::application_id.eq(id)),
+        TokenHolder::Organization(id) => query.filter(
+            access_tokens::application_id.eq_any(
+                applications::table
+                    .filter(applications::organization_id.eq(id))
+                    .select(applications::id.nullable()),
+            ),
+        ),
+    };
+    Ok(query.order(access_tokens::id).load(conn)?)
+}
+
 /// Finds a token by primary key.
 pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<AccessToken> {
     Ok(access_tokens::table

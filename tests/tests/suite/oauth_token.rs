@@ -676,6 +676,32 @@ fn refresh_reuse_after_the_grace_period_revokes_the_chain(backend: Backend) {
         1,
         "only the unrelated chain's newest token is left"
     );
+    // Every access token that went is recorded as deleted, with the client as the cause and
+    // no secret: two rotations of the chain, its last token on reuse, and the unrelated
+    // pair's rotation.
+    let deleted = server
+        .admin()
+        .get_json("/api/v2/activity_stream/?operation=delete&object1=o_auth2_access_token");
+    let entries = deleted["results"].as_array().expect("results").clone();
+    let count = |cause: &str| {
+        entries
+            .iter()
+            .filter(|entry| entry["changes"][cause] == client.client_id.as_str())
+            .count()
+    };
+    assert_eq!(
+        (
+            count("rotated_by_client"),
+            count("revoked_on_reuse_by_client")
+        ),
+        (3, 1),
+        "{deleted}"
+    );
+    let body = serde_json::to_string(&deleted).expect("json");
+    for pair in [&first, &second, &third, &unrelated] {
+        assert!(!body.contains(&field(pair, "access_token")), "{body}");
+        assert!(!body.contains(&field(pair, "refresh_token")), "{body}");
+    }
 }
 
 fn expired_refresh_tokens_are_refused_and_kept(backend: Backend) {

@@ -20,6 +20,7 @@ backend_tests!(
     secret_fields_cannot_be_filtered,
     token_changes_reach_the_activity_stream,
     deleting_the_organization_revokes_its_application_tokens,
+    tokens_deleted_with_their_holder_are_recorded,
 );
 
 const MASK: &str = "************";
@@ -834,4 +835,64 @@ fn deleting_the_organization_revokes_its_application_tokens(backend: Backend) {
         .get(&format!("/api/v2/applications/{app}/"))
         .call()
         .expect(404);
+}
+
+/// Deleting an application, an organization or a user takes their tokens with it; each token
+/// is recorded as deleted, by the user who deleted the holder, with the holder named and no
+/// secret.
+fn tokens_deleted_with_their_holder_are_recorded(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let grace = server.create_user("grace", "pw-grace-12345", false);
+    let grace_agent = server.as_user("grace", "pw-grace-12345");
+    let issue = |agent: &Agent, application: Option<i64>| {
+        let record = agent
+            .post("/api/v2/tokens/")
+            .json(&json!({ "application": application }))
+            .call()
+            .expect(201)
+            .json();
+        (
+            record["id"].as_i64().expect("id"),
+            record["token"].as_str().expect("token").to_owned(),
+        )
+    };
+    let (app, _) = application(&server, "app");
+    let (doomed_app, doomed_org) = application(&server, "org");
+    let (by_app, _) = issue(&admin, Some(app));
+    let (by_org, _) = issue(&admin, Some(doomed_app));
+    let (by_user, personal) = issue(&grace_agent, None);
+    admin
+        .delete(&format!("/api/v2/applications/{app}/"))
+        .call()
+        .expect(204);
+    admin
+        .delete(&format!("/api/v2/organizations/{doomed_org}/"))
+        .call()
+        .expect(204);
+    admin
+        .delete(&format!("/api/v2/users/{grace}/"))
+        .call()
+        .expect(204);
+
+    let page = admin.get_json(
+        "/api/v2/activity_stream/?operation=delete&object1=o_auth2_access_token&page_size=200",
+    );
+    let deleted_with = |token: i64| {
+        let entry = page["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .find(|entry| entry["changes"]["id"] == token)
+            .unwrap_or_else(|| panic!("no deletion of token {token} in {page}"));
+        assert_eq!(
+            entry["summary_fields"]["actor"]["username"], "admin",
+            "{entry}"
+        );
+        entry["changes"]["deleted_with"].clone()
+    };
+    assert_eq!(deleted_with(by_app)["o_auth2_application"]["id"], app);
+    assert_eq!(deleted_with(by_org)["organization"]["id"], doomed_org);
+    assert_eq!(deleted_with(by_user)["user"]["id"], grace);
+    assert!(!page.to_string().contains(&personal), "{page}");
 }

@@ -33,16 +33,20 @@ pub fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResul
     let record = render_one(ctx.conn()?, principal, &app, None)?;
     let now = ctx.now;
     ctx.write(|conn| {
+        use acs_storage::tokens::{TokenHolder, ids_held_by};
+        let tokens = ids_held_by(conn, TokenHolder::Application(id))?;
         acs_storage::applications::delete(conn, id)?;
+        let subject = Subject::named(acs_storage::activity::APPLICATION, id, &app.name);
         activity::record(
             conn,
             now,
             Some(&principal.user),
             "delete",
-            &Subject::named(acs_storage::activity::APPLICATION, id, &app.name),
+            &subject,
             None,
             activity::fields_of(&record)?,
-        )
+        )?;
+        activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
     })?;
     tracing::info!(
         actor = principal.user.id,

@@ -175,9 +175,17 @@ pub fn refresh_token(
         RefreshDecision::Refuse(refused) => return Err(refused.into()),
         RefreshDecision::RefuseAndRevokeDescendants(refused) => {
             let revoked = ctx.write(|conn| {
-                Ok(acs_storage::refresh_tokens::revoke_descendants(
-                    conn, &stored, now,
-                )?)
+                let revoked = acs_storage::refresh_tokens::revoke_descendants(conn, &stored, now)?;
+                for id in &revoked.access_tokens {
+                    record_token_deletion(
+                        conn,
+                        now,
+                        *id,
+                        "revoked_on_reuse_by_client",
+                        application,
+                    )?;
+                }
+                Ok(revoked.refresh_tokens)
             })?;
             tracing::warn!(
                 refresh_token = stored.id,
@@ -208,10 +216,37 @@ pub fn refresh_token(
         if !acs_storage::refresh_tokens::mark_used(conn, &stored, now)? {
             return Ok(Err(OAuthError::invalid_refresh_token()));
         }
+        if let Some(id) = stored.access_token_id {
+            record_token_deletion(conn, now, id, "rotated_by_client", application)?;
+        }
         let words = scope.words(asked.or(Some(&stored.scope)));
         issuer
             .pair(conn, &owner, &words, &description, Some(stored.chain()))
             .map(Ok)
     })?;
     Ok(outcome?)
+}
+
+/// Records in the activity stream that access token `id` is gone because `application` (the
+/// actor: a client, not a user) refreshed or replayed a refresh token, as the revocation
+/// endpoint records its deletions. No secret is recorded.
+fn record_token_deletion(
+    conn: &mut DbConnection,
+    now: Timestamp,
+    id: i64,
+    how: &str,
+    application: &Application,
+) -> ApiResult<()> {
+    let mut changes = serde_json::Map::new();
+    changes.insert("id".to_owned(), serde_json::json!(id));
+    changes.insert(how.to_owned(), serde_json::json!(application.client_id));
+    crate::activity::record(
+        conn,
+        now,
+        None,
+        "delete",
+        &crate::activity::Subject::named(acs_storage::activity::TOKEN, id, ""),
+        None,
+        serde_json::Value::Object(changes),
+    )
 }

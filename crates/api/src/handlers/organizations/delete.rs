@@ -23,16 +23,20 @@ pub async fn delete_organization(
         let record = render_organization(&principal, &org, Default::default());
         let now = ctx.now;
         ctx.write(|conn| {
+            use acs_storage::tokens::{TokenHolder, ids_held_by};
+            let tokens = ids_held_by(conn, TokenHolder::Organization(id))?;
             acs_storage::organizations::delete(conn, id)?;
+            let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
             activity::record(
                 conn,
                 now,
                 Some(&principal.user),
                 "delete",
-                &Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name),
+                &subject,
                 None,
                 activity::fields_of(&record)?,
-            )
+            )?;
+            activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
         })?;
         tracing::info!(
             actor = principal.user.id,

@@ -22,16 +22,20 @@ pub async fn delete_user(
         let record = super::render_user(&principal, &user, &memberships);
         let now = ctx.now;
         ctx.write(|conn| {
+            use acs_storage::tokens::{TokenHolder, ids_held_by};
+            let tokens = ids_held_by(conn, TokenHolder::User(user.id))?;
             acs_storage::users::delete(conn, user.id)?;
+            let subject = Subject::user(&user);
             activity::record(
                 conn,
                 now,
                 Some(&principal.user),
                 "delete",
-                &Subject::user(&user),
+                &subject,
                 None,
                 activity::fields_of(&record)?,
-            )
+            )?;
+            activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user deleted");
         Ok(())
