@@ -277,10 +277,17 @@ fn register_accounts(routes: &mut Routes<'_>) {
             .post(tokens::create_authorized_token, Op::create(&tokens::META))
             .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
     );
-    routes.add(Endpoint::new("/api/v2/users/{user}/activity_stream/").get(
-        activity::list_user_activity,
-        Op::list_records("A user's activity"),
-    ));
+    routes.add(
+        Endpoint::new("/api/v2/users/{user}/activity_stream/")
+            .get(
+                activity::list_user_activity,
+                Op::list_records("A user's activity"),
+            )
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            ),
+    );
 }
 
 fn register_organizations(routes: &mut Routes<'_>) {
@@ -339,10 +346,15 @@ fn register_organizations(routes: &mut Routes<'_>) {
             ),
     );
     routes.add(
-        Endpoint::new("/api/v2/organizations/{id}/activity_stream/").get(
-            activity::list_organization_activity,
-            Op::list_records("An organization's activity"),
-        ),
+        Endpoint::new("/api/v2/organizations/{id}/activity_stream/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                activity::list_organization_activity,
+                Op::list_records("An organization's activity"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/organizations/{id}/source_credentials/")
@@ -350,6 +362,10 @@ fn register_organizations(routes: &mut Routes<'_>) {
             .post(
                 orgs::change_source_credentials,
                 Op::command("Add, remove or move a content source", SOURCE_ORDER, 204),
+            )
+            .options(
+                creds::options_credentials,
+                Op::metadata("Credentials: metadata"),
             ),
     );
 }
@@ -386,10 +402,15 @@ fn register_tokens(routes: &mut Routes<'_>) {
             .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
     );
     routes.add(
-        Endpoint::new("/api/v2/applications/{id}/activity_stream/").get(
-            activity::list_application_activity,
-            Op::list_records("An application's activity"),
-        ),
+        Endpoint::new("/api/v2/applications/{id}/activity_stream/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                activity::list_application_activity,
+                Op::list_records("An application's activity"),
+            ),
     );
     let token = &tokens::META;
     routes.add(
@@ -409,10 +430,17 @@ fn register_tokens(routes: &mut Routes<'_>) {
             )
             .options(tokens::options_token, Op::metadata("A token: metadata")),
     );
-    routes.add(Endpoint::new("/api/v2/tokens/{id}/activity_stream/").get(
-        activity::list_token_activity,
-        Op::list_records("A token's activity"),
-    ));
+    routes.add(
+        Endpoint::new("/api/v2/tokens/{id}/activity_stream/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                activity::list_token_activity,
+                Op::list_records("A token's activity"),
+            ),
+    );
 }
 
 fn register_credentials(routes: &mut Routes<'_>) {
@@ -451,10 +479,15 @@ fn register_credentials(routes: &mut Routes<'_>) {
             ),
     );
     routes.add(
-        Endpoint::new("/api/v2/credential_types/{id}/activity_stream/").get(
-            activity::list_credential_type_activity,
-            Op::list_records("A credential type's activity"),
-        ),
+        Endpoint::new("/api/v2/credential_types/{id}/activity_stream/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                activity::list_credential_type_activity,
+                Op::list_records("A credential type's activity"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/credentials/")
@@ -477,26 +510,52 @@ fn register_credentials(routes: &mut Routes<'_>) {
             ),
     );
     routes.add(
-        Endpoint::new("/api/v2/credentials/{id}/activity_stream/").get(
-            activity::list_credential_activity,
-            Op::list_records("A credential's activity"),
-        ),
+        Endpoint::new("/api/v2/credentials/{id}/activity_stream/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                activity::list_credential_activity,
+                Op::list_records("A credential's activity"),
+            ),
     );
 }
 
 fn register_activity_and_settings(routes: &mut Routes<'_>) {
-    routes.add(Endpoint::new("/api/v2/activity_stream/").get(
-        activity::list_activity,
-        Op::list_records("The activity stream"),
-    ));
-    routes.add(Endpoint::new("/api/v2/activity_stream/{id}/").get(
-        activity::get_activity,
-        Op::read("One entry of the activity stream"),
-    ));
-    routes.add(Endpoint::new("/api/v2/settings/").get(
-        settings::list_categories,
-        Op::list_records("Settings categories"),
-    ));
+    routes.add(
+        Endpoint::new("/api/v2/activity_stream/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                activity::list_activity,
+                Op::list_records("The activity stream"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/activity_stream/{id}/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                activity::get_activity,
+                Op::read("One entry of the activity stream"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/settings/")
+            .get(
+                settings::list_categories,
+                Op::list_records("Settings categories"),
+            )
+            .options(
+                settings::options_categories,
+                Op::metadata("Settings categories: metadata"),
+            ),
+    );
     // Before `{category}`: actix tries resources in registration order, and `all` is not a
     // category but every setting at once.
     routes.add(
@@ -621,6 +680,10 @@ fn register_automation(routes: &mut Routes<'_>) {
             .post(
                 auto::change_template_credentials,
                 Op::command("Attach or detach a credential", ASSOCIATION, 204),
+            )
+            .options(
+                creds::options_credentials,
+                Op::metadata("Credentials: metadata"),
             ),
     );
     routes.add(

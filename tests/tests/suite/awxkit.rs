@@ -14,6 +14,7 @@ backend_tests!(
     awx_users_list_human_format,
     awx_users_list_all_follows_next,
     awx_me,
+    awx_activity_stream_and_settings_list,
     awx_login_token_lists_users,
     awx_login_with_client_credentials_uses_the_password_grant,
     awx_credential_types_create_parses_json_documents,
@@ -461,4 +462,20 @@ fn awx_builds_and_launches_a_job_template(backend: Backend) {
     assert_eq!(update["status"], "successful", "{update}");
     awx(server, &["jobs", "delete", &job]);
     assert_eq!(server.admin().get_json("/api/v2/jobs/")["count"], 0);
+}
+
+/// `awx activity_stream list` and `awx settings list`: both resources are in the API root, so
+/// awxkit offers them, and it asks each with OPTIONS first.
+fn awx_activity_stream_and_settings_list(backend: Backend) {
+    let server = TestServer::start(backend);
+    server.create_user("grace", "pw-grace-12345", false);
+    let activity = awx_json(&server, &["activity_stream", "list"]);
+    assert!(
+        activity["results"]
+            .as_array()
+            .is_some_and(|entries| entries.iter().any(|entry| entry["operation"] == "create")),
+        "{activity}"
+    );
+    let settings = awx(&server, &["settings", "list"]);
+    assert!(settings.contains("SESSION_COOKIE_AGE"), "{settings}");
 }

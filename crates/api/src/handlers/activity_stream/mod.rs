@@ -2,6 +2,7 @@
 
 mod detail;
 mod list;
+mod options;
 mod render;
 
 pub use detail::get_activity;
@@ -10,6 +11,7 @@ pub use list::{
     list_credential_type_activity, list_organization_activity, list_token_activity,
     list_user_activity,
 };
+pub use options::options_activity;
 pub use render::{ActivityRecord, render_activity};
 
 use acs_storage::activity::ActivityVisibility;

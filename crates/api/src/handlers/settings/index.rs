@@ -26,3 +26,27 @@ pub async fn list_categories(
     .await?;
     Ok(reply.json(StatusCode::OK))
 }
+
+/// The categories' metadata.
+const CATEGORIES_META: crate::http::options::ResourceMeta = crate::http::options::ResourceMeta {
+    name: "Setting Categories",
+    description: "The settings categories; `all` holds every setting.",
+    fields: &[
+        crate::http::options::FieldMeta::read_only("url", "string", "URL"),
+        crate::http::options::FieldMeta::read_only("slug", "string", "Slug"),
+        crate::http::options::FieldMeta::read_only("name", "string", "Name"),
+    ],
+};
+
+/// `OPTIONS`: the categories are read only; who may read settings may ask.
+pub async fn options_categories(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        require_reader(&ctx.require_user()?)?;
+        Ok(CATEGORIES_META.read_only("GET, HEAD, OPTIONS"))
+    })
+    .await?;
+    Ok(reply.options())
+}

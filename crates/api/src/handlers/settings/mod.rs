@@ -6,7 +6,7 @@ mod index;
 
 pub use all::{get_all, options_all, patch_all, put_all, reset_all};
 pub use category::{get_category, options_category, patch_category, put_category, reset_category};
-pub use index::list_categories;
+pub use index::{list_categories, options_categories};
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
