@@ -92,7 +92,9 @@ fn register_root(routes: &mut Routes<'_>) {
         Op::text("Prometheus metrics", "text/plain"),
     ));
     routes.add(
-        Endpoint::new("/api/v2/me/").get(users::get_me, Op::read("The caller, as a one-item list")),
+        Endpoint::new("/api/v2/me/")
+            .get(users::get_me, Op::read("The caller, as a one-item list"))
+            .options(users::options_me, Op::metadata("The caller: metadata")),
     );
     routes.add(Endpoint::new("/static/acs.css").get(
         fallback::stylesheet,
@@ -648,7 +650,8 @@ fn run_type<T: runs::RunType>(routes: &mut Routes<'_>) {
     );
     routes.add(
         Endpoint::new(format!("{base}{{id}}/{}/", T::EVENTS))
-            .get(runs::list_events::<T>, Op::list_records("The run's events")),
+            .get(runs::list_events::<T>, Op::list_records("The run's events"))
+            .options(runs::options_events, Op::metadata("Events: metadata")),
     );
     routes.add(
         Endpoint::new(format!("{base}{{id}}/cancel/"))
@@ -663,7 +666,8 @@ fn run_type<T: runs::RunType>(routes: &mut Routes<'_>) {
     );
     routes.add(
         Endpoint::new(format!("/api/v2/{}/{{id}}/{}/", T::PARENT.1, T::COLLECTION))
-            .get(runs::list_runs_of::<T>, Op::list(meta)),
+            .get(runs::list_runs_of::<T>, Op::list(meta))
+            .options(runs::options_runs::<T>, Op::metadata("Runs: metadata")),
     );
 }
 

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::resource::{Resource, name_conflict, visible};
 use crate::activity::{self, Subject};
 use crate::context::run;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 
@@ -132,9 +132,17 @@ pub async fn options_member<R: Resource>(
     let id = path.into_inner();
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let (_, organization) = visible::<R>(ctx, &principal, id)?;
-        let caps = acs_authz::automation_capabilities(&principal.actor, organization);
-        Ok(R::META.detail(caps.edit))
+        // Answers for any id, as the other details do (awxkit probes `OPTIONS <collection>/1/`
+        // to learn the subcommands, whichever object 1 is): an object the caller cannot see,
+        // or that does not exist, gets the metadata without the write action.
+        let can_change = match visible::<R>(ctx, &principal, id) {
+            Ok((_, organization)) => {
+                acs_authz::automation_capabilities(&principal.actor, organization).edit
+            }
+            Err(ApiError::NotFound(_) | ApiError::Forbidden(_)) => false,
+            Err(other) => return Err(other),
+        };
+        Ok(R::META.detail(can_change))
     })
     .await?;
     Ok(reply.options())

@@ -16,7 +16,7 @@ pub use delete::delete_run;
 pub use detail::get_run;
 pub use events::list_events;
 pub use list::{list_runs, list_runs_of};
-pub use options::{META, options_run, options_runs};
+pub use options::{META, options_events, options_run, options_runs};
 pub use render::render_run;
 pub use start::{
     LAUNCH_META, launch_job, launch_requirements, options_launch, start_inventory_update,

@@ -50,3 +50,29 @@ pub async fn options_run<T: RunType>(
     .await?;
     Ok(reply.options())
 }
+
+/// What an event (one line of a run's output) says about its fields.
+pub const EVENTS_META: ResourceMeta = ResourceMeta {
+    name: "Event List",
+    description: "A run's output, one verbose event per line.",
+    fields: &[
+        FieldMeta::read_only("counter", "integer", "Counter"),
+        FieldMeta::read_only("event", "string", "Event"),
+        FieldMeta::read_only("start_line", "integer", "Start line"),
+        FieldMeta::read_only("end_line", "integer", "End line"),
+        FieldMeta::read_only("stdout", "string", "Standard out"),
+    ],
+};
+
+/// Metadata of a run's events (read only: a run writes them).
+pub async fn options_events(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        ctx.require_user()?;
+        Ok(EVENTS_META.read_only("GET, HEAD, OPTIONS"))
+    })
+    .await?;
+    Ok(reply.options())
+}

@@ -15,7 +15,7 @@ pub use delete::delete_user;
 pub use detail::get_user;
 pub use list::{list_users, render_page};
 pub use me::get_me;
-pub use options::{META, META_FOR_SUBLIST, options_user, options_users};
+pub use options::{META, META_FOR_SUBLIST, options_me, options_user, options_users};
 pub use render::{UserRecord, render_user, target_of};
 pub use update::{patch_user, put_user};
 

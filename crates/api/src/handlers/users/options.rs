@@ -113,3 +113,14 @@ pub const META_FOR_SUBLIST: ResourceMeta = ResourceMeta {
         .unfilterable(),
     ],
 };
+
+/// `OPTIONS /api/v2/me/`: the user fields, read only (a user changes their account at
+/// `/api/v2/users/<id>/`).
+pub async fn options_me(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, |ctx| {
+        ctx.require_user()?;
+        Ok(META.read_only("GET, HEAD, OPTIONS"))
+    })
+    .await?;
+    Ok(reply.options())
+}
