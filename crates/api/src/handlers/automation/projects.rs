@@ -208,9 +208,11 @@ fn directory(fields: &mut FieldReader<'_>, settings: &Settings, name: String) ->
     }
     let root = settings.text("PROJECTS_ROOT");
     if !std::path::Path::new(&root).join(&name).is_dir() {
+        // The server's own paths (PROJECTS_ROOT is a `jobs` setting, which only superusers
+        // and auditors read) are not for everyone who may create a project.
         fields.error(
             "local_path",
-            format!("Invalid path choice: {name} is not a directory under {root}."),
+            format!("Invalid path choice: {name} is not a directory of projects."),
         );
         return None;
     }
