@@ -211,3 +211,19 @@ impl ResourceMeta {
         )
     }
 }
+
+/// Answers `OPTIONS` on a path nobody writes through (runs, events, the activity stream,
+/// `me/`): `meta`'s `GET` action and `allow`, to any signed-in caller.
+pub async fn answer_read_only(
+    req: actix_web::HttpRequest,
+    state: actix_web::web::Data<crate::state::AppState>,
+    meta: &'static ResourceMeta,
+    allow: &'static str,
+) -> crate::error::ApiResult<actix_web::HttpResponse> {
+    let reply = crate::context::run(&state, &req, move |ctx| {
+        ctx.require_user()?;
+        Ok(meta.read_only(allow))
+    })
+    .await?;
+    Ok(reply.options())
+}

@@ -3,9 +3,8 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use crate::context::run;
 use crate::error::ApiResult;
-use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
 use crate::state::AppState;
 
 /// The entries' metadata.
@@ -38,10 +37,5 @@ pub async fn options_activity(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        ctx.require_user()?;
-        Ok(META.read_only(ALLOW))
-    })
-    .await?;
-    Ok(reply.options())
+    answer_read_only(req, state, &META, ALLOW).await
 }

@@ -3,9 +3,8 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::RunType;
-use crate::context::run;
 use crate::error::ApiResult;
-use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
 use crate::state::AppState;
 
 /// What a run record says about its fields; runs are made by launches and updates, never
@@ -30,12 +29,7 @@ pub async fn options_runs<T: RunType>(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        ctx.require_user()?;
-        Ok(META.read_only("GET, HEAD, OPTIONS"))
-    })
-    .await?;
-    Ok(reply.options())
+    answer_read_only(req, state, &META, "GET, HEAD, OPTIONS").await
 }
 
 /// Detail metadata: a finished run can be deleted.
@@ -43,12 +37,7 @@ pub async fn options_run<T: RunType>(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        ctx.require_user()?;
-        Ok(META.read_only("GET, DELETE, HEAD, OPTIONS"))
-    })
-    .await?;
-    Ok(reply.options())
+    answer_read_only(req, state, &META, "GET, DELETE, HEAD, OPTIONS").await
 }
 
 /// What an event (one line of a run's output) says about its fields.
@@ -69,10 +58,5 @@ pub async fn options_events(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        ctx.require_user()?;
-        Ok(EVENTS_META.read_only("GET, HEAD, OPTIONS"))
-    })
-    .await?;
-    Ok(reply.options())
+    answer_read_only(req, state, &EVENTS_META, "GET, HEAD, OPTIONS").await
 }

@@ -4,7 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::context::run;
 use crate::error::ApiResult;
-use crate::http::options::{FieldMeta, ResourceMeta};
+use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
 use crate::state::AppState;
 
 /// What the user resource says about its fields.
@@ -117,10 +117,5 @@ pub const META_FOR_SUBLIST: ResourceMeta = ResourceMeta {
 /// `OPTIONS /api/v2/me/`: the user fields, read only (a user changes their account at
 /// `/api/v2/users/<id>/`).
 pub async fn options_me(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        ctx.require_user()?;
-        Ok(META.read_only("GET, HEAD, OPTIONS"))
-    })
-    .await?;
-    Ok(reply.options())
+    answer_read_only(req, state, &META, "GET, HEAD, OPTIONS").await
 }
