@@ -300,6 +300,20 @@ ensure_oidc_provider() {
     || die "oidc-provider@$OIDC_PROVIDER_VERSION does not import with node $node_version"
 }
 
+# --- bubblewrap (every run's sandbox, contract §6) ---------------------------
+# The runner starts each job, project update and inventory update inside bwrap;
+# the tests run real ansible through it and prove what a run cannot see.
+ensure_bwrap() {
+  if ! [ -x /usr/bin/bwrap ]; then
+    say "installing bubblewrap"
+    apt_install bubblewrap
+  fi
+  [ -x /usr/bin/bwrap ] || die "/usr/bin/bwrap missing after installing bubblewrap"
+  /usr/bin/bwrap --ro-bind / / --unshare-pid --die-with-parent true \
+    || die "/usr/bin/bwrap cannot make a sandbox on this machine"
+  [ -x /usr/bin/setpriv ] || die "/usr/bin/setpriv missing (util-linux)"
+}
+
 # --- OpenLDAP slapd and its tools (the directory login tests) -----------------
 # The tests run their own slapd (tests/src/ldap.rs): a foreground process on a
 # free loopback port with a configuration and database in a temporary directory.
@@ -354,6 +368,7 @@ ensure_slapd() {
 }
 
 ensure_nextest
+ensure_bwrap
 ensure_libpq
 ensure_postgres
 ensure_pg_dump

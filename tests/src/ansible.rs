@@ -72,6 +72,27 @@ pub fn bin_dir() -> PathBuf {
     dir
 }
 
+/// `JOB_ISOLATION_SHOW_PATHS` as an operator of these tests sets it: the virtualenv of the
+/// ansible-core programs and the Python it was made from (read-only), and the scratch
+/// directory the test playbooks write their reports to (writable, and opened to the run user).
+fn shown_to_runs(bin: &Path, scratch: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let venv = bin.parent().expect("the virtualenv of ACS_ANSIBLE_BIN_DIR");
+    let python = std::fs::canonicalize(bin.join("python3")).expect("the virtualenv's python3");
+    let python_home = python
+        .ancestors()
+        .nth(2)
+        .expect("the Python installation of the virtualenv");
+    std::fs::set_permissions(scratch, std::fs::Permissions::from_mode(0o1777))
+        .expect("the scratch directory opened to the run user");
+    json!([
+        venv.display().to_string(),
+        python_home.display().to_string(),
+        format!("{}:rw", scratch.display()),
+    ])
+    .to_string()
+}
+
 /// A projects root with one project directory, and a server whose `jobs` settings point at
 /// it and at the ansible-core programs.
 #[derive(Debug)]
@@ -91,6 +112,7 @@ impl AutomationServer {
         let projects_root = tempfile::tempdir().expect("a projects root");
         let scratch = tempfile::tempdir().expect("a scratch directory");
         let root = projects_root.path().display().to_string();
+        let show_paths = shown_to_runs(&bin, scratch.path());
         let program = |tool: &str| bin.join(tool).display().to_string();
         let (playbook, inventory, galaxy, config) = (
             program("ansible-playbook"),
@@ -104,6 +126,7 @@ impl AutomationServer {
             ("ACS_ANSIBLE_INVENTORY_PATH", inventory.as_str()),
             ("ACS_ANSIBLE_GALAXY_PATH", galaxy.as_str()),
             ("ACS_ANSIBLE_CONFIG_PATH", config.as_str()),
+            ("ACS_JOB_ISOLATION_SHOW_PATHS", show_paths.as_str()),
         ];
         vars.extend_from_slice(extra);
         let server = TestServer::start_with(backend, &vars);

@@ -40,6 +40,7 @@ mod organizations;
 mod out_of_band;
 mod root;
 mod rotation_race;
+mod sandbox;
 mod scope_masking;
 mod secrets_at_rest;
 mod secrets_in_logs;

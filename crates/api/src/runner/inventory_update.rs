@@ -66,7 +66,7 @@ pub fn prepare(
                 source_file.display().to_string(),
                 "--list".to_owned(),
             ],
-            cwd: project_dir,
+            cwd: project_dir.clone(),
             env: environment::compose(&base, plan.env.clone()),
         }],
         preamble: String::new(),
@@ -74,6 +74,7 @@ pub fn prepare(
         output: dir.path().join("inventory.json"),
         errors: Some(dir.path().join("stderr")),
         secrets: credentials::secret_values(&credentials),
+        project: Some((project_dir, false)),
     })
 }
 

@@ -86,7 +86,7 @@ pub fn prepare(
         steps: vec![Invocation {
             program: settings.text("ANSIBLE_PLAYBOOK_PATH"),
             args,
-            cwd: project_dir,
+            cwd: project_dir.clone(),
             env: environment::compose(&base, injected),
         }],
         preamble: String::new(),
@@ -94,6 +94,7 @@ pub fn prepare(
         output: dir.path().join("stdout"),
         errors: None,
         secrets: credentials::secret_values(&credentials),
+        project: Some((project_dir, false)),
     })
 }
 

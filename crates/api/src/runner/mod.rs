@@ -12,10 +12,12 @@ mod builtin;
 mod credentials;
 mod environment;
 mod inventory_update;
+mod isolate;
 mod job;
 mod private_dir;
 mod process;
 mod project_update;
+mod sandbox;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -29,6 +31,7 @@ use crate::state::AppState;
 
 pub use job::NO_DIRECTORY;
 pub use process::Ending;
+pub use sandbox::ShownPath;
 
 /// Why a run ended as `error` before or around its process: the text shown as
 /// `job_explanation`.
@@ -94,6 +97,9 @@ pub struct Prepared {
     /// The secret input values of the run's credentials: the stored output never shows them,
     /// whatever the process printed (`ansible-config dump` prints content-source tokens).
     pub secrets: Vec<String>,
+    /// The run's project directory, and whether the run may write to it (a project update
+    /// installs its requirements there).
+    pub project: Option<(std::path::PathBuf, bool)>,
 }
 
 impl Prepared {
@@ -165,7 +171,11 @@ fn run(state: &AppState, run_id: i64) -> Result<RunOutcome, Explained> {
     };
     drop(conn);
     std::fs::write(&prepared.output, &prepared.preamble)?;
-    let ending = execute_steps(state, &settings, &row, &prepared)?;
+    // What the run asked for is recorded, not the sandbox around it (which names the
+    // server's own paths).
+    let recorded_args = recorded_args(&prepared.steps);
+    let prepared = isolate::apply(state, &settings, &row, &dir, prepared)?;
+    let ending = execute_steps(state, &settings, &row, &prepared, &recorded_args)?;
     let mut outcome = outcome_of(ending, prepared.output());
     if row.kind == RunKind::InventoryUpdate.as_str() && outcome.status == RunStatus::Successful {
         let mut conn = state.pool.get()?;
@@ -181,11 +191,12 @@ fn execute_steps(
     settings: &Settings,
     row: &UnifiedJob,
     prepared: &Prepared,
+    recorded_args: &str,
 ) -> Result<Ending, Explained> {
     let started = acs_storage::unified_jobs::start(
         &mut *state.pool.get()?,
         row.id,
-        &recorded_args(&prepared.steps),
+        recorded_args,
         &prepared
             .steps
             .first()

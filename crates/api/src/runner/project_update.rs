@@ -93,6 +93,7 @@ pub fn prepare(
         output: dir.path().join("stdout"),
         errors: None,
         secrets: credentials::secret_values(&sources),
+        project: Some((project_dir, true)),
     })
 }
 

@@ -218,6 +218,42 @@ pub const SETTINGS: &[Definition] = &[
         secret: false,
     },
     Definition {
+        name: "JOB_ISOLATION_ENABLED",
+        category: "jobs",
+        label: "Run isolation",
+        help_text: "Run every job, project update and inventory update inside a bubblewrap sandbox that hides the server's files, other projects, home directories and logs. Turning it off lets every run read what the server can read.",
+        default: || json!(true),
+        validate: boolean,
+        secret: false,
+    },
+    Definition {
+        name: "JOB_ISOLATION_SHOW_PATHS",
+        category: "jobs",
+        label: "Paths shown to isolated runs",
+        help_text: "Host paths every run sees, each \"/path\" (read-only) or \"/path:rw\" (writable): an SSH configuration, a CA bundle, a virtualenv.",
+        default: || json!([]),
+        validate: shown_paths,
+        secret: false,
+    },
+    Definition {
+        name: "JOB_ISOLATION_BWRAP_PATH",
+        category: "jobs",
+        label: "bwrap executable",
+        help_text: "Path or name (looked up on PATH) of bubblewrap's bwrap.",
+        default: || json!("bwrap"),
+        validate: executable,
+        secret: false,
+    },
+    Definition {
+        name: "JOB_ISOLATION_RUN_AS",
+        category: "jobs",
+        label: "Run user",
+        help_text: "When the server runs as root, the unprivileged user each run becomes inside its sandbox: a user name, a uid, or uid:gid.",
+        default: || json!("nobody"),
+        validate: run_user,
+        secret: false,
+    },
+    Definition {
         name: "AUTH_LDAP_SERVER_URI",
         category: "ldap",
         label: "LDAP server URI",
@@ -436,6 +472,28 @@ fn executable(value: &Value) -> Result<Value, String> {
     let text = string(value)?;
     if text.trim().is_empty() || text.contains('\0') {
         return Err("Enter a path or a command name.".into());
+    }
+    Ok(value.clone())
+}
+
+fn shown_paths(value: &Value) -> Result<Value, String> {
+    let items = value.as_array().ok_or("Expected a list of items.")?;
+    for item in items {
+        let entry = item.as_str().ok_or("Each item must be a string.")?;
+        crate::runner::ShownPath::parse(entry)?;
+    }
+    Ok(value.clone())
+}
+
+fn run_user(value: &Value) -> Result<Value, String> {
+    let text = string(value)?;
+    let valid = !text.is_empty()
+        && text.len() <= 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+    if !valid {
+        return Err("Enter a user name, a uid or uid:gid.".into());
     }
     Ok(value.clone())
 }

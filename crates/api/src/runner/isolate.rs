@@ -1,0 +1,199 @@
+//! Putting a prepared run in its sandbox: the `jobs` settings and the server's configuration
+//! decide what the run must not see ([`sandbox::Isolation`]); a trial start of the sandbox
+//! decides whether it can run at all. Isolation on and the sandbox unusable ends the run as
+//! `error`: a run never starts unsandboxed unless a superuser turned isolation off.
+
+use std::path::{Path, PathBuf};
+
+use acs_storage::Database;
+use acs_storage::unified_jobs::UnifiedJob;
+
+use super::private_dir::PrivateDir;
+use super::process::{self, Ending, Invocation};
+use super::sandbox::{Isolation, RunUser, RunView, ShownPath, program_directory, run_user_passwd};
+use super::{Explained, Prepared, WATCH_EVERY};
+use crate::settings::Settings;
+use crate::state::AppState;
+
+/// The host directories every run sees empty besides the server's own files: home
+/// directories and system logs.
+const ALWAYS_HIDDEN: &[&str] = &["/home", "/root", "/var/log"];
+/// The shared temporary directories: each run has empty ones of its own instead.
+const TEMPORARY: &[&str] = &["/tmp", "/var/tmp"];
+
+/// `prepared` with every step wrapped in the sandbox (or as it is, isolation being off).
+pub fn apply(
+    state: &AppState,
+    settings: &Settings,
+    row: &UnifiedJob,
+    dir: &PrivateDir,
+    mut prepared: Prepared,
+) -> Result<Prepared, Explained> {
+    let search_path = std::env::var("PATH").unwrap_or_default();
+    for step in &prepared.steps {
+        if !runnable(&step.program, &search_path) {
+            return Err(Explained::new(format!(
+                "{} cannot be run: no such executable file{}.",
+                step.program,
+                if step.program.contains('/') {
+                    ""
+                } else {
+                    " on the server's PATH"
+                }
+            )));
+        }
+    }
+    if settings.value("JOB_ISOLATION_ENABLED").as_bool() == Some(false) {
+        tracing::warn!(
+            run = row.id,
+            "JOB_ISOLATION_ENABLED is off: this run is not sandboxed and sees everything the server sees"
+        );
+        return Ok(prepared);
+    }
+    let isolation = isolation(state, settings, &prepared.steps, &search_path)?;
+    let passwd = dir.path().join("passwd");
+    if let Some(user) = isolation.run_as {
+        let host_passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+        dir.write_file(&passwd, &run_user_passwd(&host_passwd, user, dir.path()))?;
+        hand_over(dir.path(), user)?;
+        if let Some((project, true)) = &prepared.project {
+            // A project update installs into these two; the rest of the project stays the
+            // owner's.
+            for target in ["collections", "roles"] {
+                let path = project.join(target);
+                std::fs::create_dir_all(&path)?;
+                hand_over(&path, user)?;
+            }
+        }
+    }
+    let view = RunView {
+        private_dir: dir.path(),
+        project: prepared
+            .project
+            .as_ref()
+            .map(|(path, writable)| (path.as_path(), *writable)),
+        passwd: isolation.run_as.map(|_| passwd.as_path()),
+    };
+    let env = prepared
+        .steps
+        .first()
+        .map(|step| step.env.clone())
+        .unwrap_or_default();
+    check_sandbox(&isolation, &view, &env, dir.path()).inspect_err(|Explained(reason)| {
+        tracing::error!(run = row.id, %reason, "a run's sandbox could not start");
+    })?;
+    prepared.steps = prepared
+        .steps
+        .iter()
+        .map(|step| isolation.wrap(&view, step))
+        .collect();
+    Ok(prepared)
+}
+
+/// Whether `program` names an executable file, as a path or on `search_path`.
+fn runnable(program: &str, search_path: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path)
+            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(Path::new(program));
+    }
+    std::env::split_paths(search_path).any(|dir| executable(&dir.join(program)))
+}
+
+/// The isolation of runs under the current settings.
+fn isolation(
+    state: &AppState,
+    settings: &Settings,
+    steps: &[Invocation],
+    search_path: &str,
+) -> Result<Isolation, Explained> {
+    let config = &state.config;
+    let mut hidden: Vec<PathBuf> = vec![
+        config.data_dir.clone(),
+        config.secret_key_file.clone(),
+        PathBuf::from(settings.text("PROJECTS_ROOT")),
+    ];
+    if let Database::Sqlite(file) = &config.database {
+        hidden.push(file.clone());
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        hidden.push(home.into());
+    }
+    hidden.extend(ALWAYS_HIDDEN.iter().map(PathBuf::from));
+    let mut temporary: Vec<PathBuf> = TEMPORARY.iter().map(PathBuf::from).collect();
+    temporary.push(std::env::temp_dir());
+    // Resolved, so a symbolic link cannot keep a hidden place visible; never `/` itself.
+    let resolved = |paths: Vec<PathBuf>| -> Vec<PathBuf> {
+        paths
+            .iter()
+            .filter_map(|path| std::fs::canonicalize(path).ok())
+            .filter(|path| path != Path::new("/"))
+            .collect()
+    };
+    let (hidden, temporary) = (resolved(hidden), resolved(temporary));
+    let mut shown = Vec::new();
+    if let Some(entries) = settings.value("JOB_ISOLATION_SHOW_PATHS").as_array() {
+        for entry in entries.iter().filter_map(|entry| entry.as_str()) {
+            shown.push(ShownPath::parse(entry).map_err(Explained::new)?);
+        }
+    }
+    for step in steps {
+        if let Some(path) = program_directory(&step.program, search_path) {
+            shown.push(ShownPath {
+                path,
+                writable: false,
+            });
+        }
+    }
+    let run_as = if rustix::process::geteuid().is_root() {
+        let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+        let spec = settings.text("JOB_ISOLATION_RUN_AS");
+        Some(RunUser::resolve(&spec, &passwd).map_err(Explained::new)?)
+    } else {
+        None
+    };
+    Ok(Isolation {
+        bwrap: settings.text("JOB_ISOLATION_BWRAP_PATH"),
+        hidden,
+        temporary,
+        shown,
+        run_as,
+    })
+}
+
+/// Starts `true` in the run's sandbox: bwrap missing, or unable to build the view, is said
+/// here, before anything of the run's own has started.
+fn check_sandbox(
+    isolation: &Isolation,
+    view: &RunView<'_>,
+    env: &[(String, String)],
+    dir: &Path,
+) -> Result<(), Explained> {
+    let report = dir.join("sandbox-check");
+    let trial = isolation.probe(view, env);
+    let ending = process::run(&trial, &report, None, None, WATCH_EVERY, || false);
+    let said = std::fs::read_to_string(&report).unwrap_or_default();
+    let _ = std::fs::remove_file(&report);
+    let reason = match ending {
+        Ok(Ending::Exited(Some(0))) => return Ok(()),
+        Ok(_) => said.trim().to_owned(),
+        Err(failure) => failure.to_string(),
+    };
+    Err(Explained::new(format!(
+        "The run's sandbox could not start, and JOB_ISOLATION_ENABLED forbids running without it: {reason}"
+    )))
+}
+
+/// Gives `path` and everything under it to the run user.
+fn hand_over(path: &Path, user: RunUser) -> std::io::Result<()> {
+    std::os::unix::fs::lchown(path, Some(user.uid), Some(user.gid))?;
+    if std::fs::symlink_metadata(path)?.is_dir() {
+        for entry in std::fs::read_dir(path)? {
+            hand_over(&entry?.path(), user)?;
+        }
+    }
+    Ok(())
+}

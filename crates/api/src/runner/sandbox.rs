@@ -1,0 +1,460 @@
+//! The bubblewrap sandbox around every run (contract §6): a run sees the root filesystem
+//! read-only and nothing of the server's own: the data directory (secret key, SQLite file,
+//! other runs' directories), the projects root but for its own project, home directories, the
+//! system logs and the server's temporary directories are empty in its view. Its private
+//! directory is writable, its project read-only (writable for its own project update), and it
+//! runs in new PID, IPC and UTS namespaces, so `/proc` shows only its own processes.
+//!
+//! When the server runs as root, bwrap (which needs root's rights to build the view) starts
+//! `setpriv` inside the sandbox, which drops to the unprivileged run user before the program
+//! starts: no run keeps root's rights over the files it can still see.
+
+use std::path::{Path, PathBuf};
+
+use super::process::Invocation;
+
+/// A host path shown to every run (`JOB_ISOLATION_SHOW_PATHS`): `"/path"` read-only,
+/// `"/path:rw"` writable (`"/path:ro"` is read-only too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownPath {
+    /// The absolute host path, shown at the same place.
+    pub path: PathBuf,
+    /// Whether the run may write to it.
+    pub writable: bool,
+}
+
+impl ShownPath {
+    /// Parses one entry, or says why it is not one.
+    pub fn parse(entry: &str) -> Result<Self, String> {
+        let (path, writable) = match entry.rsplit_once(':') {
+            Some((path, "rw")) => (path, true),
+            Some((path, "ro")) => (path, false),
+            _ => (entry, false),
+        };
+        if !path.starts_with('/') || path.contains('\0') || path.contains(':') {
+            return Err(format!(
+                "'{entry}' is not an absolute path, optionally followed by :ro or :rw."
+            ));
+        }
+        Ok(ShownPath {
+            path: PathBuf::from(path),
+            writable,
+        })
+    }
+}
+
+/// The unprivileged user a run becomes when the server runs as root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunUser {
+    /// User id.
+    pub uid: u32,
+    /// Group id.
+    pub gid: u32,
+}
+
+impl RunUser {
+    /// Resolves `JOB_ISOLATION_RUN_AS`: a user name of `passwd` (the text of `/etc/passwd`), a
+    /// numeric `uid`, or `uid:gid`. Root is refused: the point is to drop its rights.
+    pub fn resolve(spec: &str, passwd: &str) -> Result<Self, String> {
+        let numeric = |text: &str| text.trim().parse::<u32>().ok();
+        let user = if let Some((uid, gid)) = spec.split_once(':') {
+            numeric(uid)
+                .zip(numeric(gid))
+                .map(|(uid, gid)| RunUser { uid, gid })
+        } else if let Some(uid) = numeric(spec) {
+            Some(RunUser { uid, gid: uid })
+        } else {
+            passwd.lines().find_map(|line| {
+                let fields: Vec<&str> = line.split(':').collect();
+                match fields.as_slice() {
+                    [name, _, uid, gid, ..] if *name == spec => Some(RunUser {
+                        uid: numeric(uid)?,
+                        gid: numeric(gid)?,
+                    }),
+                    _ => None,
+                }
+            })
+        };
+        let user = user.ok_or_else(|| format!("The run user '{spec}' does not exist."))?;
+        if user.uid == 0 || user.gid == 0 {
+            return Err(format!(
+                "The run user '{spec}' is root: runs must not keep root's rights."
+            ));
+        }
+        Ok(user)
+    }
+}
+
+/// How runs are isolated: what every run is shown and what is hidden from it.
+#[derive(Debug, Clone)]
+pub struct Isolation {
+    /// The `bwrap` executable (`JOB_ISOLATION_BWRAP_PATH`).
+    pub bwrap: String,
+    /// Host directories that each run sees empty, and files it sees as empty files.
+    pub hidden: Vec<PathBuf>,
+    /// Host temporary directories (`/tmp`, …): hidden too, and in their place each run gets
+    /// an empty one of its own that it may write to.
+    pub temporary: Vec<PathBuf>,
+    /// Host paths shown to every run (the settings' paths and the executables' directories).
+    pub shown: Vec<ShownPath>,
+    /// Who the run becomes inside the sandbox, when the server runs as root.
+    pub run_as: Option<RunUser>,
+}
+
+/// What one run may touch besides what every run is shown.
+#[derive(Debug, Clone, Copy)]
+pub struct RunView<'a> {
+    /// The run's private directory: writable.
+    pub private_dir: &'a Path,
+    /// Its project directory, and whether the run may write to it (its own project update).
+    pub project: Option<(&'a Path, bool)>,
+    /// The user database the run sees as `/etc/passwd` ([`run_user_passwd`]), when it runs
+    /// as [`Isolation::run_as`].
+    pub passwd: Option<&'a Path>,
+}
+
+impl Isolation {
+    /// `step` as it runs inside the sandbox: bwrap with the view of `view`, then (as root)
+    /// `setpriv` to the run user, then the step's own program and arguments.
+    pub fn wrap(&self, view: &RunView<'_>, step: &Invocation) -> Invocation {
+        let mut args = self.bwrap_arguments(view, &step.cwd);
+        args.push("--".to_owned());
+        if let Some(user) = self.run_as {
+            args.extend([
+                "setpriv".to_owned(),
+                format!("--reuid={}", user.uid),
+                format!("--regid={}", user.gid),
+                "--clear-groups".to_owned(),
+                "--inh-caps=-all".to_owned(),
+                "--bounding-set=-all".to_owned(),
+                "--".to_owned(),
+            ]);
+        }
+        args.push(step.program.clone());
+        args.extend(step.args.iter().cloned());
+        Invocation {
+            program: self.bwrap.clone(),
+            args,
+            cwd: step.cwd.clone(),
+            env: step.env.clone(),
+        }
+    }
+
+    /// A run of `true` in the same sandbox: whether bwrap can build this view at all, checked
+    /// before the run's own steps so a sandbox that cannot start ends the run as `error`.
+    pub fn probe(&self, view: &RunView<'_>, env: &[(String, String)]) -> Invocation {
+        self.wrap(
+            view,
+            &Invocation {
+                program: "true".to_owned(),
+                args: Vec::new(),
+                cwd: view.private_dir.to_owned(),
+                env: env.to_vec(),
+            },
+        )
+    }
+
+    /// bwrap's options: mounts first (later ones cover earlier ones), then namespaces.
+    fn bwrap_arguments(&self, view: &RunView<'_>, cwd: &Path) -> Vec<String> {
+        // Python's multiprocessing (ansible's workers) needs a writable /dev/shm of its own.
+        let mut args: Vec<String> = [
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--perms",
+            "1777",
+            "--tmpfs",
+            "/dev/shm",
+            "--proc",
+            "/proc",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let mut add = |option: &str, paths: &[&Path]| {
+            args.push(option.to_owned());
+            args.extend(paths.iter().map(|path| path.display().to_string()));
+        };
+        let all_hidden: Vec<PathBuf> = self.hidden.iter().chain(&self.temporary).cloned().collect();
+        for hidden in outermost(&all_hidden) {
+            if self.temporary.iter().any(|dir| dir == hidden) {
+                add("--perms", &[Path::new("1777")]);
+                add("--tmpfs", &[hidden]);
+            } else if hidden.is_dir() {
+                add("--tmpfs", &[hidden]);
+            } else if hidden.exists() {
+                add("--ro-bind", &[Path::new("/dev/null"), hidden]);
+            }
+        }
+        let mut show = |path: &Path, writable: bool| {
+            // Directories bwrap makes for a mount point inside an empty directory would be
+            // 0700 root's, closed to the run user: make them 0755 first (a no-op where they
+            // exist).
+            let mut ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
+            ancestors.pop();
+            for ancestor in ancestors.into_iter().rev() {
+                add("--perms", &[Path::new("0755")]);
+                add("--dir", &[ancestor]);
+            }
+            add(if writable { "--bind" } else { "--ro-bind" }, &[path, path]);
+        };
+        for shown in &self.shown {
+            show(&shown.path, shown.writable);
+        }
+        if let Some((project, writable)) = view.project {
+            show(project, writable);
+        }
+        show(view.private_dir, true);
+        if let Some(passwd) = view.passwd {
+            add("--ro-bind", &[passwd, Path::new("/etc/passwd")]);
+        }
+        add("--chdir", &[cwd]);
+        args.extend(
+            [
+                "--unshare-pid",
+                "--unshare-ipc",
+                "--unshare-uts",
+                "--die-with-parent",
+                "--new-session",
+            ]
+            .map(str::to_owned),
+        );
+        if self.run_as.is_some() {
+            // bwrap drops every capability of a root sandbox; setpriv needs these two to
+            // become the run user, and drops them (and every other) itself.
+            args.extend(["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"].map(str::to_owned));
+        }
+        args
+    }
+}
+
+/// `passwd` (the text of `/etc/passwd`) with the home directory of `user` made `home`, the
+/// run's private directory, and an entry for it when it has none: Ansible looks up the home
+/// directory of the user it runs as (`~nobody` is `/nonexistent`) for its temporary files.
+pub fn run_user_passwd(passwd: &str, user: RunUser, home: &Path) -> String {
+    let home = home.display();
+    let mut found = false;
+    let mut text = String::with_capacity(passwd.len() + 64);
+    for line in passwd.lines() {
+        let mut fields: Vec<&str> = line.split(':').collect();
+        let own = fields.len() == 7 && fields[2].parse() == Ok(user.uid);
+        let home_field = home.to_string();
+        if own && !found {
+            found = true;
+            fields[5] = &home_field;
+            text.push_str(&fields.join(":"));
+        } else {
+            text.push_str(line);
+        }
+        text.push('\n');
+    }
+    if !found {
+        text.push_str(&format!(
+            "acs-run:x:{}:{}::{home}:/bin/sh\n",
+            user.uid, user.gid
+        ));
+    }
+    text
+}
+
+/// The paths of `paths` not inside another of them, outermost first: hiding a directory
+/// hides everything under it, and a mount inside a hidden directory would be covered.
+fn outermost(paths: &[PathBuf]) -> Vec<&Path> {
+    let mut sorted: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    sorted.sort();
+    sorted.dedup();
+    let mut kept: Vec<&Path> = Vec::new();
+    for path in sorted {
+        if !kept.iter().any(|outer| path.starts_with(outer)) {
+            kept.push(path);
+        }
+    }
+    kept
+}
+
+/// The directory that holds `program` (a path, or a name looked up on `search_path`), so the
+/// sandbox can show it even where it sits in a hidden directory.
+pub fn program_directory(program: &str, search_path: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Path::new(program).parent().map(Path::to_owned);
+    }
+    std::env::split_paths(search_path)
+        .find(|dir| dir.join(program).is_file())
+        .map(|dir| std::fs::canonicalize(&dir).unwrap_or(dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// bwrap (installed by `scripts/setup-test-env.sh`) runs a shell whose background child
+    /// would touch a marker after 2 s; a timeout must stop everything in the sandbox.
+    #[test]
+    fn a_timeout_stops_everything_in_the_sandbox() {
+        let dir = tempfile::tempdir().expect("dir");
+        let marker = dir.path().join("child-alive");
+        let isolation = Isolation {
+            bwrap: "bwrap".into(),
+            hidden: vec![],
+            temporary: vec![],
+            shown: vec![],
+            run_as: None,
+        };
+        let view = RunView {
+            private_dir: dir.path(),
+            project: None,
+            passwd: None,
+        };
+        let script = format!(
+            "(sleep 2; touch {}) & echo started; sleep 30",
+            marker.display()
+        );
+        let step = Invocation {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), script],
+            cwd: dir.path().to_owned(),
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+        };
+        let output = dir.path().join("out");
+        let ending = super::super::process::run(
+            &isolation.wrap(&view, &step),
+            &output,
+            None,
+            Some(std::time::Duration::from_millis(800)),
+            std::time::Duration::from_millis(100),
+            || false,
+        )
+        .expect("bwrap starts (is bubblewrap installed?)");
+        assert_eq!(ending, super::super::process::Ending::TimedOut);
+        assert_eq!(
+            std::fs::read_to_string(&output).expect("output"),
+            "started\n"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2500));
+        assert!(!marker.exists(), "a process of the sandbox outlived the stop");
+    }
+
+    #[test]
+    fn shown_paths_parse_like_the_reference() {
+        let shown = |entry| ShownPath::parse(entry);
+        assert_eq!(
+            shown("/etc/ssh"),
+            Ok(ShownPath {
+                path: "/etc/ssh".into(),
+                writable: false
+            })
+        );
+        assert_eq!(shown("/srv/cache:rw").map(|s| s.writable), Ok(true));
+        assert_eq!(shown("/srv/cache:ro").map(|s| s.writable), Ok(false));
+        for bad in ["relative", "", "/a:b:rw", "/a:x"] {
+            assert!(shown(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn run_users_come_from_passwd_or_numbers_and_never_root() {
+        let passwd = "root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/nonexistent:/bin/false\n";
+        let run = |spec| RunUser::resolve(spec, passwd);
+        let nobody = RunUser {
+            uid: 65534,
+            gid: 65534,
+        };
+        assert_eq!(run("nobody"), Ok(nobody));
+        assert_eq!(run("65534"), Ok(nobody));
+        assert_eq!(
+            run("1000:100"),
+            Ok(RunUser {
+                uid: 1000,
+                gid: 100
+            })
+        );
+        assert!(run("root").is_err());
+        assert!(run("0").is_err());
+        assert!(run("ghost").is_err());
+    }
+
+    #[test]
+    fn the_run_user_lives_in_its_private_directory() {
+        let passwd = "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+        let nobody = RunUser {
+            uid: 65534,
+            gid: 65534,
+        };
+        let home = Path::new("/data/runs/run_1");
+        assert_eq!(
+            run_user_passwd(passwd, nobody, home),
+            "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/data/runs/run_1:/usr/sbin/nologin\n"
+        );
+        let stranger = RunUser {
+            uid: 4242,
+            gid: 4242,
+        };
+        assert!(
+            run_user_passwd(passwd, stranger, home)
+                .ends_with("\nacs-run:x:4242:4242::/data/runs/run_1:/bin/sh\n")
+        );
+    }
+
+    #[test]
+    fn hidden_directories_are_covered_outermost_first() {
+        let paths: Vec<PathBuf> = ["/tmp/x/data", "/tmp", "/home", "/tmp/x", "/home"]
+            .map(PathBuf::from)
+            .to_vec();
+        assert_eq!(
+            outermost(&paths),
+            vec![Path::new("/home"), Path::new("/tmp")]
+        );
+    }
+
+    #[test]
+    fn the_run_is_mounted_after_what_hides_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        let private = dir.path().join("data/runs/run_1");
+        let project = dir.path().join("projects/mine");
+        std::fs::create_dir_all(&private).expect("private");
+        std::fs::create_dir_all(&project).expect("project");
+        let isolation = Isolation {
+            bwrap: "bwrap".into(),
+            hidden: vec![dir.path().join("data"), dir.path().join("projects")],
+            temporary: vec!["/var/tmp".into()],
+            shown: vec![ShownPath::parse("/opt/venv").expect("shown")],
+            run_as: Some(RunUser {
+                uid: 65534,
+                gid: 65534,
+            }),
+        };
+        let passwd = private.join("passwd");
+        let view = RunView {
+            private_dir: &private,
+            project: Some((&project, false)),
+            passwd: Some(&passwd),
+        };
+        let step = Invocation {
+            program: "ansible-playbook".into(),
+            args: vec!["site.yml".into()],
+            cwd: project.clone(),
+            env: vec![],
+        };
+        let wrapped = isolation.wrap(&view, &step);
+        assert_eq!(wrapped.program, "bwrap");
+        let args = wrapped.args.join(" ");
+        let position = |needle: &str| {
+            args.find(needle)
+                .unwrap_or_else(|| panic!("{needle} missing from {args}"))
+        };
+        let data = format!("--tmpfs {}", dir.path().join("data").display());
+        let mine = format!("--ro-bind {0} {0}", project.display());
+        let run = format!("--bind {0} {0}", private.display());
+        assert!(position(&data) < position(&run));
+        assert!(position("--tmpfs") < position(&mine));
+        assert!(position("--ro-bind /opt/venv /opt/venv") < position(&run));
+        assert!(
+            args.ends_with("-- setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- ansible-playbook site.yml"),
+            "{args}"
+        );
+        for option in ["--unshare-pid", "--die-with-parent", "--new-session"] {
+            position(option);
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! Every run in a sandbox (contract §6), tried as an attacker: an organization admin with no
+//! system role makes Ansible run shell commands on the controller (a host variable templated
+//! through `lookup('pipe')`, and a template extra variable) and tries to read the server's
+//! secrets, another organization's project and another run's files, and to write outside its
+//! own directory. Each attempt is checked from the outside; the same job without isolation
+//! shows that the attempts would otherwise succeed. A missing bwrap ends the run as `error`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use acs_tests::ansible::{AutomationServer, bin_dir, wait_for_run};
+use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
+use serde_json::{Value, json};
+
+const SLOW_PLAYBOOK: &str =
+    "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 120\n";
+
+/// Runs a module (which templates the host's interpreter, running the probe) and shows the
+/// template extra variable `attack`, which the job template's own variables set to a
+/// `lookup('pipe')`: the reference templates those on purpose, so it runs on the controller.
+const ATTACK_PLAYBOOK: &str = "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.ping:\n    - ansible.builtin.debug:\n        msg: \"{{ attack }}\"\n";
+
+/// What the attacker's shell commands look at and where they try to write.
+struct Targets {
+    secret_key: PathBuf,
+    sqlite: PathBuf,
+    victim_file: PathBuf,
+    other_run: PathBuf,
+    server_environ: PathBuf,
+    writes: Vec<PathBuf>,
+}
+
+impl Targets {
+    fn reads(&self) -> Vec<&Path> {
+        vec![
+            &self.secret_key,
+            &self.sqlite,
+            &self.victim_file,
+            &self.other_run,
+            &self.server_environ,
+        ]
+    }
+
+    /// A shell script that records, in `report`, whether each target is visible, their
+    /// contents where readable, and each write that succeeded.
+    fn probe(&self, report: &Path) -> String {
+        let mut script = String::from("id\n");
+        for path in self.reads() {
+            let path = path.display();
+            script.push_str(&format!(
+                "if test -e '{path}'; then echo 'visible {path}'; cat '{path}' 2>&1; else echo 'hidden {path}'; fi\n"
+            ));
+        }
+        for path in &self.writes {
+            let path = path.display();
+            script.push_str(&format!(
+                "echo pwned > '{path}' 2>/dev/null && echo 'wrote {path}'\n"
+            ));
+        }
+        format!("( {script} ) > '{}' 2>&1\n", report.display())
+    }
+}
+
+#[track_caller]
+fn wait_until_running(agent: &Agent, path: &str) {
+    let started = Instant::now();
+    while agent.get_json(path)["status"] != "running" {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{path} never ran"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn launch(agent: &Agent, template: i64) -> String {
+    let launched = agent
+        .post(&format!("/api/v2/job_templates/{template}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(201)
+        .json();
+    format!("/api/v2/jobs/{}/", launched["job"])
+}
+
+fn stdout(agent: &Agent, job: &Value) -> String {
+    agent
+        .get(&format!(
+            "{}stdout/?format=txt",
+            job["url"].as_str().unwrap_or_default()
+        ))
+        .call()
+        .body
+}
+
+/// The attacker's job template: a host whose interpreter is chosen by running `probe.sh` from
+/// the attacker's project, and a template extra variable that reads the secret key.
+fn attacker_template(fixture: &AutomationServer, targets: &Targets) -> (Agent, i64) {
+    let server = &fixture.server;
+    let organization = server.create_organization("attackers");
+    let mallory = server.create_user("mallory", "Mallory-pass-1", false);
+    server.add_admin(organization, mallory);
+    let agent = server.as_user("mallory", "Mallory-pass-1");
+    let probe = fixture.project_file(
+        "attack",
+        "probe.sh",
+        &targets.probe(&fixture.report_path("probe.txt")),
+    );
+    fixture.project_file("attack", "site.yml", ATTACK_PLAYBOOK);
+    let project = fixture.create_project(&agent, organization, "attack");
+    let inventory = id_of(
+        &agent
+            .post("/api/v2/inventories/")
+            .json(&json!({"name": "mine", "organization": organization}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let python = bin_dir().join("python3");
+    let interpreter = format!(
+        "{{{{ lookup('pipe', 'sh {} >/dev/null 2>&1; echo {}') }}}}",
+        probe.display(),
+        python.display()
+    );
+    agent
+        .post(&format!("/api/v2/inventories/{inventory}/hosts/"))
+        .json(&json!({
+            "name": "localhost",
+            "variables": json!({
+                "ansible_connection": "local",
+                "ansible_python_interpreter": interpreter,
+            }).to_string(),
+        }))
+        .call()
+        .expect(201);
+    let attack = format!(
+        "{{{{ lookup('pipe', 'cat {} 2>&1; echo extra-vars-ran') }}}}",
+        targets.secret_key.display()
+    );
+    let template = id_of(
+        &agent
+            .post("/api/v2/job_templates/")
+            .json(&json!({
+                "name": "attack",
+                "project": project,
+                "inventory": inventory,
+                "playbook": "site.yml",
+                "extra_vars": json!({"attack": attack}).to_string(),
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    (agent, template)
+}
+
+fn a_job_reads_and_writes_nothing_of_the_server(backend: Backend) {
+    let fixture = AutomationServer::start(backend, &[]);
+    let admin = fixture.server.admin();
+    let data_dir = fixture.server.data_dir().to_owned();
+    let projects_root = fixture.projects_root.path().to_owned();
+
+    // The victim: another organization, with a project file and a job running.
+    let victim_file = fixture.project_file("victim", "hosts.ini", "db password=victim-secret\n");
+    fixture.project_file("victim", "slow.yml", SLOW_PLAYBOOK);
+    let victims = fixture.server.create_organization("victims");
+    let victim_project = fixture.create_project(&admin, victims, "victim");
+    let victim_inventory = fixture.create_local_inventory(&admin, victims);
+    let slow = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({"name": "slow", "project": victim_project, "inventory": victim_inventory, "playbook": "slow.yml"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let slow_job = launch(&admin, slow);
+    wait_until_running(&admin, &slow_job);
+    let other_run = std::fs::read_dir(data_dir.join("runs"))
+        .expect("the runs directory")
+        .next()
+        .expect("the victim's run directory")
+        .expect("an entry")
+        .path();
+
+    let outside_tmp = std::env::temp_dir().join(format!("acs-pwned-{}", std::process::id()));
+    let targets = Targets {
+        secret_key: data_dir.join("secret_key"),
+        sqlite: data_dir.join("acs.sqlite3"),
+        victim_file,
+        other_run: other_run.join("inventory/hosts.json"),
+        server_environ: PathBuf::from(format!("/proc/{}/environ", std::process::id())),
+        writes: vec![
+            data_dir.join("pwned"),
+            projects_root.join("victim/pwned"),
+            projects_root.join("attack/pwned"),
+            other_run.join("pwned"),
+            outside_tmp.clone(),
+        ],
+    };
+    let secret_key = std::fs::read(&targets.secret_key).expect("the secret key");
+    let (mallory, template) = attacker_template(&fixture, &targets);
+
+    let job = wait_for_run(&mallory, &launch(&mallory, template));
+    let output = stdout(&mallory, &job);
+    assert_eq!(job["status"], "successful", "{job}\n{output}");
+    let report_bytes = std::fs::read(fixture.report_path("probe.txt"))
+        .expect("the probe ran and wrote its report");
+    let report = String::from_utf8_lossy(&report_bytes);
+    // The attack ran, as the unprivileged run user.
+    assert!(report.contains("uid=65534"), "{report}");
+    assert!(output.contains("extra-vars-ran"), "{output}");
+    assert!(
+        output.contains(&format!("{}: No such file", targets.secret_key.display())),
+        "{output}"
+    );
+    assert!(
+        !report_bytes
+            .windows(secret_key.len())
+            .any(|window| window == secret_key.as_slice()),
+        "the secret key leaked:\n{report}"
+    );
+    for path in targets.reads() {
+        assert!(
+            report.contains(&format!("hidden {}", path.display())),
+            "{} was visible to the run:\n{report}",
+            path.display()
+        );
+    }
+    for leaked in ["victim-secret", &fixture.server.admin_password] {
+        assert!(!report.contains(leaked), "{leaked} leaked:\n{report}");
+        assert!(!output.contains(leaked), "{leaked} leaked:\n{output}");
+    }
+    for path in &targets.writes {
+        assert!(!path.exists(), "the run wrote {}", path.display());
+    }
+
+    admin.post(&format!("{slow_job}cancel/")).call().expect(202);
+    wait_for_run(&admin, &slow_job);
+
+    // The same attack with isolation turned off (a superuser's explicit choice) reads the
+    // key: the test above proves the sandbox, not a probe that cannot see anything.
+    admin
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({"JOB_ISOLATION_ENABLED": false}))
+        .call()
+        .expect(200);
+    let job = wait_for_run(&mallory, &launch(&mallory, template));
+    let report = String::from_utf8_lossy(
+        &std::fs::read(fixture.report_path("probe.txt")).expect("the report"),
+    )
+    .into_owned();
+    assert!(
+        report.contains(&format!("visible {}", targets.secret_key.display())),
+        "{job}\n{report}"
+    );
+    let _ = std::fs::remove_file(&outside_tmp);
+}
+
+fn without_bwrap_a_run_ends_in_error_and_nothing_runs(backend: Backend) {
+    let fixture = AutomationServer::start(
+        backend,
+        &[("ACS_JOB_ISOLATION_BWRAP_PATH", "/nonexistent/bwrap")],
+    );
+    let admin = fixture.server.admin();
+    let marker = fixture.report_path("ran");
+    fixture.project_file(
+        "site",
+        "site.yml",
+        &format!(
+            "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.file:\n        path: {}\n        state: touch\n      delegate_to: localhost\n",
+            marker.display()
+        ),
+    );
+    let organization = fixture.server.create_organization("automation");
+    let project = fixture.create_project(&admin, organization, "site");
+    let inventory = fixture.create_local_inventory(&admin, organization);
+    let template = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({"name": "site", "project": project, "inventory": inventory, "playbook": "site.yml"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let job = wait_for_run(&admin, &launch(&admin, template));
+    assert_eq!(job["status"], "error", "{job}");
+    let explanation = job["job_explanation"].as_str().unwrap_or_default();
+    assert!(
+        explanation.contains("sandbox could not start")
+            && explanation.contains("/nonexistent/bwrap"),
+        "{job}"
+    );
+    assert!(!marker.exists(), "the playbook ran without its sandbox");
+    assert!(
+        std::fs::read_dir(fixture.runs_dir())
+            .map(|mut entries| entries.next().is_none())
+            .unwrap_or(true),
+        "the run's directory was left behind"
+    );
+}
+
+backend_tests!(
+    a_job_reads_and_writes_nothing_of_the_server,
+    without_bwrap_a_run_ends_in_error_and_nothing_runs,
+);
