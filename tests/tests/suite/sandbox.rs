@@ -2,7 +2,8 @@
 //! system role makes Ansible run shell commands on the controller (a host variable templated
 //! through `lookup('pipe')`, and a template extra variable) and tries to read the server's
 //! secrets, another organization's project and another run's files, and to write outside its
-//! own directory. Each attempt is checked from the outside; the same job without isolation
+//! own directory, and an inventory script of theirs tries the same. Each attempt is checked
+//! from the outside; the same job without isolation
 //! shows that the attempts would otherwise succeed. A missing bwrap ends the run as `error`.
 
 use std::path::{Path, PathBuf};
@@ -257,6 +258,77 @@ fn a_job_reads_and_writes_nothing_of_the_server(backend: Backend) {
     let _ = std::fs::remove_file(&outside_tmp);
 }
 
+/// An inventory script of the attacker's project: what it could read becomes host variables.
+fn inventory_script(secret_key: &Path, victim_file: &Path) -> String {
+    format!(
+        r#"#!/bin/sh
+if [ "$1" = "--host" ]; then echo '{{}}'; exit 0; fi
+key=$(base64 -w0 '{}' 2>/dev/null || echo hidden)
+victim=$(cat '{}' 2>/dev/null || echo hidden)
+printf '{{"all": {{"hosts": ["loot"]}}, "_meta": {{"hostvars": {{"loot": {{"key": "%s", "victim": "%s", "uid": "%s"}}}}}}}}' "$key" "$victim" "$(id -u)"
+"#,
+        secret_key.display(),
+        victim_file.display()
+    )
+}
+
+fn an_inventory_update_reads_nothing_of_the_server(backend: Backend) {
+    let fixture = AutomationServer::start(backend, &[]);
+    let admin = fixture.server.admin();
+    let victim_file = fixture.project_file("victim", "hosts.ini", "db password=victim-secret\n");
+    let victims = fixture.server.create_organization("victims");
+    fixture.create_project(&admin, victims, "victim");
+
+    let server = &fixture.server;
+    let organization = server.create_organization("attackers");
+    let mallory = server.create_user("mallory", "Mallory-pass-1", false);
+    server.add_admin(organization, mallory);
+    let agent = server.as_user("mallory", "Mallory-pass-1");
+    let secret_key = server.data_dir().join("secret_key");
+    let script = fixture.project_file(
+        "attack",
+        "inventory.sh",
+        &inventory_script(&secret_key, &victim_file),
+    );
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("executable");
+    let project = fixture.create_project(&agent, organization, "attack");
+    let inventory = id_of(
+        &agent
+            .post("/api/v2/inventories/")
+            .json(&json!({"name": "loot", "organization": organization}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let source = id_of(
+        &agent
+            .post(&format!("/api/v2/inventories/{inventory}/inventory_sources/"))
+            .json(&json!({"name": "script", "source_project": project, "source_path": "inventory.sh"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let started = agent
+        .post(&format!("/api/v2/inventory_sources/{source}/update/"))
+        .call()
+        .expect(202)
+        .json();
+    let path = format!("/api/v2/inventory_updates/{}/", started["inventory_update"]);
+    let run = wait_for_run(&agent, &path);
+    assert_eq!(run["status"], "successful", "{run}");
+    let hosts = agent.get_json(&format!("/api/v2/inventories/{inventory}/hosts/"));
+    let variables: Value = serde_json::from_str(
+        hosts["results"][0]["variables"]
+            .as_str()
+            .unwrap_or_default(),
+    )
+    .expect("the loot host's variables");
+    assert_eq!(variables["uid"], "65534", "{hosts}");
+    assert_eq!(variables["key"], "hidden", "{hosts}");
+    assert_eq!(variables["victim"], "hidden", "{hosts}");
+}
+
 fn without_bwrap_a_run_ends_in_error_and_nothing_runs(backend: Backend) {
     let fixture = AutomationServer::start(
         backend,
@@ -302,5 +374,6 @@ fn without_bwrap_a_run_ends_in_error_and_nothing_runs(backend: Backend) {
 
 backend_tests!(
     a_job_reads_and_writes_nothing_of_the_server,
+    an_inventory_update_reads_nothing_of_the_server,
     without_bwrap_a_run_ends_in_error_and_nothing_runs,
 );
