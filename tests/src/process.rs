@@ -103,6 +103,27 @@ impl ServerProcess {
         server
     }
 
+    /// The resident memory of the running process: (now, peak since the last
+    /// [`ServerProcess::reset_peak_memory`]), in KiB, from `/proc/<pid>/status`.
+    pub fn memory_kib(&self) -> (u64, u64) {
+        let pid = self.child.as_ref().expect("the server runs").id();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix(name))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+                .unwrap_or_else(|| panic!("{name} in /proc/{pid}/status"))
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// Starts a new peak-memory measurement (`VmHWM` becomes the current resident size).
+    pub fn reset_peak_memory(&self) {
+        let pid = self.child.as_ref().expect("the server runs").id();
+        std::fs::write(format!("/proc/{pid}/clear_refs"), "5").expect("the peak reset");
+    }
+
     /// The data directory (SQLite file `acs.sqlite3`, secret key, log).
     pub fn data_dir(&self) -> &Path {
         self.data_dir.path()

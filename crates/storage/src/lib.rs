@@ -33,6 +33,7 @@ pub mod stats;
 pub mod sweeps;
 pub mod throttle;
 pub mod tokens;
+pub mod unified_job_lines;
 pub mod unified_jobs;
 pub mod users;
 

@@ -153,4 +153,58 @@ mod tests {
             )
             .expect("directories move");
     }
+
+    #[derive(QueryableByName, Debug, PartialEq)]
+    struct LineRow {
+        #[diesel(sql_type = BigInt)]
+        unified_job_id: i64,
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        line: i32,
+        #[diesel(sql_type = Text)]
+        text: String,
+    }
+
+    /// Outputs stored whole before they became lines come out line by line, line ends kept,
+    /// an unfinished last line included.
+    #[test]
+    fn stored_outputs_become_lines() {
+        let mut conn = migrated_before("20261201000001");
+        let DbConnection::Sqlite(inner) = &mut conn else {
+            unreachable!("a SQLite connection")
+        };
+        inner
+            .batch_execute(
+                "INSERT INTO unified_jobs (id, kind, name, status, stdout, created, modified) VALUES \
+                   (1, 'job', 'a', 'successful', 'a' || char(10) || 'b' || char(10), \
+                    '2024-01-01 00:00:00', '2024-01-01 00:00:00'), \
+                   (2, 'job', 'b', 'failed', 'x' || char(10) || char(10) || 'y', \
+                    '2024-01-01 00:00:00', '2024-01-01 00:00:00'), \
+                   (3, 'job', 'c', 'error', '', '2024-01-01 00:00:00', '2024-01-01 00:00:00');",
+            )
+            .expect("seed rows");
+        run_migrations(&mut conn).expect("the migration and any after it");
+        let DbConnection::Sqlite(inner) = &mut conn else {
+            unreachable!("a SQLite connection")
+        };
+        let lines: Vec<LineRow> = diesel::sql_query(
+            "SELECT unified_job_id, line, text FROM unified_job_lines ORDER BY unified_job_id, line",
+        )
+        .load(inner)
+        .expect("lines");
+        let expected = [
+            (1, 0, "a\n"),
+            (1, 1, "b\n"),
+            (2, 0, "x\n"),
+            (2, 1, "\n"),
+            (2, 2, "y"),
+        ];
+        assert_eq!(
+            lines,
+            expected.map(|(unified_job_id, line, text)| LineRow {
+                unified_job_id,
+                line,
+                text: text.to_owned()
+            })
+        );
+    }
 }

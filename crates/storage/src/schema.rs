@@ -290,7 +290,6 @@ diesel::table! {
         job_args -> Text,
         job_cwd -> Text,
         job_env -> Text,
-        stdout -> Text,
         result_code -> Nullable<Integer>,
         cancel_requested -> Bool,
         node -> Text,
@@ -350,7 +349,16 @@ diesel::joinable!(external_identities -> users (user_id));
 diesel::joinable!(inventory_sources -> inventories (inventory_id));
 diesel::joinable!(job_template_credentials -> job_templates (job_template_id));
 diesel::joinable!(job_template_credentials -> credentials (credential_id));
+diesel::table! {
+    unified_job_lines (unified_job_id, line) {
+        unified_job_id -> BigInt,
+        line -> Integer,
+        text -> Text,
+    }
+}
+
 diesel::joinable!(unified_job_credentials -> unified_jobs (unified_job_id));
+diesel::joinable!(unified_job_lines -> unified_jobs (unified_job_id));
 diesel::joinable!(unified_job_credentials -> credentials (credential_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
@@ -377,6 +385,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     job_template_credentials,
     unified_jobs,
     unified_job_credentials,
+    unified_job_lines,
     external_identities,
     sso_states,
 );

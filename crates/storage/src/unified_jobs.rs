@@ -105,8 +105,6 @@ pub struct UnifiedJob {
     pub job_cwd: String,
     /// The process environment as a JSON object, secrets masked.
     pub job_env: String,
-    /// Standard output and error of the process.
-    pub stdout: String,
     /// The exit code.
     pub result_code: Option<i32>,
     /// A cancel was asked for.
@@ -249,15 +247,9 @@ pub fn start(
     Ok(moved > 0)
 }
 
-/// Records the output so far of a running run.
-pub fn record_stdout(conn: &mut DbConnection, id: i64, stdout: &str) -> StorageResult<()> {
-    diesel::update(unified_jobs::table.find(id))
-        .set(unified_jobs::stdout.eq(stdout))
-        .execute(conn)?;
-    Ok(())
-}
-
-/// Ends an unfinished run with `outcome`; false if it had already ended.
+/// Ends an unfinished run with `outcome`, its output replacing the lines recorded while it
+/// ran; false if it had already ended. Call it in a transaction (`Pool::write`): the status
+/// and the output change together.
 pub fn finish(
     conn: &mut DbConnection,
     id: i64,
@@ -272,12 +264,14 @@ pub fn finish(
     .set((
         unified_jobs::status.eq(outcome.status.as_str()),
         unified_jobs::job_explanation.eq(&outcome.explanation),
-        unified_jobs::stdout.eq(&outcome.stdout),
         unified_jobs::result_code.eq(outcome.result_code),
         unified_jobs::finished.eq(now),
         unified_jobs::modified.eq(now),
     ))
     .execute(conn)?;
+    if moved > 0 {
+        crate::unified_job_lines::replace(conn, id, &outcome.stdout)?;
+    }
     Ok(moved > 0)
 }
 

@@ -40,6 +40,7 @@ mod organizations;
 mod out_of_band;
 mod root;
 mod rotation_race;
+mod run_output;
 mod sandbox;
 mod scope_masking;
 mod secrets_at_rest;

@@ -139,8 +139,7 @@ fn execute(state: &AppState, run_id: i64) {
     };
     let finished = state
         .pool
-        .get()
-        .and_then(|mut conn| acs_storage::unified_jobs::finish(&mut conn, run_id, &outcome, now()));
+        .write(|conn| acs_storage::unified_jobs::finish(conn, run_id, &outcome, now()));
     match finished {
         Ok(_) => tracing::info!(run = run_id, status = outcome.status.as_str(), "run ended"),
         Err(error) => tracing::error!(run = run_id, %error, "a run's end could not be stored"),
@@ -214,20 +213,15 @@ fn execute_steps(
         .map(Duration::from_secs);
     let deadline = timeout.map(|limit| std::time::Instant::now() + limit);
     let mut ending = Ending::Exited(Some(0));
-    let mut recorded_len = 0;
+    let mut recorded = RecordedOutput::default();
     for step in &prepared.steps {
         let left = deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
         let watch = || {
-            // Written only when the output grew, so a quiet run costs one read a second.
             // A connection for this look only; an unreachable database does not stop the run.
             let Ok(mut conn) = state.pool.get() else {
                 return false;
             };
-            let stdout = prepared.output();
-            if stdout.len() != recorded_len {
-                recorded_len = stdout.len();
-                let _ = acs_storage::unified_jobs::record_stdout(&mut conn, row.id, &stdout);
-            }
+            recorded.record(&mut conn, row.id, prepared);
             acs_storage::unified_jobs::cancel_requested(&mut conn, row.id).unwrap_or(false)
         };
         ending = process::run(
@@ -244,6 +238,37 @@ fn execute_steps(
         }
     }
     Ok(ending)
+}
+
+/// How much of a running run's output is stored: its complete lines are added as they come
+/// (the last, unfinished line waits), and the run's end stores the whole output again.
+#[derive(Debug, Default)]
+struct RecordedOutput {
+    /// Bytes of output seen at the last look: a quiet run costs one file read a second.
+    seen: usize,
+    /// Lines stored.
+    lines: usize,
+}
+
+impl RecordedOutput {
+    fn record(&mut self, conn: &mut DbConnection, run: i64, prepared: &Prepared) {
+        let output = prepared.output();
+        if output.len() == self.seen {
+            return;
+        }
+        self.seen = output.len();
+        let lines: Vec<&str> = acs_storage::unified_job_lines::lines_of(&output)
+            .skip(self.lines)
+            .filter(|line| line.ends_with('\n'))
+            .collect();
+        if lines.is_empty() {
+            return;
+        }
+        match acs_storage::unified_job_lines::append(conn, run, self.lines, &lines) {
+            Ok(()) => self.lines += lines.len(),
+            Err(error) => tracing::warn!(run, %error, "a run's output could not be stored yet"),
+        }
+    }
 }
 
 /// The recorded command line: the program and arguments of each step, steps joined by `&&`.

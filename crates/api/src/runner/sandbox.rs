@@ -332,7 +332,10 @@ mod tests {
             "started\n"
         );
         std::thread::sleep(std::time::Duration::from_millis(2500));
-        assert!(!marker.exists(), "a process of the sandbox outlived the stop");
+        assert!(
+            !marker.exists(),
+            "a process of the sandbox outlived the stop"
+        );
     }
 
     #[test]

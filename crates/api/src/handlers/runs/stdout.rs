@@ -47,7 +47,8 @@ pub async fn get_stdout<T: RunType>(
     let id = path.into_inner();
     let reply = run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        Ok(visible::<T>(ctx, &principal, id)?.stdout)
+        visible::<T>(ctx, &principal, id)?;
+        Ok(acs_storage::unified_job_lines::text(ctx.conn()?, id)?)
     })
     .await?;
     let stdout = reply.value;
