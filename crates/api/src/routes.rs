@@ -4,7 +4,7 @@ use actix_web::web;
 use serde_json::Value;
 
 use crate::handlers::{
-    account, activity_stream as activity, applications as apps, automation as auto,
+    account, activity_stream as activity, applications as apps, automation as auto, config,
     credential_types as ctypes, credentials as creds, fallback, login, logout, metrics, oauth,
     openapi, organizations as orgs, root, runs, settings, sso, tokens, users,
 };
@@ -91,6 +91,19 @@ fn register_root(routes: &mut Routes<'_>) {
         metrics::metrics,
         Op::text("Prometheus metrics", "text/plain"),
     ));
+    routes.add(
+        Endpoint::new("/api/v2/config/")
+            .get(
+                config::get_config,
+                Op::read(
+                    "Server configuration; the unused project directories for project creators",
+                ),
+            )
+            .options(
+                config::options_config,
+                Op::metadata("Configuration: metadata"),
+            ),
+    );
     routes.add(
         Endpoint::new("/api/v2/me/")
             .get(users::get_me, Op::read("The caller, as a one-item list"))

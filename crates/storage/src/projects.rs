@@ -117,3 +117,11 @@ pub fn list(
         Project::as_select()
     )
 }
+
+/// The directories projects use (`local_path`, none empty).
+pub fn local_paths(conn: &mut DbConnection) -> StorageResult<Vec<String>> {
+    Ok(projects::table
+        .filter(projects::local_path.ne(""))
+        .select(projects::local_path)
+        .load(conn)?)
+}

@@ -466,7 +466,59 @@ fn a_directory_belongs_to_one_project(backend: Backend) {
         .expect(200);
 }
 
+/// `GET /api/v2/config/`: project creators are offered the directories no project uses
+/// (the reference's `project_local_paths`); only those who read the `jobs` settings see the
+/// projects root itself, and plain members see neither.
+fn config_offers_unused_directories_to_project_creators(backend: Backend) {
+    let w = world(backend);
+    let root = w.fixture.projects_root.path();
+    for dir in ["free-b", "free-a", ".hidden"] {
+        std::fs::create_dir(root.join(dir)).expect("a directory");
+    }
+    created(
+        &w.admin,
+        "/api/v2/projects/",
+        json!({"name": "site", "organization": w.organization, "local_path": "site"}),
+    );
+    let server = &w.fixture.server;
+    let alice = server.create_user("alice", "Alice-pass-1", false);
+    server.add_admin(w.other_organization, alice);
+    let bob = server.create_user("bob", "Bob-pass-1", false);
+    server.add_member(w.organization, bob);
+    server.create_auditor("audrey", "Audrey-pass-1");
+    let unused = json!(["free-a", "free-b", "other"]);
+    let root_text = root.display().to_string();
+
+    let config = w.admin.get_json("/api/v2/config/");
+    assert_eq!(config["project_local_paths"], unused, "{config}");
+    assert_eq!(config["project_base_dir"], root_text.as_str(), "{config}");
+    let config = server
+        .as_user("audrey", "Audrey-pass-1")
+        .get_json("/api/v2/config/");
+    assert_eq!(config["project_base_dir"], root_text.as_str(), "{config}");
+
+    let config = server
+        .as_user("alice", "Alice-pass-1")
+        .get_json("/api/v2/config/");
+    assert_eq!(config["project_local_paths"], unused, "{config}");
+    assert!(config.get("project_base_dir").is_none(), "{config}");
+    assert!(!config.to_string().contains(&root_text), "{config}");
+
+    let config = server
+        .as_user("bob", "Bob-pass-1")
+        .get_json("/api/v2/config/");
+    assert!(config.get("project_local_paths").is_none(), "{config}");
+    assert!(config.get("project_base_dir").is_none(), "{config}");
+    assert_eq!(
+        config["version"],
+        w.admin.get_json("/api/v2/ping/")["version"]
+    );
+
+    server.anonymous().get("/api/v2/config/").call().expect(401);
+}
+
 backend_tests!(
+    config_offers_unused_directories_to_project_creators,
     a_directory_belongs_to_one_project,
     projects_validate_their_directory,
     organization_roles_decide_access,

@@ -29,6 +29,7 @@ pub async fn api_root(req: HttpRequest, state: web::Data<AppState>) -> ApiResult
 pub async fn api_v2_root() -> HttpResponse {
     HttpResponse::Ok().json(json!({
         "ping": "/api/v2/ping/",
+        "config": "/api/v2/config/",
         "me": "/api/v2/me/",
         "metrics": "/api/v2/metrics/",
         "users": "/api/v2/users/",
