@@ -314,6 +314,15 @@ ensure_bwrap() {
   [ -x /usr/bin/setpriv ] || die "/usr/bin/setpriv missing (util-linux)"
 }
 
+# --- wrk (the load generator of `cargo xtask bench`) ---------------------------
+ensure_wrk() {
+  if ! command -v wrk >/dev/null 2>&1; then
+    say "installing wrk"
+    apt_install wrk
+  fi
+  command -v wrk >/dev/null 2>&1 || die "wrk missing after installing it"
+}
+
 # --- OpenLDAP slapd and its tools (the directory login tests) -----------------
 # The tests run their own slapd (tests/src/ldap.rs): a foreground process on a
 # free loopback port with a configuration and database in a temporary directory.
@@ -369,6 +378,7 @@ ensure_slapd() {
 
 ensure_nextest
 ensure_bwrap
+ensure_wrk
 ensure_libpq
 ensure_postgres
 ensure_pg_dump

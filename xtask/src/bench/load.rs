@@ -40,24 +40,57 @@ pub struct Load {
 #[derive(Debug)]
 pub struct Measurement {
     duration: Duration,
+    requests: u64,
     /// Non-2xx responses plus exchanges the connection failed in.
     pub errors: u64,
-    /// One latency per request completed (or failed) in the window, in µs, sorted ascending.
-    latencies_us: Vec<u32>,
+    p50_ms: f64,
+    p99_ms: f64,
 }
 
 impl Measurement {
+    /// From one latency per request of the window, in µs, sorted ascending.
+    pub fn from_latencies(duration: Duration, errors: u64, sorted_us: &[u32]) -> Self {
+        Measurement {
+            duration,
+            requests: sorted_us.len() as u64,
+            errors,
+            p50_ms: percentile_ms(sorted_us, 0.50),
+            p99_ms: percentile_ms(sorted_us, 0.99),
+        }
+    }
+
+    /// From a generator's own summary (wrk's).
+    pub fn summarised(
+        duration: Duration,
+        requests: u64,
+        errors: u64,
+        (p50_ms, p99_ms): (f64, f64),
+    ) -> Self {
+        Measurement {
+            duration,
+            requests,
+            errors,
+            p50_ms,
+            p99_ms,
+        }
+    }
+
     pub fn requests(&self) -> u64 {
-        self.latencies_us.len() as u64
+        self.requests
     }
 
     pub fn requests_per_sec(&self) -> f64 {
-        self.requests() as f64 / self.duration.as_secs_f64()
+        self.requests as f64 / self.duration.as_secs_f64()
     }
 
-    /// The latency at quantile `q` (0 to 1) in milliseconds, by nearest rank; 0 if nothing ran.
-    pub fn percentile_ms(&self, q: f64) -> f64 {
-        percentile_ms(&self.latencies_us, q)
+    /// The median latency, in milliseconds.
+    pub fn p50_ms(&self) -> f64 {
+        self.p50_ms
+    }
+
+    /// The 99th percentile of latency, in milliseconds.
+    pub fn p99_ms(&self) -> f64 {
+        self.p99_ms
     }
 }
 
@@ -96,6 +129,16 @@ pub fn request(
     bytes
 }
 
+/// A chained request as a template: `request` holds `placeholder` where the credential goes,
+/// taken from the JSON string field `field` of the previous response. The placeholder is as
+/// long as the credentials, so `Content-Length` holds.
+#[derive(Debug, Clone)]
+pub struct ChainTemplate {
+    pub request: Vec<u8>,
+    pub placeholder: &'static str,
+    pub field: &'static str,
+}
+
 /// Builds a connection's next request from the body of its last (successful) response.
 pub type NextRequest = Arc<dyn Fn(&[u8]) -> Result<Vec<u8>, String> + Send + Sync>;
 
@@ -109,6 +152,9 @@ pub enum Workload {
     Chain {
         first: Vec<Vec<u8>>,
         next: NextRequest,
+        /// The same as `next` for a generator that cannot run it (wrk's Lua): the next request
+        /// is this template with its placeholder replaced by the response's credential.
+        template: ChainTemplate,
     },
     /// These requests in turn on every connection (the pages of a list), each connection
     /// starting at its own, so that all of them are asked for all along. Never empty (see
@@ -147,7 +193,7 @@ impl Workload {
     fn for_connection(&self, index: usize) -> Requests {
         match self {
             Workload::Repeat(request) => Requests::new(request.to_vec(), Next::Same),
-            Workload::Chain { first, next } => Requests::new(
+            Workload::Chain { first, next, .. } => Requests::new(
                 first[index % first.len().max(1)].clone(),
                 Next::Chain(Arc::clone(next)),
             ),
@@ -194,11 +240,11 @@ pub fn run(load: Load, workload: &Workload) -> io::Result<Measurement> {
             errors += stats.errors;
         }
         latencies_us.sort_unstable();
-        Ok(Measurement {
-            duration: load.duration,
+        Ok(Measurement::from_latencies(
+            load.duration,
             errors,
-            latencies_us,
-        })
+            &latencies_us,
+        ))
     })
 }
 
@@ -683,14 +729,11 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
 
     #[test]
     fn percentiles_use_the_nearest_rank() {
-        let measurement = Measurement {
-            duration: Duration::from_secs(2),
-            errors: 0,
-            latencies_us: (1..=100).map(|ms| ms * 1000).collect(),
-        };
+        let latencies: Vec<u32> = (1..=100).map(|ms| ms * 1000).collect();
+        let measurement = Measurement::from_latencies(Duration::from_secs(2), 0, &latencies);
         assert_eq!(measurement.requests_per_sec(), 50.0);
-        assert_eq!(measurement.percentile_ms(0.5), 50.0);
-        assert_eq!(measurement.percentile_ms(0.99), 99.0);
-        assert_eq!(measurement.percentile_ms(1.0), 100.0);
+        assert_eq!(measurement.p50_ms(), 50.0);
+        assert_eq!(measurement.p99_ms(), 99.0);
+        assert_eq!(percentile_ms(&latencies, 1.0), 100.0);
     }
 }

@@ -22,11 +22,22 @@ pub fn render(report: &Report) -> String {
         let _ = write!(
             text,
             "## Baseline\n\nA bare actix-web handler answering `GET /api/v2/me/` with a fixed \
-             body, on two workers, in the bench's own process: {} requests/s (p50 {:.3} ms, \
+             body, on two workers, in the bench's own process, driven by `wrk` (two threads, \
+             the connections below), as every closed-loop row is: {} requests/s (p50 {:.3} ms, \
              p99 {:.3} ms). Measured once for the run; every table's percentages are of it.\n\n",
             thousands(baseline.requests_per_sec),
             baseline.p50_ms,
             baseline.p99_ms
+        );
+    }
+    if let Some(generator) = &report.generator {
+        let _ = write!(
+            text,
+            "The bench's own generator, which drives the open-loop rows (`*_half_load`, a set \
+             rate wrk cannot hold), drove the same handler at {} requests/s, {:.0}% of wrk's \
+             rate: it holds the half-load rates, far below that.\n\n",
+            thousands(generator.requests_per_sec),
+            generator.baseline_percent,
         );
     }
     for database in &report.databases {

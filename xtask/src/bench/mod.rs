@@ -19,6 +19,7 @@ mod scale;
 mod scenarios;
 mod server;
 mod suite;
+mod wrk;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -185,10 +186,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // The run's time, as the report gives it, leaves out building.
     let started = Instant::now();
     let pace = args.pace();
-    let baseline = binary
-        .as_ref()
-        .map(|_| measure_baseline(pace))
-        .transpose()?;
+    let (baseline, generator) = match binary {
+        Some(_) => {
+            let (wrk, generator) = measure_baseline(pace)?;
+            (Some(wrk), Some(generator))
+        }
+        None => (None, None),
+    };
     let mut databases = Vec::new();
     for &backend in backends {
         databases.push(run_database(
@@ -214,6 +218,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             users: args.users,
         },
         baseline,
+        generator,
         databases,
         injection,
         elapsed: started.elapsed(),
@@ -237,18 +242,25 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// The bare actix-web server under the same load as the real one.
-fn measure_baseline(pace: Pace) -> Result<Row> {
-    eprintln!("bench: baseline (bare actix-web)");
+/// The bare actix-web server under the same load as the real one, driven by wrk (the row
+/// every share is of) and by the bench's own generator (the row that shows how hard the
+/// generator of the open-loop rows can drive it).
+fn measure_baseline(pace: Pace) -> Result<(Row, Row)> {
+    eprintln!("bench: baseline (bare actix-web), with wrk and with the bench's generator");
     let server = baseline::start()?;
     let request = Workload::repeat(load::request("GET", server.addr, ME_PATH, &[], b""));
-    let measured = load::run(pace.load(server.addr), &request)
-        .map_err(|error| format!("baseline: {error}"))?;
-    let rps = measured.requests_per_sec();
+    let by_wrk = wrk::run(pace.load(server.addr), &request)
+        .map_err(|error| format!("baseline with wrk: {error}"))?;
+    let rps = by_wrk.requests_per_sec();
     if rps == 0.0 {
         return Err("the baseline completed no request: nothing to compare with".into());
     }
-    Ok(Row::new("baseline", &measured, rps))
+    let by_generator = load::run(pace.load(server.addr), &request)
+        .map_err(|error| format!("baseline: {error}"))?;
+    Ok((
+        Row::new("baseline", &by_wrk, rps),
+        Row::new("baseline_bench_generator", &by_generator, rps),
+    ))
 }
 
 /// Everything selected on one database: the HTTP scenarios, the scale, the housekeeping

@@ -24,6 +24,9 @@ pub struct Report {
     /// The bare actix-web server, measured once for the whole run (absent when no HTTP
     /// scenario ran).
     pub baseline: Option<Row>,
+    /// The same bare server driven by the bench's own generator (which drives the open-loop
+    /// rows): its share of wrk's rate says whether it can.
+    pub generator: Option<Row>,
     pub databases: Vec<DatabaseReport>,
     pub injection: Option<injection::Measured>,
     pub elapsed: Duration,
@@ -144,6 +147,7 @@ impl Report {
             "elapsed_secs": self.elapsed.as_secs_f64(),
             "peak_rss_target_mib": TARGET_PEAK_MIB,
             "baseline": self.baseline.as_ref().map(Row::json),
+            "baseline_bench_generator": self.generator.as_ref().map(Row::json),
             "databases": self.databases.iter().map(DatabaseReport::json).collect::<Vec<_>>(),
             "injection": self.injection.as_ref().map(injection::Measured::json),
             "bounds": bounds::BOUNDS

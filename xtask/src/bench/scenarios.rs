@@ -224,6 +224,10 @@ fn password_grant(addr: SocketAddr, _connections: usize) -> Result<Workload> {
 /// The refresh grant at `/api/o/token/`: each connection rotates its own chain, every
 /// response's refresh token making the next request (a pair per request: the old refresh
 /// token marked used, its access token deleted, the new pair stored, in one transaction).
+/// Where a refresh token goes in the chained request's template: letters and digits, as
+/// long as a token (43), so it needs no encoding and the body keeps its length.
+const REFRESH_PLACEHOLDER: &str = "REFRESHTOKENPLACEHOLDER00000000000000000000";
+
 fn refresh_grant(addr: SocketAddr, connections: usize) -> Result<Workload> {
     let client = oauth_client(addr)?;
     let password = client.token_request(
@@ -241,6 +245,11 @@ fn refresh_grant(addr: SocketAddr, connections: usize) -> Result<Workload> {
             client.refresh_request(addr, &string_field(&pair, "refresh_token")?)
         })
         .collect::<Result<Vec<_>>>()?;
+    let template = load::ChainTemplate {
+        request: client.refresh_request(addr, REFRESH_PLACEHOLDER)?,
+        placeholder: REFRESH_PLACEHOLDER,
+        field: "refresh_token",
+    };
     let next = move |body: &[u8]| -> std::result::Result<Vec<u8>, String> {
         let pair: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
         let token = pair["refresh_token"]
@@ -253,6 +262,7 @@ fn refresh_grant(addr: SocketAddr, connections: usize) -> Result<Workload> {
     Ok(Workload::Chain {
         first,
         next: std::sync::Arc::new(next),
+        template,
     })
 }
 

@@ -115,9 +115,9 @@ fn measure_at_rate(
 /// waits for that work to end.
 pub fn measure(server: &Server, scenario: &Scenario, pace: Pace, baseline_rps: f64) -> Result<Row> {
     eprintln!("bench: {}", scenario.name);
-    let workload = (scenario.prepare)(server.addr, pace.connections)
+    let workload = (scenario.prepare)(server.addr, pace.connections + super::wrk::SPARE_CHAINS)
         .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
-    let measured = load::run(pace.load(server.addr), &workload)
+    let measured = super::wrk::run(pace.load(server.addr), &workload)
         .map_err(|error| format!("{}: {error}", scenario.name))?;
     let mut row = Row::new(scenario.name, &measured, baseline_rps);
     if let Some(settle) = scenario.settle {

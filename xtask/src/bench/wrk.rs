@@ -1,0 +1,254 @@
+//! Closed loops driven by `wrk` (Debian package `wrk`, installed by the project's set-up), the
+//! load generator the bench's figures must hold against: the bench's own generator, sharing
+//! two cores with the server, drove a bare handler at about half of wrk's rate, and every
+//! share computed against it came out doubled. wrk sends exactly the bytes the scenarios
+//! prepared (a Lua script returns them from `request()`), so both generators measure the same
+//! requests. Open loops at a set rate stay with the bench's generator (wrk has none).
+
+use std::fmt::Write as _;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use super::load::{ChainTemplate, Load, Measurement, Workload};
+use crate::Result;
+
+/// The program, looked up on `PATH`.
+pub const PROGRAM: &str = "wrk";
+/// What a response may take before wrk counts it as a timeout.
+const TIMEOUT: &str = "10s";
+/// The summary line the script's `done()` prints.
+const SUMMARY: &str = "ACS-WRK ";
+
+/// Applies `load` (a closed loop: `load.rate` must be `None`) with `workload` and measures it.
+/// A chained workload (single-use credentials) has no separate warm-up: its first requests
+/// can be sent once only.
+pub fn run(load: Load, workload: &Workload) -> Result<Measurement> {
+    if load.rate.is_some() {
+        return Err("wrk runs closed loops only".into());
+    }
+    let script = ScriptFile::write(&script(workload))?;
+    let chained = matches!(workload, Workload::Chain { .. });
+    if !load.warmup.is_zero() && !chained {
+        drive(&load, &script, load.warmup)?;
+    }
+    let (duration, requests, errors, latencies) = drive(&load, &script, load.duration)?;
+    Ok(Measurement::summarised(
+        duration, requests, errors, latencies,
+    ))
+}
+
+/// First requests a chained workload needs beyond one per connection: wrk calls `request()`
+/// once on its first thread before any connection opens (to count pipelined requests), which
+/// takes a first request that is never sent. Without a spare, a connection would be left to
+/// resend a used credential.
+pub const SPARE_CHAINS: usize = 2;
+
+/// Threads: two as `wrk -t2` is run by hand on these machines, never more than connections.
+fn threads(load: &Load) -> usize {
+    load.connections.clamp(1, 2)
+}
+
+/// One wrk run of `duration` (whole seconds, at least one); its summary.
+fn drive(
+    load: &Load,
+    script: &ScriptFile,
+    duration: Duration,
+) -> Result<(Duration, u64, u64, (f64, f64))> {
+    let seconds = duration.as_secs().max(1);
+    let threads = threads(load);
+    let output = Command::new(PROGRAM)
+        .args([
+            format!("--threads={threads}"),
+            format!("--connections={}", load.connections.max(threads)),
+            format!("--duration={seconds}s"),
+            format!("--timeout={TIMEOUT}"),
+            format!("--script={}", script.0.display()),
+            format!("http://{}/", load.addr),
+            "--".to_owned(),
+            threads.to_string(),
+        ])
+        .output()
+        .map_err(|error| {
+            format!("cannot run {PROGRAM} (scripts/setup-test-env.sh installs it): {error}")
+        })?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("{PROGRAM} failed ({}): {stdout}{stderr}", output.status).into());
+    }
+    // The first failures of a chain, for whoever reads a row with errors.
+    for failed in stdout
+        .lines()
+        .filter(|line| line.starts_with("ACS-WRK-FAILED"))
+    {
+        eprintln!("bench: {failed}");
+    }
+    parse_summary(&stdout).ok_or_else(|| format!("{PROGRAM} printed no summary: {stdout}").into())
+}
+
+/// `(duration, requests, errors, (p50 ms, p99 ms))` from the script's summary line.
+fn parse_summary(stdout: &str) -> Option<(Duration, u64, u64, (f64, f64))> {
+    let line = stdout.lines().find_map(|line| line.strip_prefix(SUMMARY))?;
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [requests, duration_us, errors, p50_us, p99_us] = fields.as_slice() else {
+        return None;
+    };
+    Some((
+        Duration::from_micros(duration_us.parse().ok()?),
+        requests.parse().ok()?,
+        errors.parse().ok()?,
+        (
+            p50_us.parse::<f64>().ok()? / 1000.0,
+            p99_us.parse::<f64>().ok()? / 1000.0,
+        ),
+    ))
+}
+
+/// `bytes` as a Lua string literal (every byte outside plain printable ASCII escaped, so line
+/// ends stay `\r\n`).
+fn lua_string(bytes: &[u8]) -> String {
+    let mut literal = String::with_capacity(bytes.len() + 2);
+    literal.push('"');
+    for &byte in bytes {
+        if byte.is_ascii_alphanumeric() || b" /:.,-_=&%?+;()[]{}<>@!*'#$|~^`".contains(&byte) {
+            literal.push(char::from(byte));
+        } else {
+            let _ = write!(literal, "\\{byte:03}");
+        }
+    }
+    literal.push('"');
+    literal
+}
+
+/// The Lua script that sends `workload`'s requests: the same request (`repeat`), the list in
+/// turn from a start of each thread's own (`cycle`), or each response's credential in the
+/// template (`chain`: each thread starts with its share of the first requests). `done()`
+/// prints the summary: requests, duration in µs, errors (socket errors and non-2xx/3xx
+/// answers), median and 99th percentile latency in µs.
+fn script(workload: &Workload) -> String {
+    let (mode, requests, template) = match workload {
+        Workload::Repeat(request) => ("repeat", vec![request.to_vec()], None),
+        Workload::Cycle(requests) => ("cycle", requests.to_vec(), None),
+        Workload::Chain {
+            first, template, ..
+        } => ("chain", first.clone(), Some(template)),
+    };
+    let list: Vec<String> = requests.iter().map(|request| lua_string(request)).collect();
+    let mut lua = format!(
+        r#"local mode = "{mode}"
+local requests = {{ {} }}
+local counter = 0
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+end
+local queue, at, last = {{}}, 1, requests[1]
+function init(args)
+  local threads = tonumber(args[1]) or 1
+  at = id % #requests + 1
+  if mode == "chain" then
+    for i = id + 1, #requests, threads do queue[#queue + 1] = requests[i] end
+  end
+end
+function request()
+  if mode == "repeat" then return requests[1] end
+  if mode == "cycle" then
+    local request = requests[at]
+    at = at % #requests + 1
+    return request
+  end
+  local next_request = table.remove(queue, 1)
+  if next_request then last = next_request end
+  return last
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("{SUMMARY}%d %d %d %.1f %.1f\n", summary.requests, summary.duration,
+    e.connect + e.read + e.write + e.status + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+"#,
+        list.join(",\n  ")
+    );
+    if let Some(ChainTemplate {
+        request,
+        placeholder,
+        field,
+    }) = template
+    {
+        // Only a chain defines `response`: with it, wrk reads every body.
+        let _ = write!(
+            lua,
+            r#"local template, placeholder = {}, "{placeholder}"
+local failures = 0
+function response(status, headers, body)
+  if status ~= 200 and failures < 3 then
+    failures = failures + 1
+    io.write("ACS-WRK-FAILED " .. status .. " " .. (body or ""):sub(1, 200) .. "\n")
+  end
+  local credential = body and body:match('"{field}"%s*:%s*"([^"]+)"')
+  if credential and #credential == #placeholder then
+    local next_request = template:gsub(placeholder, credential, 1)
+    queue[#queue + 1] = next_request
+  end
+end
+"#,
+            lua_string(request)
+        );
+    }
+    lua
+}
+
+/// The script on disk for wrk's `--script`, removed when dropped.
+struct ScriptFile(std::path::PathBuf);
+
+impl ScriptFile {
+    fn write(script: &str) -> Result<Self> {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "acs-bench-{}-{}.lua",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::write(&path, script)
+            .map_err(|error| format!("writing {}: {error}", path.display()))?;
+        Ok(ScriptFile(path))
+    }
+}
+
+impl Drop for ScriptFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_keep_every_byte_in_lua() {
+        assert_eq!(
+            lua_string(b"GET / HTTP/1.1\r\nX: \"a\\b\"\r\n\r\n"),
+            r#""GET / HTTP/1.1\013\010X: \034a\092b\034\013\010\013\010""#
+        );
+    }
+
+    #[test]
+    fn the_summary_line_is_read_among_wrk_s_own_output() {
+        let stdout = "Running 1s test @ http://127.0.0.1:1/\n  2 threads\nACS-WRK 1500 1002000 3 120.0 2500.5\n";
+        let (duration, requests, errors, (p50, p99)) = parse_summary(stdout).expect("summary");
+        assert_eq!(duration, Duration::from_micros(1_002_000));
+        assert_eq!((requests, errors), (1500, 3));
+        assert_eq!((p50, p99), (0.12, 2.5005));
+        assert!(parse_summary("no summary").is_none());
+    }
+
+    #[test]
+    fn only_a_chain_reads_bodies() {
+        let repeat = script(&Workload::repeat(b"GET / HTTP/1.1\r\n\r\n".to_vec()));
+        assert!(repeat.contains(r#"local mode = "repeat""#));
+        assert!(!repeat.contains("function response"));
+    }
+}
