@@ -329,7 +329,7 @@ fn an_inventory_update_reads_nothing_of_the_server(backend: Backend) {
     assert_eq!(variables["victim"], "hidden", "{hosts}");
 }
 
-fn without_bwrap_a_run_ends_in_error_and_nothing_runs(backend: Backend) {
+fn without_a_working_bwrap_a_run_ends_in_error_and_nothing_runs(backend: Backend) {
     let fixture = AutomationServer::start(
         backend,
         &[("ACS_JOB_ISOLATION_BWRAP_PATH", "/nonexistent/bwrap")],
@@ -364,6 +364,29 @@ fn without_bwrap_a_run_ends_in_error_and_nothing_runs(backend: Backend) {
         "{job}"
     );
     assert!(!marker.exists(), "the playbook ran without its sandbox");
+
+    // bwrap there, but unable to build the view (a shown path that does not exist).
+    let mut shown: Vec<Value> =
+        admin.get_json("/api/v2/settings/jobs/")["JOB_ISOLATION_SHOW_PATHS"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+    shown.push(json!("/nonexistent/shown"));
+    admin
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({"JOB_ISOLATION_BWRAP_PATH": "bwrap", "JOB_ISOLATION_SHOW_PATHS": shown}))
+        .call()
+        .expect(200);
+    let job = wait_for_run(&admin, &launch(&admin, template));
+    assert_eq!(job["status"], "error", "{job}");
+    let explanation = job["job_explanation"].as_str().unwrap_or_default();
+    assert!(
+        explanation.contains("sandbox could not start")
+            && explanation.contains("bwrap: ")
+            && explanation.contains("/nonexistent/shown"),
+        "{job}"
+    );
+    assert!(!marker.exists(), "the playbook ran without its sandbox");
     assert!(
         std::fs::read_dir(fixture.runs_dir())
             .map(|mut entries| entries.next().is_none())
@@ -375,5 +398,5 @@ fn without_bwrap_a_run_ends_in_error_and_nothing_runs(backend: Backend) {
 backend_tests!(
     a_job_reads_and_writes_nothing_of_the_server,
     an_inventory_update_reads_nothing_of_the_server,
-    without_bwrap_a_run_ends_in_error_and_nothing_runs,
+    without_a_working_bwrap_a_run_ends_in_error_and_nothing_runs,
 );

@@ -75,6 +75,7 @@ pub fn prepare(
         errors: Some(dir.path().join("stderr")),
         secrets: credentials::secret_values(&credentials),
         project: Some((project_dir, false)),
+        sandboxed: false,
     })
 }
 

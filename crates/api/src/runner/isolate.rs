@@ -1,7 +1,8 @@
 //! Putting a prepared run in its sandbox: the `jobs` settings and the server's configuration
-//! decide what the run must not see ([`sandbox::Isolation`]); a trial start of the sandbox
-//! decides whether it can run at all. Isolation on and the sandbox unusable ends the run as
-//! `error`: a run never starts unsandboxed unless a superuser turned isolation off.
+//! decide what the run must not see ([`sandbox::Isolation`]), and `execute_steps` tells
+//! bwrap's own failure from the run's (`sandbox::failure_of`).
+//! Isolation on and the sandbox unusable ends the run as `error`: a run never starts
+//! unsandboxed unless a superuser turned isolation off.
 
 use std::path::{Path, PathBuf};
 
@@ -9,9 +10,9 @@ use acs_storage::Database;
 use acs_storage::unified_jobs::UnifiedJob;
 
 use super::private_dir::PrivateDir;
-use super::process::{self, Ending, Invocation};
+use super::process::Invocation;
 use super::sandbox::{Isolation, RunUser, RunView, ShownPath, program_directory, run_user_passwd};
-use super::{Explained, Prepared, WATCH_EVERY};
+use super::{Explained, Prepared};
 use crate::settings::Settings;
 use crate::state::AppState;
 
@@ -74,19 +75,12 @@ pub fn apply(
             .map(|(path, writable)| (path.as_path(), *writable)),
         passwd: isolation.run_as.map(|_| passwd.as_path()),
     };
-    let env = prepared
-        .steps
-        .first()
-        .map(|step| step.env.clone())
-        .unwrap_or_default();
-    check_sandbox(&isolation, &view, &env, dir.path()).inspect_err(|Explained(reason)| {
-        tracing::error!(run = row.id, %reason, "a run's sandbox could not start");
-    })?;
     prepared.steps = prepared
         .steps
         .iter()
         .map(|step| isolation.wrap(&view, step))
         .collect();
+    prepared.sandboxed = true;
     Ok(prepared)
 }
 
@@ -162,29 +156,6 @@ fn isolation(
         shown,
         run_as,
     })
-}
-
-/// Starts `true` in the run's sandbox: bwrap missing, or unable to build the view, is said
-/// here, before anything of the run's own has started.
-fn check_sandbox(
-    isolation: &Isolation,
-    view: &RunView<'_>,
-    env: &[(String, String)],
-    dir: &Path,
-) -> Result<(), Explained> {
-    let report = dir.join("sandbox-check");
-    let trial = isolation.probe(view, env);
-    let ending = process::run(&trial, &report, None, None, WATCH_EVERY, || false);
-    let said = std::fs::read_to_string(&report).unwrap_or_default();
-    let _ = std::fs::remove_file(&report);
-    let reason = match ending {
-        Ok(Ending::Exited(Some(0))) => return Ok(()),
-        Ok(_) => said.trim().to_owned(),
-        Err(failure) => failure.to_string(),
-    };
-    Err(Explained::new(format!(
-        "The run's sandbox could not start, and JOB_ISOLATION_ENABLED forbids running without it: {reason}"
-    )))
 }
 
 /// Gives `path` and everything under it to the run user.

@@ -95,6 +95,7 @@ pub fn prepare(
         errors: None,
         secrets: credentials::secret_values(&credentials),
         project: Some((project_dir, false)),
+        sandboxed: false,
     })
 }
 

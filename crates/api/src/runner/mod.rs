@@ -100,6 +100,8 @@ pub struct Prepared {
     /// The run's project directory, and whether the run may write to it (a project update
     /// installs its requirements there).
     pub project: Option<(std::path::PathBuf, bool)>,
+    /// The steps run inside bwrap (`isolate::apply`).
+    pub sandboxed: bool,
 }
 
 impl Prepared {
@@ -224,6 +226,8 @@ fn execute_steps(
             recorded.record(&mut conn, row.id, prepared);
             acs_storage::unified_jobs::cancel_requested(&mut conn, row.id).unwrap_or(false)
         };
+        // Where this step's own words start: bwrap's complaint, if any, comes first.
+        let said_from = file_len(prepared.errors.as_deref().unwrap_or(&prepared.output));
         ending = process::run(
             step,
             &prepared.output,
@@ -232,12 +236,49 @@ fn execute_steps(
             WATCH_EVERY,
             watch,
         )
-        .map_err(|failure| Explained::new(failure.to_string()))?;
+        .map_err(|failure| sandbox_failure(prepared, row.id, failure.to_string()))?;
+        if prepared.sandboxed && ending == Ending::Exited(Some(1)) {
+            let said = read_from(
+                prepared.errors.as_deref().unwrap_or(&prepared.output),
+                said_from,
+            );
+            if let Some(complaint) = sandbox::failure_of(&said) {
+                return Err(sandbox_failure(prepared, row.id, complaint.to_owned()));
+            }
+        }
         if ending != Ending::Exited(Some(0)) {
             break;
         }
     }
     Ok(ending)
+}
+
+/// Why a step could not start, said as a sandbox failure when the step was sandboxed (bwrap
+/// missing, or unable to build the view) and logged as such.
+fn sandbox_failure(prepared: &Prepared, run: i64, reason: String) -> Explained {
+    if !prepared.sandboxed {
+        return Explained(reason);
+    }
+    tracing::error!(run, %reason, "a run's sandbox could not start");
+    Explained(format!(
+        "The run's sandbox could not start, and JOB_ISOLATION_ENABLED forbids running without it: {reason}"
+    ))
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |meta| meta.len())
+}
+
+/// The text of `path` from byte `from` on, at most a few KiB (enough for bwrap's one line).
+fn read_from(path: &Path, from: u64) -> String {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut text = Vec::new();
+    if let Ok(mut file) = std::fs::File::open(path)
+        && file.seek(SeekFrom::Start(from)).is_ok()
+    {
+        let _ = file.take(4096).read_to_end(&mut text);
+    }
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// How much of a running run's output is stored: its complete lines are added as they come

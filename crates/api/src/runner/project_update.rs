@@ -94,6 +94,7 @@ pub fn prepare(
         errors: None,
         secrets: credentials::secret_values(&sources),
         project: Some((project_dir, true)),
+        sandboxed: false,
     })
 }
 

@@ -13,6 +13,19 @@ use std::path::{Path, PathBuf};
 
 use super::process::Invocation;
 
+/// How bwrap starts what it says when it cannot build a sandbox (it then exits with 1 before
+/// anything of the run has started).
+const FAILURE_PREFIX: &str = "bwrap: ";
+
+/// bwrap's complaint, when `output` (what a sandboxed step wrote, from its start) begins with
+/// one: the sandbox could not be built and nothing of the run ran. Programs inside write only
+/// after bwrap has finished, so the step's output cannot begin with bwrap's words otherwise.
+pub fn failure_of(output: &str) -> Option<&str> {
+    output
+        .starts_with(FAILURE_PREFIX)
+        .then(|| output.lines().next().unwrap_or_default())
+}
+
 /// A host path shown to every run (`JOB_ISOLATION_SHOW_PATHS`): `"/path"` read-only,
 /// `"/path:rw"` writable (`"/path:ro"` is read-only too).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,20 +151,6 @@ impl Isolation {
             cwd: step.cwd.clone(),
             env: step.env.clone(),
         }
-    }
-
-    /// A run of `true` in the same sandbox: whether bwrap can build this view at all, checked
-    /// before the run's own steps so a sandbox that cannot start ends the run as `error`.
-    pub fn probe(&self, view: &RunView<'_>, env: &[(String, String)]) -> Invocation {
-        self.wrap(
-            view,
-            &Invocation {
-                program: "true".to_owned(),
-                args: Vec::new(),
-                cwd: view.private_dir.to_owned(),
-                env: env.to_vec(),
-            },
-        )
     }
 
     /// bwrap's options: mounts first (later ones cover earlier ones), then namespaces.
@@ -336,6 +335,17 @@ mod tests {
             !marker.exists(),
             "a process of the sandbox outlived the stop"
         );
+    }
+
+    #[test]
+    fn bwrap_s_own_complaint_is_told_from_the_run_s_output() {
+        let said = "bwrap: Can't find source path /opt/venv: No such file or directory\n";
+        assert_eq!(
+            failure_of(said),
+            Some("bwrap: Can't find source path /opt/venv: No such file or directory")
+        );
+        assert_eq!(failure_of("PLAY [all] ***\nbwrap: later\n"), None);
+        assert_eq!(failure_of(""), None);
     }
 
     #[test]
