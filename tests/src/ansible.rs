@@ -193,6 +193,23 @@ impl AutomationServer {
     }
 }
 
+/// A playbook that runs until it is stopped (two minutes at most).
+pub const SLOW_PLAYBOOK: &str =
+    "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 120\n";
+
+/// Polls `path` (a run's detail) until its process runs.
+#[track_caller]
+pub fn wait_until_running(agent: &Agent, path: &str) {
+    let started = Instant::now();
+    while agent.get_json(path)["status"] != "running" {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{path} never ran"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Polls `path` (a run's detail) until its status is final; returns the record.
 #[track_caller]
 pub fn wait_for_run(agent: &Agent, path: &str) -> Value {

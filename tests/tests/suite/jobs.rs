@@ -4,9 +4,11 @@
 //! launch; runs that cannot start end as `error`; cancel, timeout and a restart end runs.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
-use acs_tests::ansible::{AutomationServer, REPORTING_PLAYBOOK, read_report, wait_for_run};
+use acs_tests::ansible::{
+    AutomationServer, REPORTING_PLAYBOOK, SLOW_PLAYBOOK, read_report, wait_for_run,
+    wait_until_running,
+};
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
 
@@ -371,10 +373,6 @@ fn runs_that_cannot_start_end_in_error(backend: Backend) {
     assert!(is_empty_dir(&fixture.runs_dir()));
 }
 
-/// A playbook that runs until it is stopped.
-const SLOW_PLAYBOOK: &str =
-    "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 120\n";
-
 fn slow_template(fixture: &AutomationServer, admin: &Agent) -> i64 {
     fixture.project_file("slow", "slow.yml", SLOW_PLAYBOOK);
     let organization = fixture.server.create_organization("slow");
@@ -388,18 +386,6 @@ fn slow_template(fixture: &AutomationServer, admin: &Agent) -> i64 {
             .expect(201)
             .json(),
     )
-}
-
-#[track_caller]
-fn wait_until_running(agent: &Agent, path: &str) {
-    let started = Instant::now();
-    while agent.get_json(path)["status"] != "running" {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "{path} never ran"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 fn cancel_and_timeout_stop_jobs(backend: Backend) {

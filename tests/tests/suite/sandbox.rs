@@ -7,14 +7,12 @@
 //! shows that the attempts would otherwise succeed. A missing bwrap ends the run as `error`.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-use acs_tests::ansible::{AutomationServer, bin_dir, wait_for_run};
+use acs_tests::ansible::{
+    AutomationServer, SLOW_PLAYBOOK, bin_dir, wait_for_run, wait_until_running,
+};
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
-
-const SLOW_PLAYBOOK: &str =
-    "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 120\n";
 
 /// Runs a module (which templates the host's interpreter, running the probe) and shows the
 /// template extra variable `attack`, which the job template's own variables set to a
@@ -59,18 +57,6 @@ impl Targets {
             ));
         }
         format!("( {script} ) > '{}' 2>&1\n", report.display())
-    }
-}
-
-#[track_caller]
-fn wait_until_running(agent: &Agent, path: &str) {
-    let started = Instant::now();
-    while agent.get_json(path)["status"] != "running" {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "{path} never ran"
-        );
-        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
