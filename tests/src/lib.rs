@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use actix_web::dev::ServerHandle;
 use diesel::Connection;
@@ -156,6 +156,45 @@ impl Drop for PgDatabase {
             );
         }
     }
+}
+
+/// How long after a change made behind a server's back (by another server, a management
+/// command or SQL) the server may still act on what it knew before: the consistency contract
+/// of `docs/architecture.md`.
+pub const CHANGE_BOUND: Duration = Duration::from_millis(100);
+
+/// Probes every millisecond or so until `probe` answers `want`, and returns for how long
+/// after `changed_at` the server kept giving another answer: from `changed_at` to the moment
+/// the last such probe was sent (zero if the first probe got `want`). A probe sent later than
+/// that cannot have been answered before the change. Panics if `want` never comes within 5 s.
+#[track_caller]
+pub fn served_stale_for(changed_at: Instant, want: u16, probe: impl Fn() -> u16) -> Duration {
+    let mut stale_for = Duration::ZERO;
+    loop {
+        let sent = Instant::now();
+        let status = probe();
+        if status == want {
+            return stale_for;
+        }
+        stale_for = sent.saturating_duration_since(changed_at);
+        assert!(
+            stale_for < Duration::from_secs(5),
+            "still {status} (expected {want}) 5 s after the change"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Asserts that the server honoured a change within [`CHANGE_BOUND`] (see
+/// [`served_stale_for`]), and returns the delay measured.
+#[track_caller]
+pub fn honoured_within_bound(changed_at: Instant, want: u16, probe: impl Fn() -> u16) -> Duration {
+    let stale_for = served_stale_for(changed_at, want, probe);
+    assert!(
+        stale_for < CHANGE_BOUND,
+        "the old answer was still given {stale_for:?} after the change (bound {CHANGE_BOUND:?})"
+    );
+    stale_for
 }
 
 /// One running ACS server with its own data directory and database.
@@ -310,8 +349,16 @@ impl TestServer {
         acs_storage::Database::from_url(url, self.data_dir())
     }
 
-    /// Runs SQL on the server's database through a connection of its own.
+    /// Runs SQL on the server's database through a connection of its own, as another process
+    /// would, and returns once every server must honour it ([`CHANGE_BOUND`] later).
     pub fn execute_sql(&self, sql: &str) {
+        self.execute_sql_now(sql);
+        std::thread::sleep(CHANGE_BOUND);
+    }
+
+    /// Runs SQL on the server's database through a connection of its own and returns at once,
+    /// for tests that measure when the server honours it (see [`served_stale_for`]).
+    pub fn execute_sql_now(&self, sql: &str) {
         let mut conn = self
             .database()
             .connect()

@@ -31,6 +31,9 @@ pub struct Config {
     pub pool_timeout: Duration,
     /// `ACS_MAX_BODY_BYTES`, default 1 MiB.
     pub max_body_bytes: usize,
+    /// `ACS_MAX_CONCURRENT_RUNS`, default four per CPU: runs (jobs, project and inventory
+    /// updates) executing at once on this node; later launches wait, `pending`, in order.
+    pub max_concurrent_runs: usize,
     /// `ACS_NODE_NAME`, default `<host name>/<bind address>`: the name runs record as the node
     /// that runs them. It must be stable across restarts and unique among the servers sharing
     /// a database, because a node that starts ends its own unfinished runs.
@@ -97,6 +100,7 @@ impl Config {
                 1..=600,
             )?),
             max_body_bytes: number(&lookup, "ACS_MAX_BODY_BYTES", 1 << 20, 1024..=(64 << 20))?,
+            max_concurrent_runs: number(&lookup, "ACS_MAX_CONCURRENT_RUNS", workers * 4, 1..=4096)?,
             data_dir,
             database,
             secret_key_file,

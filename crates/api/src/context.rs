@@ -157,12 +157,17 @@ impl<'a> Context<'a> {
         Ok(format!("{scheme}://{}", self.request.host))
     }
 
-    /// The change counters as this request first read them.
+    /// The change counters as this request first saw them: the change feed's, while they can
+    /// be trusted (see `acs_storage::change_feed`), or else read on the request's connection.
     pub fn revisions(&mut self) -> ApiResult<Revisions> {
         if let Some(revisions) = self.revisions {
             return Ok(revisions);
         }
-        let revisions = acs_storage::revisions::current(self.conn()?)?;
+        let state = self.state;
+        let revisions = match state.changes.fresh() {
+            Some(revisions) => revisions,
+            None => state.changes.read(self.conn()?)?,
+        };
         self.revisions = Some(revisions);
         Ok(revisions)
     }
@@ -287,7 +292,13 @@ fn finish<T, F>(mut ctx: Context<'_>, work: F) -> ApiResult<Reply<T>>
 where
     F: FnOnce(&mut Context<'_>) -> ApiResult<T>,
 {
-    let value = work(&mut ctx)?;
+    let outcome = work(&mut ctx);
+    if !is_safe(&ctx.request.method) {
+        // An unsafe request may have written outside a transaction (which the pool would have
+        // counted); whatever it changed must count for every request after its answer.
+        ctx.state.changes.note_local_change();
+    }
+    let value = outcome?;
     Ok(Reply {
         value,
         session: ctx.session_cookie.take(),

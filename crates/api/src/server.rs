@@ -47,7 +47,16 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
     let principals = crate::auth::PrincipalCache::new(&rng)
         .map_err(|_| StartError::Other("random number generator failed".into()))?;
     let pages = pages::Pages::new().map_err(|e| StartError::Other(e.to_string()))?;
+    let changes =
+        acs_storage::change_feed::ChangeFeed::start(&config.database, &pool).map_err(|source| {
+            StartError::Io {
+                what: "starting the change feed's thread".into(),
+                source,
+            }
+        })?;
     Ok(web::Data::new(AppState {
+        changes,
+        runs: crate::runner::RunQueue::new(config.max_concurrent_runs),
         blocking_slots: tokio::sync::Semaphore::new(config.pool_size as usize),
         pool,
         settings: settings::SettingsCache::new(),

@@ -17,6 +17,9 @@ pub struct AppState {
     /// One permit per pooled connection: requests wait here, on the async side, rather than
     /// as parked blocking threads inside the pool (which costs a thread and wake-ups each).
     pub blocking_slots: tokio::sync::Semaphore,
+    /// The change counters as last read, by a background thread or a request: what decides
+    /// whether the caches below still hold.
+    pub changes: acs_storage::change_feed::ChangeFeed,
     /// Settings at the latest revision seen.
     pub settings: SettingsCache,
     /// Authenticated principals, valid while the change counters they were built under hold.
@@ -25,6 +28,8 @@ pub struct AppState {
     pub passwords: PasswordCache,
     /// The system's secure random number generator.
     pub rng: SystemRandom,
+    /// This node's runs, executing and waiting (at most `ACS_MAX_CONCURRENT_RUNS` at once).
+    pub runs: crate::runner::RunQueue,
     /// Start-time configuration.
     pub config: Config,
     /// Server-rendered pages.

@@ -128,6 +128,7 @@ impl Database {
         Ok(Pool {
             inner,
             sqlite_writer: self.is_sqlite().then(|| Arc::new(Mutex::new(()))),
+            local_commits: Arc::default(),
         })
     }
 }
@@ -199,6 +200,9 @@ pub struct Pool {
     /// SQLite admits one writer at a time and a deferred transaction that read first cannot wait
     /// for the lock; serialising this process's write transactions avoids both problems.
     sqlite_writer: Option<Arc<Mutex<()>>>,
+    /// Write transactions ended so far (committed or not): the change feed distrusts counters
+    /// read before the latest of them.
+    local_commits: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Pool {
@@ -279,7 +283,14 @@ impl Pool {
             lock.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
         });
-        conn.transaction(work)
+        let outcome = conn.transaction(work);
+        self.local_commits.fetch_add(1, Ordering::AcqRel);
+        outcome
+    }
+
+    /// The count of write transactions this pool has run, shared with the change feed.
+    pub(crate) fn local_commits(&self) -> Arc<AtomicU64> {
+        self.local_commits.clone()
     }
 }
 

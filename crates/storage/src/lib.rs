@@ -8,6 +8,7 @@
 pub mod activity;
 pub mod applications;
 pub mod authorization_codes;
+pub mod change_feed;
 mod connection;
 pub mod credential_types;
 pub mod credentials;

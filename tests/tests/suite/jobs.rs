@@ -437,6 +437,33 @@ fn a_restart_ends_unfinished_runs_as_error(backend: Backend) {
     );
 }
 
+fn runs_beyond_the_limit_wait_their_turn(backend: Backend) {
+    let fixture = AutomationServer::start(backend, &[("ACS_MAX_CONCURRENT_RUNS", "1")]);
+    let admin = fixture.server.admin();
+    let template = slow_template(&fixture, &admin);
+    let first = launch(&admin, template, json!({}));
+    wait_until_running(&admin, &first);
+    let second = launch(&admin, template, json!({}));
+    let third = launch(&admin, template, json!({}));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for waiting in [&second, &third] {
+        let job = admin.get_json(waiting);
+        assert_eq!(job["status"], "pending", "{job}");
+        assert!(job["started"].is_null(), "{job}");
+    }
+    // A waiting run canceled is never started, and its place goes to the next one.
+    admin.post(&format!("{second}cancel/")).call().expect(202);
+    admin.post(&format!("{first}cancel/")).call().expect(202);
+    assert_status(&admin, &wait_for_run(&admin, &first), "canceled");
+    let job = wait_for_run(&admin, &second);
+    assert_status(&admin, &job, "canceled");
+    assert!(job["started"].is_null(), "{job}");
+    wait_until_running(&admin, &third);
+    admin.post(&format!("{third}cancel/")).call().expect(202);
+    assert_status(&admin, &wait_for_run(&admin, &third), "canceled");
+    assert!(is_empty_dir(&fixture.runs_dir()));
+}
+
 fn job_template_credential_rules(backend: Backend) {
     let fixture = AutomationServer::start(backend, &[]);
     let admin = fixture.server.admin();
@@ -675,5 +702,6 @@ backend_tests!(
     runs_that_cannot_start_end_in_error,
     cancel_and_timeout_stop_jobs,
     a_restart_ends_unfinished_runs_as_error,
+    runs_beyond_the_limit_wait_their_turn,
     job_template_credential_rules,
 );

@@ -15,6 +15,7 @@ mod awx_collection;
 mod awxkit;
 mod browser_login;
 mod browser_pages;
+mod change_feed;
 mod conventions;
 mod cors;
 mod credential_type_change;

@@ -1,15 +1,15 @@
 //! Several nodes on one PostgreSQL database (the scaling story): what one node does, the
-//! other honours at its next request — a session, a revoked token, a changed password, a
-//! changed setting, and a cancel of a job the other node runs.
+//! other honours within the consistency bound (100 ms) — a session, a revoked token, a changed
+//! password, a changed setting — and a cancel of a job the other node runs.
 
 use std::time::{Duration, Instant};
 
 use acs_tests::ansible::{AutomationServer, wait_for_run};
-use acs_tests::{Backend, Call, SESSION_COOKIE, TestServer, id_of};
+use acs_tests::{Backend, Call, SESSION_COOKIE, TestServer, honoured_within_bound, id_of};
 use serde_json::json;
 
 #[test]
-fn what_one_node_changes_the_other_honours_at_once() {
+fn what_one_node_changes_the_other_honours_within_the_bound() {
     let first = TestServer::start(Backend::Postgres);
     let second = first.start_peer();
     let user = first.create_user("nomad", "N0mad-pass-1", false);
@@ -26,7 +26,7 @@ fn what_one_node_changes_the_other_honours_at_once() {
         .json();
     assert_eq!(me["results"][0]["username"], "nomad");
 
-    // A token revoked through one node is refused by the other on its next request.
+    // A token revoked through one node is refused by the other within the bound.
     let basic = first.anonymous().with_basic("nomad", "N0mad-pass-1");
     let created = basic
         .post(&format!("/api/v2/users/{user}/personal_tokens/"))
@@ -46,14 +46,16 @@ fn what_one_node_changes_the_other_honours_at_once() {
         .delete(&format!("/api/v2/tokens/{}/", id_of(&created)))
         .call()
         .expect(204);
-    second
-        .anonymous()
-        .with_bearer(&token)
-        .get("/api/v2/me/")
-        .call()
-        .expect(401);
+    honoured_within_bound(Instant::now(), 401, || {
+        second
+            .anonymous()
+            .with_bearer(&token)
+            .get("/api/v2/me/")
+            .call()
+            .status
+    });
 
-    // A password changed through one node: the other refuses the old one at once.
+    // A password changed through one node: the other refuses the old one within the bound.
     let on_second = second.anonymous().with_basic("nomad", "N0mad-pass-1");
     on_second.get("/api/v2/me/").call().expect(200);
     first
@@ -62,7 +64,10 @@ fn what_one_node_changes_the_other_honours_at_once() {
         .json(&json!({"password": "N0mad-pass-2"}))
         .call()
         .expect(200);
-    on_second.get("/api/v2/me/").call().expect(401);
+    let changed_at = Instant::now();
+    honoured_within_bound(changed_at, 401, || {
+        on_second.get("/api/v2/me/").call().status
+    });
     second
         .anonymous()
         .with_basic("nomad", "N0mad-pass-2")
@@ -70,12 +75,14 @@ fn what_one_node_changes_the_other_honours_at_once() {
         .call()
         .expect(200);
     // ... and the change ended, there too, the session made before it.
-    second
-        .anonymous()
-        .get("/api/v2/me/")
-        .header("Cookie", format!("{SESSION_COOKIE}={}", login.session))
-        .call()
-        .expect(401);
+    honoured_within_bound(changed_at, 401, || {
+        second
+            .anonymous()
+            .get("/api/v2/me/")
+            .header("Cookie", format!("{SESSION_COOKIE}={}", login.session))
+            .call()
+            .status
+    });
     let login = first.login(&first.client(), "nomad", "N0mad-pass-2");
 
     // A setting changed on one node applies on the other.
@@ -85,12 +92,14 @@ fn what_one_node_changes_the_other_honours_at_once() {
         .json(&json!({"AUTH_BASIC_ENABLED": false}))
         .call()
         .expect(200);
-    second
-        .anonymous()
-        .with_basic("nomad", "N0mad-pass-2")
-        .get("/api/v2/me/")
-        .call()
-        .expect(401);
+    honoured_within_bound(Instant::now(), 401, || {
+        second
+            .anonymous()
+            .with_basic("nomad", "N0mad-pass-2")
+            .get("/api/v2/me/")
+            .call()
+            .status
+    });
     assert_eq!(
         second
             .anonymous()

@@ -17,6 +17,7 @@ mod job;
 mod private_dir;
 mod process;
 mod project_update;
+mod queue;
 mod sandbox;
 
 use std::path::Path;
@@ -31,6 +32,7 @@ use crate::state::AppState;
 
 pub use job::NO_DIRECTORY;
 pub use process::Ending;
+pub use queue::RunQueue;
 pub use sandbox::ShownPath;
 
 /// Why a run ended as `error` before or around its process: the text shown as
@@ -65,13 +67,55 @@ const WATCH_EVERY: Duration = Duration::from_secs(1);
 const LOST_EXPLANATION: &str =
     "The server running this stopped before it finished; the run did not complete.";
 
-/// Runs `run_id` on a new thread. The row must be `pending`.
+/// Runs `run_id` on a thread of its own, or once one of this node's places is free (see
+/// [`RunQueue`]). The row must be `pending`.
 pub fn start(state: Arc<AppState>, run_id: i64) {
-    let spawned = std::thread::Builder::new()
-        .name(format!("run-{run_id}"))
-        .spawn(move || execute(&state, run_id));
-    if let Err(error) = spawned {
+    if !state.runs.admit(run_id) {
+        let (executing, waiting) = state.runs.load();
+        tracing::info!(
+            run = run_id,
+            executing,
+            waiting,
+            "run waits for a free place"
+        );
+        return;
+    }
+    let mut next = Some(run_id);
+    while let Some(run_id) = next {
+        let worker = state.clone();
+        let spawned = std::thread::Builder::new()
+            .name("run".into())
+            .spawn(move || {
+                let mut next = Some(run_id);
+                while let Some(run_id) = next {
+                    execute(&worker, run_id);
+                    next = worker.runs.next();
+                }
+            });
+        let Err(error) = spawned else {
+            return;
+        };
         tracing::error!(run = run_id, %error, "no thread for a run");
+        let explanation = format!("No thread could be started for the run: {error}");
+        end_unstarted(&state, run_id, &explanation);
+        // The place is this caller's until a thread takes it or nothing waits for it.
+        next = state.runs.next();
+    }
+}
+
+/// Ends a run that never started as `error` with `explanation`.
+fn end_unstarted(state: &AppState, run_id: i64, explanation: &str) {
+    let outcome = RunOutcome {
+        status: RunStatus::Error,
+        explanation: explanation.to_owned(),
+        stdout: String::new(),
+        result_code: None,
+    };
+    let finished = state
+        .pool
+        .write(|conn| acs_storage::unified_jobs::finish(conn, run_id, &outcome, now()));
+    if let Err(error) = finished {
+        tracing::error!(run = run_id, %error, "a run's end could not be stored");
     }
 }
 
