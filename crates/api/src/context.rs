@@ -247,7 +247,7 @@ where
     // and answers take a multiple of it.
     let budget = state.config.pool_timeout;
     let deadline = Instant::now() + budget;
-    if let Some(conn) = inline_connection(state, req) {
+    if let Some(conn) = inline_connection(state, req, &request) {
         let mut ctx = Context::new(state, request, deadline);
         ctx.conn = Some(conn);
         return finish(ctx, work);
@@ -271,17 +271,24 @@ where
 /// about half the bare actix-web rate to three quarters on SQLite when run in place.
 ///
 /// Only work that cannot stall the worker's other connections runs in place: a safe method
-/// (reads; at most a session's sliding expiry is written), without HTTP Basic credentials
-/// (whose first check costs a PBKDF2 hash or a directory round trip), and only with a pooled
-/// connection idle at once and known good. Anything else, a wait for a connection included,
-/// goes to the blocking pool.
-fn inline_connection(state: &AppState, req: &HttpRequest) -> Option<PooledConnection> {
-    let basic = req
-        .headers()
-        .get(actix_web::http::header::AUTHORIZATION)
+/// (reads; at most a session's sliding expiry is written), with HTTP Basic credentials only
+/// when their principal is cached (a first check costs a PBKDF2 hash or a directory round
+/// trip), and only with a pooled connection idle at once and known good. Anything else, a
+/// wait for a connection included, goes to the blocking pool.
+fn inline_connection(
+    state: &AppState,
+    req: &HttpRequest,
+    request: &RequestInfo,
+) -> Option<PooledConnection> {
+    if !is_safe(req.method()) {
+        return None;
+    }
+    let basic = request
+        .authorization
+        .as_deref()
         .and_then(|value| value.as_bytes().get(..6))
         .is_some_and(|scheme| scheme.eq_ignore_ascii_case(b"basic "));
-    if !is_safe(req.method()) || basic {
+    if basic && !auth::basic_is_cached(state, request) {
         return None;
     }
     state.pool.try_get_idle()

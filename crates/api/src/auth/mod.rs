@@ -20,6 +20,8 @@ pub use principal_cache::PrincipalCache;
 
 use crate::context::Context;
 use crate::error::ApiResult;
+use crate::http::request::RequestInfo;
+use crate::state::AppState;
 
 /// How a request was authenticated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +126,30 @@ pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
         }
         None => Ok(None),
     }
+}
+
+/// Whether a request with HTTP Basic credentials would be served from the principal cache,
+/// judged without the database (the change feed's counters and the settings already loaded):
+/// then it costs no password check, and may run on the worker thread like a bearer request.
+/// `false` whenever that cannot be known.
+pub fn basic_is_cached(state: &AppState, request: &RequestInfo) -> bool {
+    let Some(revisions) = state.changes.fresh() else {
+        return false;
+    };
+    let Some(settings) = state.settings.at(revisions.settings) else {
+        return false;
+    };
+    let Some((username, password)) = basic_credentials(request.authorization.as_deref()) else {
+        return false;
+    };
+    if !settings.auth_basic_enabled() {
+        return false;
+    }
+    let client = request.client_ip(settings.trusted_proxies());
+    let key = state.principals.basic_key(&username, &password, client);
+    state
+        .principals
+        .holds(&key, principal_cache::Kind::Basic, &revisions)
 }
 
 /// Decodes `Authorization: Basic base64(user:password)`; anything malformed is `None`.

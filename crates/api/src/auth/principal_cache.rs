@@ -119,15 +119,20 @@ impl PrincipalCache {
         kind: Kind,
         revisions: &Revisions,
     ) -> Option<(Principal, Option<Timestamp>)> {
-        let entries = self
-            .entries
+        let entries = self.lock();
+        let entry = current(&entries, key, kind, revisions)?;
+        Some((entry.principal.clone(), entry.expires))
+    }
+
+    /// Whether [`PrincipalCache::get`] would find a principal, without copying it.
+    pub fn holds(&self, key: &CacheKey, kind: Kind, revisions: &Revisions) -> bool {
+        current(&self.lock(), key, kind, revisions).is_some()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<CacheKey, Entry>> {
+        self.entries
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let entry = entries.get(key)?;
-        let current = entry.kind == kind
-            && entry.users == revisions.users
-            && entry.dependency == dependency(kind, revisions);
-        current.then(|| (entry.principal.clone(), entry.expires))
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Stores a principal built after reading `revisions`.
@@ -146,15 +151,26 @@ impl PrincipalCache {
             principal,
             expires,
         };
-        let mut entries = self
-            .entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut entries = self.lock();
         if entries.len() >= CAPACITY {
             entries.clear();
         }
         entries.insert(key, entry);
     }
+}
+
+/// The entry under `key`, if it was built for `kind` under the same counters.
+fn current<'a>(
+    entries: &'a HashMap<CacheKey, Entry>,
+    key: &CacheKey,
+    kind: Kind,
+    revisions: &Revisions,
+) -> Option<&'a Entry> {
+    let entry = entries.get(key)?;
+    let current = entry.kind == kind
+        && entry.users == revisions.users
+        && entry.dependency == dependency(kind, revisions);
+    current.then_some(entry)
 }
 
 #[cfg(test)]
@@ -233,6 +249,10 @@ mod tests {
         );
         // The same key never serves another kind.
         assert!(cache.get(&key, Kind::Session, &at).is_none());
+        // `holds` answers as `get` does.
+        assert!(cache.holds(&key, Kind::Basic, &at));
+        assert!(!cache.holds(&key, Kind::Basic, &Revisions { users: 6, ..at }));
+        assert!(!cache.holds(&key, Kind::Session, &at));
         // Bearer entries follow the tokens counter.
         let bearer = cache.bearer_key(&acs_oauth2::PlainSecret::new("t".into()).digest());
         cache.insert(bearer, Kind::Bearer, &at, principal(2), None);

@@ -1,6 +1,5 @@
-//! The per-process settings cache. Each request reads the change counters (one primary-key
-//! lookup, see `acs_storage::revisions`) and the settings are reloaded only when their counter
-//! moved, whichever server changed them.
+//! The per-process settings cache: settings are reloaded only when their change counter moved
+//! (see `acs_storage::change_feed`), whichever server changed them.
 
 use std::sync::{Arc, RwLock};
 
@@ -22,16 +21,19 @@ impl SettingsCache {
         }
     }
 
+    /// The settings loaded at `revision`, if those are the ones held (no database read).
+    pub fn at(&self, revision: i64) -> Option<Arc<Settings>> {
+        let guard = self
+            .current
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        (guard.0 == revision).then(|| guard.1.clone())
+    }
+
     /// The settings in force at `revision` (the stored settings counter), reloaded if it moved.
     pub fn current(&self, conn: &mut DbConnection, revision: i64) -> StorageResult<Arc<Settings>> {
-        {
-            let guard = self
-                .current
-                .read()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if guard.0 == revision {
-                return Ok(guard.1.clone());
-            }
+        if let Some(settings) = self.at(revision) {
+            return Ok(settings);
         }
         let (revision, rows) = acs_storage::settings::load_all(conn)?;
         let settings = Arc::new(Settings::from_rows(&rows));
