@@ -15,7 +15,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    logging::init(format);
+    let _log_writer = logging::init(format);
     if std::env::args().len() > 1 {
         eprintln!("usage: acs-server (configured by ACS_* environment variables; see README.md)");
         return ExitCode::from(2);

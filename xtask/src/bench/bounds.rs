@@ -15,7 +15,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "basic",
-        "Per request the change counters (`revisions`) are read, then the principal built by the first request is reused: PBKDF2 runs once, the verified password being cached. Basic requests go to the blocking pool (a first check may cost PBKDF2 or a directory round trip, which must not stall the worker), so the thread hand-off (two wake-ups) stays in their cost; the difference to bearer is that hand-off.",
+        "The cached principal, as bearer: the change feed tells without a database read whether it still holds, so such a request runs on the worker thread like bearer; PBKDF2 runs once, the verified password being cached. A Basic request whose principal is not cached (first use, or a change of its user or of the failed-login counters) goes to the blocking pool, since its check may cost PBKDF2 or a directory round trip. Left: base64 and an HMAC for the cache key, besides bearer's costs.",
     ),
     (
         "session",
@@ -23,7 +23,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "bearer",
-        "The token's SHA-256, one read of the change counters, then the cached principal; the token's row is read only when the cache misses. A profile before this run's code found half of the server's time in the kernel handing each request to the blocking pool and back; safe requests without Basic credentials now run on the worker thread when a connection is idle, which took bearer from about 49% to about 77% of the baseline on SQLite. What is left is actix-web's HTTP work, the counters' read, SHA-256 and rendering the user record. On PostgreSQL the counters' read is a round trip to a server process sharing the same two cores: PostgreSQL used about a quarter of the machine's samples, the server about a third.",
+        "The token's SHA-256, then the cached principal; the token's row is read only when the cache misses, and the change counters not at all (the change feed reads them every 10 ms on its own connection; before it, their read was a PostgreSQL round trip per request and bearer on PostgreSQL was at 20% of the baseline). Safe requests without uncached Basic credentials run on the worker thread when a connection is idle. A profile of this path on SQLite: about half of the samples in the kernel's TCP send and receive (client and server on one machine), then actix-web's HTTP work, the access-log line (formatted on the worker, written in batches by the log-writer thread: 3% of the samples; a blocking `write` per line had cost 5 to 6 points of the baseline) and rendering the user record.",
     ),
     (
         "token_list",
@@ -46,7 +46,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "job_launch",
-        "The launch's write transaction (the run and its activity-stream entry), then, in the background, a thread per run: its private directory and inventory file, the start recorded, the process spawned inside its bwrap sandbox, its end recorded. A profile of a launch flood on SQLite put 28% of the machine in bwrap (mount namespace set-up, reading mountinfo) and 10% in setpriv; the runs' own fork had taken another 39% until bwrap was started by its path (posix_spawn instead of fork), which took launches from 108 to 283 a second. Runs are not capped, so under a flood they queue as threads and the server's memory grows with them.",
+        "The launch's write transaction (the run and its activity-stream entry), then, in the background, at most `ACS_MAX_CONCURRENT_RUNS` runs at once (8 on two CPUs), the others waiting `pending` in the node's queue: each run's private directory and inventory file, the start recorded, the process spawned inside its bwrap sandbox, its end recorded. A profile of a launch flood on SQLite put 28% of the machine in bwrap (mount namespace set-up, reading mountinfo) and 10% in setpriv; the runs' own fork had taken another 39% until bwrap was started by its path (posix_spawn instead of fork). The rate is of launches accepted; the queue holds only ids, so the server's memory no longer grows with a flood.",
     ),
     (
         "injection_plan",

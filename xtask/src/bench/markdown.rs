@@ -136,6 +136,8 @@ fn machine(text: &mut String, report: &Report) {
          | load average at the start (1, 5, 15 min) | {} |\n\
          | load | {} keep-alive connections, each sending its next request once answered; \
          {} s of warm-up, then {} s measured, per scenario |\n\
+         | server | release build, default settings and log level (`info`: an access-log line \
+         per request, written to a file) |\n\
          | run time | {:.1} min |\n\n",
         machine.date,
         machine.cpus,

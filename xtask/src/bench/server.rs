@@ -65,6 +65,8 @@ impl Store {
 #[derive(Debug)]
 pub struct Server {
     pub addr: SocketAddr,
+    /// The server's log (stderr), in the store's data directory.
+    log: std::path::PathBuf,
     child: Child,
     // Dropped after the child has stopped, in this order: the server holds them open.
     _projects_root: TempDir,
@@ -92,6 +94,7 @@ impl Server {
         )
         .map_err(|error| format!("cannot write {}: {error}", playbook.display()))?;
         let addr = SocketAddr::from(([127, 0, 0, 1], free_port()?));
+        let log = store.data_dir.0.join("server.log");
         let mut command = Command::new(binary);
         // The bench measures the defaults: settings from the caller's environment would make
         // runs incomparable, and ACS_DATABASE_URL would point the server at a real database.
@@ -107,7 +110,10 @@ impl Server {
             .env("ACS_ADMIN_PASSWORD", ADMIN_PASSWORD)
             .env("ACS_PROJECTS_ROOT", &projects_root.0)
             .env("ACS_ANSIBLE_PLAYBOOK_PATH", TRIVIAL_PLAYBOOK_PROGRAM)
-            .env("RUST_LOG", "warn");
+            // The default log level, as deployed: an access-log line per request is part of
+            // what a request costs. The log goes to a file beside the data.
+            .env_remove("RUST_LOG")
+            .stderr(std::fs::File::create(&log)?);
         if let Some(database) = &store.postgres {
             command.env("ACS_DATABASE_URL", &database.url);
         }
@@ -116,6 +122,7 @@ impl Server {
             .map_err(|error| format!("cannot start {}: {error}", binary.display()))?;
         let mut server = Server {
             addr,
+            log,
             child,
             _projects_root: projects_root,
             _store: store,
@@ -134,7 +141,8 @@ impl Server {
         let deadline = Instant::now() + READY_TIMEOUT;
         loop {
             if let Some(status) = self.child.try_wait()? {
-                return Err(format!("acs-server exited while starting: {status}").into());
+                let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+                return Err(format!("acs-server exited while starting: {status}\n{log}").into());
             }
             let last = match load::fetch(self.addr, &ping) {
                 Ok(reply) if reply.status == 200 => return Ok(()),
