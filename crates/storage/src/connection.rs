@@ -1,11 +1,12 @@
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 
+use crate::checkpoint::{Checkpointer, POOLED_PRAGMAS, WriterLock};
 use crate::{StorageError, StorageResult};
 
 /// A connection to either backend. Queries written once against the shared schema run on both.
@@ -125,10 +126,22 @@ impl Database {
             // suspect (see `connections_suspect`).
             .test_on_check_out(false)
             .build(Manager(self.clone()))?;
+        let sqlite_writer: Option<WriterLock> = self.is_sqlite().then(WriterLock::default);
+        let checkpointer = match &sqlite_writer {
+            Some(writer) => Some(Arc::new(
+                Checkpointer::start(self, writer.clone()).map_err(|error| {
+                    StorageError::Unavailable(format!(
+                        "cannot start the checkpoint thread: {error}"
+                    ))
+                })?,
+            )),
+            None => None,
+        };
         Ok(Pool {
             inner,
-            sqlite_writer: self.is_sqlite().then(|| Arc::new(Mutex::new(()))),
+            sqlite_writer,
             local_commits: Arc::default(),
+            _checkpointer: checkpointer,
         })
     }
 }
@@ -161,7 +174,8 @@ fn connections_suspect() -> bool {
     last != 0 && epoch_seconds().saturating_sub(last) <= SUSPECT_FOR_SECONDS
 }
 
-/// Opens connections for the pool.
+/// Opens connections for the pool. On SQLite they never checkpoint the log: the pool's own
+/// thread does (see [`crate::checkpoint`]).
 pub struct Manager(Database);
 
 impl r2d2::ManageConnection for Manager {
@@ -169,7 +183,11 @@ impl r2d2::ManageConnection for Manager {
     type Error = StorageError;
 
     fn connect(&self) -> Result<DbConnection, StorageError> {
-        self.0.connect()
+        let mut conn = self.0.connect()?;
+        if self.0.is_sqlite() {
+            conn.batch_execute(POOLED_PRAGMAS)?;
+        }
+        Ok(conn)
     }
 
     fn is_valid(&self, conn: &mut DbConnection) -> Result<(), StorageError> {
@@ -199,10 +217,12 @@ pub struct Pool {
     inner: r2d2::Pool<Manager>,
     /// SQLite admits one writer at a time and a deferred transaction that read first cannot wait
     /// for the lock; serialising this process's write transactions avoids both problems.
-    sqlite_writer: Option<Arc<Mutex<()>>>,
+    sqlite_writer: Option<WriterLock>,
     /// Write transactions ended so far (committed or not): the change feed distrusts counters
     /// read before the latest of them.
     local_commits: Arc<AtomicU64>,
+    /// SQLite: checkpoints the log while any clone of the pool lives.
+    _checkpointer: Option<Arc<Checkpointer>>,
 }
 
 impl std::fmt::Debug for Pool {

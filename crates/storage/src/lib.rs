@@ -9,6 +9,7 @@ pub mod activity;
 pub mod applications;
 pub mod authorization_codes;
 pub mod change_feed;
+pub mod checkpoint;
 mod connection;
 pub mod credential_types;
 pub mod credentials;

@@ -1,0 +1,238 @@
+//! Write-ahead-log checkpoints of an SQLite pool, off the request path.
+//!
+//! By default SQLite checkpoints inside the commit that takes the log past 1 000 pages: that
+//! commit copies the pages into the database file and waits for two `fsync`s, and since a
+//! server admits one writer at a time (see `Pool::transaction`), every other write waits with
+//! it. Issuing tokens on SQLite spent a tenth of the machine in I/O wait that way. A pool's
+//! connections therefore never checkpoint ([`POOLED_PRAGMAS`]); a thread of the pool's own
+//! does, every [`INTERVAL`]:
+//! - a passive checkpoint, beside the writers: it copies the pages no reader still needs and
+//!   waits for the `fsync`s without holding anyone up;
+//! - once the log is longer than [`RESTART_AT_FRAMES`], passive rounds until one finds little
+//!   left to copy, then a restart checkpoint while holding the pool's writer lock: it copies
+//!   the few pages written since, waits (a few milliseconds at most) for readers of the old
+//!   log, and lets the next write start the log file from its beginning again. Passive
+//!   checkpoints alone never get there under a steady write load, since a commit lands during
+//!   nearly every one of them, and the log grew by gigabytes. Should the writes outpace the
+//!   copying, the restart waits until the log is four times that long.
+//!
+//! Other processes (management commands) keep SQLite's automatic checkpoints.
+
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::sql_types::Integer;
+
+use crate::{Database, DbConnection, StorageError, StorageResult};
+
+/// How often the pool's thread checkpoints.
+pub const INTERVAL: Duration = Duration::from_millis(100);
+
+/// The length of the log, in pages, past which the thread restarts it (about 32 MiB).
+pub const RESTART_AT_FRAMES: i32 = 8_192;
+
+/// Passive rounds at most before a restart, until one finds at most [`RESTART_LEFT_FRAMES`]
+/// pages to copy: each copies what was written during the one before.
+const CATCH_UP_ROUNDS: usize = 3;
+
+/// Pages a catch-up round may find to copy for the restart to go ahead (about 2 MiB).
+const RESTART_LEFT_FRAMES: i32 = 512;
+
+/// How long a restart checkpoint waits for readers of the old log, writes held up meanwhile;
+/// a restart that cannot finish in time is tried again at the next round.
+const RESTART_WAIT_MS: u32 = 5;
+
+/// How long the thread waits before it reconnects after a failure.
+const RECONNECT_AFTER: Duration = Duration::from_secs(1);
+
+/// Set on every connection of a pool whose checkpoints run on the pool's thread. The size
+/// limit truncates the log file back to 64 MiB when it restarts after a burst of writes.
+pub(crate) const POOLED_PRAGMAS: &str =
+    "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864;";
+
+/// Keeps the pool's checkpoint thread running: the thread stops within [`INTERVAL`] once the
+/// last clone of the pool (which holds this) is dropped, after a last checkpoint.
+#[derive(Debug)]
+pub(crate) struct Checkpointer {
+    _alive: Arc<()>,
+}
+
+/// The pool's writer lock, held by every write transaction of the process.
+pub(crate) type WriterLock = Arc<Mutex<()>>;
+
+impl Checkpointer {
+    /// Starts checkpointing `database` (an SQLite file) in the background.
+    pub(crate) fn start(database: &Database, writer: WriterLock) -> std::io::Result<Self> {
+        let alive = Arc::new(());
+        let watched = Arc::downgrade(&alive);
+        let database = database.clone();
+        std::thread::Builder::new()
+            .name("wal-checkpoint".into())
+            .spawn(move || checkpoint_while(&database, &writer, &watched))?;
+        Ok(Checkpointer { _alive: alive })
+    }
+}
+
+fn checkpoint_while(database: &Database, writer: &Mutex<()>, alive: &Weak<()>) {
+    let mut conn = None;
+    loop {
+        let stopping = alive.strong_count() == 0;
+        if !stopping {
+            std::thread::sleep(INTERVAL);
+        }
+        if let Err(error) = checkpoint(database, writer, &mut conn) {
+            tracing::warn!(%error, "checkpointing the SQLite log failed; retrying");
+            conn = None;
+            std::thread::sleep(RECONNECT_AFTER);
+        }
+        if stopping {
+            return;
+        }
+    }
+}
+
+/// What `PRAGMA wal_checkpoint` reports.
+#[derive(QueryableByName)]
+struct Outcome {
+    /// Pages in the log.
+    #[diesel(sql_type = Integer)]
+    log: i32,
+    /// Of those, pages copied into the database file.
+    #[diesel(sql_type = Integer)]
+    checkpointed: i32,
+}
+
+fn wal_checkpoint(conn: &mut diesel::SqliteConnection, mode: &str) -> StorageResult<Outcome> {
+    Ok(diesel::sql_query(format!("PRAGMA wal_checkpoint({mode})")).get_result(conn)?)
+}
+
+/// One round on `conn`, connecting first if needed.
+fn checkpoint(
+    database: &Database,
+    writer: &Mutex<()>,
+    conn: &mut Option<DbConnection>,
+) -> StorageResult<()> {
+    let conn = match conn {
+        Some(conn) => conn,
+        None => {
+            let mut opened = database.connect()?;
+            opened.batch_execute(&format!("PRAGMA busy_timeout = {RESTART_WAIT_MS};"))?;
+            conn.insert(opened)
+        }
+    };
+    let DbConnection::Sqlite(conn) = conn else {
+        return Err(StorageError::Unavailable(
+            "the checkpoint thread runs on SQLite only".into(),
+        ));
+    };
+    let mut passive = wal_checkpoint(conn, "PASSIVE")?;
+    if passive.log < RESTART_AT_FRAMES {
+        return Ok(());
+    }
+    // Catch up beside the writers first, so that what is left to copy with writes held up
+    // is only what the last of these rounds missed.
+    let mut caught_up = false;
+    for _ in 0..CATCH_UP_ROUNDS {
+        let round = wal_checkpoint(conn, "PASSIVE")?;
+        caught_up = round.log - passive.checkpointed <= RESTART_LEFT_FRAMES;
+        passive = round;
+        if caught_up {
+            break;
+        }
+    }
+    // Writes outpacing the copying: hold them up only once the log is far too long.
+    if !caught_up && passive.log < RESTART_AT_FRAMES * 4 {
+        return Ok(());
+    }
+    let _writes_wait = writer.lock().unwrap_or_else(PoisonError::into_inner);
+    wal_checkpoint(conn, "RESTART")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+
+    /// SQLite's automatic threshold, in pages: a commit that takes the log past it copies the
+    /// log into the database file before it returns, unless checkpoints are left to the pool.
+    const AUTOMATIC_THRESHOLD_PAGES: u64 = 1_000;
+    const PAGE_SIZE: u64 = 4_096;
+
+    #[test]
+    fn pooled_writes_reach_the_database_file_without_a_commit_checkpointing() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let file = dir.path().join("acs.sqlite3");
+        let database = Database::Sqlite(file.clone());
+        let pool = database
+            .pool(2, Duration::from_secs(5))
+            .expect("pool starts");
+        let mut conn = pool.get().expect("connection");
+        conn.batch_execute("CREATE TABLE t (v BLOB)")
+            .expect("table");
+        let pages = AUTOMATIC_THRESHOLD_PAGES + 200;
+        pool.transaction(&mut conn, |conn| {
+            conn.batch_execute(&format!(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {pages}) \
+                 INSERT INTO t SELECT zeroblob({PAGE_SIZE} - 100) FROM n"
+            ))
+        })
+        .expect("insert");
+        let file_pages = || std::fs::metadata(&file).map_or(0, |meta| meta.len() / PAGE_SIZE);
+        // The background thread cannot have copied a thousand pages in the moment since the
+        // commit returned; a connection checkpointing on commit would have.
+        assert!(
+            file_pages() < AUTOMATIC_THRESHOLD_PAGES,
+            "the commit itself checkpointed ({} pages in the file)",
+            file_pages()
+        );
+        let deadline = Instant::now() + INTERVAL * 100;
+        while file_pages() < pages {
+            assert!(
+                Instant::now() < deadline,
+                "the pool's thread copied the log into the file within {:?} ({} pages)",
+                INTERVAL * 100,
+                file_pages()
+            );
+            std::thread::sleep(INTERVAL / 2);
+        }
+    }
+
+    #[test]
+    fn a_steady_write_load_does_not_grow_the_log_without_bound() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let file = dir.path().join("acs.sqlite3");
+        let log = dir.path().join("acs.sqlite3-wal");
+        let database = Database::Sqlite(file);
+        let pool = database
+            .pool(2, Duration::from_secs(5))
+            .expect("pool starts");
+        let mut conn = pool.get().expect("connection");
+        conn.batch_execute("CREATE TABLE t (v BLOB)")
+            .expect("table");
+        // Each commit writes about 100 pages; 500 commits write about 200 MiB of log, six
+        // times the restart threshold and three times the size limit of the file.
+        let mut largest = 0;
+        for _ in 0..500 {
+            pool.transaction(&mut conn, |conn| {
+                conn.batch_execute(&format!(
+                    "DELETE FROM t; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 \
+                     FROM n WHERE i < 100) INSERT INTO t SELECT zeroblob({PAGE_SIZE} - 100) FROM n"
+                ))
+            })
+            .expect("write");
+            largest = largest.max(std::fs::metadata(&log).map_or(0, |meta| meta.len()));
+            // A server's writes leave the writer lock free now and then; back to back, this
+            // thread would take it again before the checkpoint thread woke up.
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let limit = 100 * 1024 * 1024;
+        assert!(
+            largest < limit,
+            "the log file reached {largest} bytes, past {limit}: it never restarted"
+        );
+    }
+}
