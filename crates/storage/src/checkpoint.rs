@@ -162,17 +162,23 @@ mod tests {
     const AUTOMATIC_THRESHOLD_PAGES: u64 = 1_000;
     const PAGE_SIZE: u64 = 4_096;
 
-    #[test]
-    fn pooled_writes_reach_the_database_file_without_a_commit_checkpointing() {
-        let dir = tempfile::tempdir().expect("temporary directory");
-        let file = dir.path().join("acs.sqlite3");
-        let database = Database::Sqlite(file.clone());
-        let pool = database
+    /// A pool on a new SQLite file holding an empty table `t (v BLOB)`, and one of its
+    /// connections.
+    fn pool_with_table(file: &std::path::Path) -> (crate::Pool, crate::PooledConnection) {
+        let pool = Database::Sqlite(file.to_owned())
             .pool(2, Duration::from_secs(5))
             .expect("pool starts");
         let mut conn = pool.get().expect("connection");
         conn.batch_execute("CREATE TABLE t (v BLOB)")
             .expect("table");
+        (pool, conn)
+    }
+
+    #[test]
+    fn pooled_writes_reach_the_database_file_without_a_commit_checkpointing() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let file = dir.path().join("acs.sqlite3");
+        let (pool, mut conn) = pool_with_table(&file);
         let pages = AUTOMATIC_THRESHOLD_PAGES + 200;
         pool.transaction(&mut conn, |conn| {
             conn.batch_execute(&format!(
@@ -204,15 +210,8 @@ mod tests {
     #[test]
     fn a_steady_write_load_does_not_grow_the_log_without_bound() {
         let dir = tempfile::tempdir().expect("temporary directory");
-        let file = dir.path().join("acs.sqlite3");
+        let (pool, mut conn) = pool_with_table(&dir.path().join("acs.sqlite3"));
         let log = dir.path().join("acs.sqlite3-wal");
-        let database = Database::Sqlite(file);
-        let pool = database
-            .pool(2, Duration::from_secs(5))
-            .expect("pool starts");
-        let mut conn = pool.get().expect("connection");
-        conn.batch_execute("CREATE TABLE t (v BLOB)")
-            .expect("table");
         // Each commit writes about 100 pages; 500 commits write about 200 MiB of log, six
         // times the restart threshold and three times the size limit of the file.
         let mut largest = 0;
