@@ -9,22 +9,24 @@
 //! - a passive checkpoint, beside the writers: it copies the pages no reader still needs and
 //!   waits for the `fsync`s without holding anyone up;
 //! - once the log is longer than [`RESTART_AT_FRAMES`], passive rounds until one finds little
-//!   left to copy, then a restart checkpoint while holding the pool's writer lock: it copies
-//!   the few pages written since, waits (a few milliseconds at most) for readers of the old
-//!   log, and lets the next write start the log file from its beginning again. Passive
+//!   left to copy, then, between two groups of writes (see [`crate::group_commit`]), a restart
+//!   checkpoint while holding the pool's writer: it copies the few pages written since, waits
+//!   (a few milliseconds at most) for readers of the old log, and lets the next write start
+//!   the log file from its beginning again. Passive
 //!   checkpoints alone never get there under a steady write load, since a commit lands during
 //!   nearly every one of them, and the log grew by gigabytes. Should the writes outpace the
 //!   copying, the restart waits until the log is four times that long.
 //!
 //! Other processes (management commands) keep SQLite's automatic checkpoints.
 
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::Integer;
 
+use crate::group_commit::Writer;
 use crate::{Database, DbConnection, StorageError, StorageResult};
 
 /// How often the pool's thread checkpoints.
@@ -59,12 +61,9 @@ pub(crate) struct Checkpointer {
     _alive: Arc<()>,
 }
 
-/// The pool's writer lock, held by every write transaction of the process.
-pub(crate) type WriterLock = Arc<Mutex<()>>;
-
 impl Checkpointer {
     /// Starts checkpointing `database` (an SQLite file) in the background.
-    pub(crate) fn start(database: &Database, writer: WriterLock) -> std::io::Result<Self> {
+    pub(crate) fn start(database: &Database, writer: Arc<Writer>) -> std::io::Result<Self> {
         let alive = Arc::new(());
         let watched = Arc::downgrade(&alive);
         let database = database.clone();
@@ -75,7 +74,7 @@ impl Checkpointer {
     }
 }
 
-fn checkpoint_while(database: &Database, writer: &Mutex<()>, alive: &Weak<()>) {
+fn checkpoint_while(database: &Database, writer: &Writer, alive: &Weak<()>) {
     let mut conn = None;
     loop {
         let stopping = alive.strong_count() == 0;
@@ -111,7 +110,7 @@ fn wal_checkpoint(conn: &mut diesel::SqliteConnection, mode: &str) -> StorageRes
 /// One round on `conn`, connecting first if needed.
 fn checkpoint(
     database: &Database,
-    writer: &Mutex<()>,
+    writer: &Writer,
     conn: &mut Option<DbConnection>,
 ) -> StorageResult<()> {
     let conn = match conn {
@@ -146,8 +145,11 @@ fn checkpoint(
     if !caught_up && passive.log < RESTART_AT_FRAMES * 4 {
         return Ok(());
     }
-    let _writes_wait = writer.lock().unwrap_or_else(PoisonError::into_inner);
-    wal_checkpoint(conn, "RESTART")?;
+    let writes_wait = writer.lock();
+    // A group's transaction open on the writer would keep the log from restarting.
+    if !writes_wait.in_transaction() {
+        wal_checkpoint(conn, "RESTART")?;
+    }
     Ok(())
 }
 

@@ -6,7 +6,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 
-use crate::checkpoint::{Checkpointer, POOLED_PRAGMAS, WriterLock};
+use crate::checkpoint::{Checkpointer, POOLED_PRAGMAS};
+use crate::group_commit::Writer;
 use crate::{StorageError, StorageResult};
 
 /// A connection to either backend. Queries written once against the shared schema run on both.
@@ -126,7 +127,9 @@ impl Database {
             // suspect (see `connections_suspect`).
             .test_on_check_out(false)
             .build(Manager(self.clone()))?;
-        let sqlite_writer: Option<WriterLock> = self.is_sqlite().then(WriterLock::default);
+        let sqlite_writer = self
+            .is_sqlite()
+            .then(|| Arc::new(Writer::new(self.clone())));
         let checkpointer = match &sqlite_writer {
             Some(writer) => Some(Arc::new(
                 Checkpointer::start(self, writer.clone()).map_err(|error| {
@@ -215,9 +218,9 @@ pub type PooledConnection = r2d2::PooledConnection<Manager>;
 #[derive(Clone)]
 pub struct Pool {
     inner: r2d2::Pool<Manager>,
-    /// SQLite admits one writer at a time and a deferred transaction that read first cannot wait
-    /// for the lock; serialising this process's write transactions avoids both problems.
-    sqlite_writer: Option<WriterLock>,
+    /// SQLite admits one writer at a time: this process's write transactions run on one
+    /// connection, those that queue up sharing a commit (see [`crate::group_commit`]).
+    sqlite_writer: Option<Arc<Writer>>,
     /// Write transactions ended so far (committed or not): the change feed distrusts counters
     /// read before the latest of them.
     local_commits: Arc<AtomicU64>,
@@ -290,7 +293,9 @@ impl Pool {
         self.transaction(&mut conn, work)
     }
 
-    /// Runs `work` in one write transaction on a connection the caller already holds.
+    /// Runs `work` in one write transaction: all of it commits, or none of it. On PostgreSQL
+    /// it runs on `conn`, a connection the caller already holds; on SQLite on the pool's
+    /// writer, in a group of writes sharing one commit, and returns once that commit is done.
     pub fn transaction<T, E>(
         &self,
         conn: &mut DbConnection,
@@ -299,11 +304,10 @@ impl Pool {
     where
         E: From<diesel::result::Error>,
     {
-        let _writer = self.sqlite_writer.as_ref().map(|lock| {
-            lock.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        });
-        let outcome = conn.transaction(work);
+        let outcome = match &self.sqlite_writer {
+            Some(writer) => writer.write(work),
+            None => conn.transaction(work),
+        };
         self.local_commits.fetch_add(1, Ordering::AcqRel);
         outcome
     }

@@ -15,6 +15,7 @@ pub mod credential_types;
 pub mod credentials;
 mod error;
 pub mod external_identities;
+pub mod group_commit;
 pub mod hosts;
 pub mod inventories;
 pub mod inventory_sources;

@@ -1,10 +1,12 @@
 //! Refresh-token rotation at the storage level, under real concurrency on both backends: of
 //! many connections marking one refresh token used at once, exactly one wins (contract §4:
-//! "exactly one succeeds"), and what it revoked is refused by the running server at once.
+//! "exactly one succeeds"), and what it revoked is refused by the running server within the
+//! consistency bound (the rotation is SQL behind the server's back, as another server's is).
 
 use std::sync::{Arc, Barrier};
+use std::time::Instant;
 
-use acs_tests::{Backend, Call, TestServer, backend_tests};
+use acs_tests::{Backend, Call, TestServer, backend_tests, honoured_within_bound};
 use diesel::Connection;
 use serde_json::json;
 
@@ -71,10 +73,11 @@ fn one_of_twenty_concurrent_rotations_wins(backend: Backend) {
         .map(|racer| racer.join().expect("a racer finishes"))
         .filter(|won| *won)
         .count();
+    let rotated = Instant::now();
     assert_eq!(winners, 1);
 
-    // The winner deleted the access token; the server refuses it on the next request.
-    assert_eq!(bearer(&access), 401);
+    // The winner deleted the access token; the server learns of it from its change feed.
+    honoured_within_bound(rotated, 401, || bearer(&access));
     assert_eq!(
         server.query_i64("SELECT COUNT(*) FROM refresh_tokens WHERE revoked IS NOT NULL"),
         1
