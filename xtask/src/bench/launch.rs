@@ -23,8 +23,9 @@ use crate::Result;
 pub const NAME: &str = "job_launch";
 
 const JOBS_PATH: &str = "/api/v2/jobs/";
-/// Runs still going this long after the load stopped mean the runner is stuck.
-const DRAIN_TIMEOUT: Duration = Duration::from_secs(120);
+/// Runs left and none of them ended for this long mean the runner is stuck. A bound on the
+/// whole drain would not do: the faster launches are taken, the longer the queue they leave.
+const STALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// How often the runs left are counted while draining.
 const DRAIN_POLL: Duration = Duration::from_millis(100);
 /// Rows per page when reading the runs back (the API's largest).
@@ -149,18 +150,44 @@ pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
 fn drain(addr: SocketAddr) -> Result<f64> {
     let started = Instant::now();
     let path = format!("{JOBS_PATH}?status__in=pending,running&page_size=1");
+    let mut watch = StallWatch::new(started);
     loop {
         let left = admin_get(addr, &path)?["count"].as_u64().unwrap_or(0);
         if left == 0 {
             return Ok(started.elapsed().as_secs_f64());
         }
-        if started.elapsed() >= DRAIN_TIMEOUT {
+        if watch.stalled(left, Instant::now()) {
             return Err(format!(
-                "{left} runs still unfinished {DRAIN_TIMEOUT:?} after the launches stopped"
+                "{left} runs still unfinished, none ended in the last {STALL_TIMEOUT:?}"
             )
             .into());
         }
         std::thread::sleep(DRAIN_POLL);
+    }
+}
+
+/// When the count of runs left last went down.
+#[derive(Debug)]
+struct StallWatch {
+    fewest: u64,
+    since: Instant,
+}
+
+impl StallWatch {
+    fn new(now: Instant) -> Self {
+        StallWatch {
+            fewest: u64::MAX,
+            since: now,
+        }
+    }
+
+    /// True once `left` has not gone below its lowest count for [`STALL_TIMEOUT`].
+    fn stalled(&mut self, left: u64, now: Instant) -> bool {
+        if left < self.fewest {
+            self.fewest = left;
+            self.since = now;
+        }
+        now.duration_since(self.since) >= STALL_TIMEOUT
     }
 }
 
@@ -179,5 +206,16 @@ mod tests {
         let started = timestamp(&json!("2026-01-02T03:04:05.002600Z")).unwrap();
         assert_eq!((started - created).num_microseconds(), Some(2500));
         assert_eq!(timestamp(&Value::Null), None);
+    }
+
+    #[test]
+    fn a_drain_is_stuck_only_when_no_run_ends_for_the_stall_timeout() {
+        let start = Instant::now();
+        let mut watch = StallWatch::new(start);
+        assert!(!watch.stalled(30_000, start));
+        // A long queue that keeps shrinking is never stuck.
+        assert!(!watch.stalled(29_000, start + STALL_TIMEOUT * 3));
+        assert!(!watch.stalled(29_000, start + STALL_TIMEOUT * 3 + STALL_TIMEOUT / 2));
+        assert!(watch.stalled(29_000, start + STALL_TIMEOUT * 4));
     }
 }
