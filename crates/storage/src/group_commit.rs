@@ -85,6 +85,13 @@ impl CommitFailure {
         }
     }
 
+    fn lost() -> Self {
+        CommitFailure {
+            kind: None,
+            message: "the writer's connection was lost".into(),
+        }
+    }
+
     fn to_error(&self) -> DieselError {
         DieselError::DatabaseError(
             self.kind.unwrap_or(DatabaseErrorKind::Unknown),
@@ -226,15 +233,6 @@ impl Drop for Turn<'_> {
                 kind: None,
                 message: "a write of the same group failed unexpectedly".into(),
             }));
-        }
-    }
-}
-
-impl CommitFailure {
-    fn lost() -> Self {
-        CommitFailure {
-            kind: None,
-            message: "the writer's connection was lost".into(),
         }
     }
 }
