@@ -204,12 +204,10 @@ impl Turn<'_> {
     /// Commits the group's transaction and tells its writes how that went.
     fn commit(&mut self, group: &Group) {
         let outcome = match self.state.conn.as_mut() {
-            Some(DbConnection::Sqlite(inner)) => AnsiTransactionManager::commit_transaction(inner)
-                .map_err(|error| CommitFailure::of(&error)),
-            Some(DbConnection::Postgres(inner)) => {
+            Some(conn) => crate::with_backend!(conn, |inner| {
                 AnsiTransactionManager::commit_transaction(inner)
-                    .map_err(|error| CommitFailure::of(&error))
-            }
+            })
+            .map_err(|error| CommitFailure::of(&error)),
             None => Err(CommitFailure::lost()),
         };
         if outcome.is_err() {
