@@ -2,17 +2,18 @@
 //! whichever process writes: `settings` (the settings table), `users` (users, organizations
 //! and their roles), `sessions`, `login_failures`, `tokens` (access tokens). Sessions and
 //! access tokens count updates and deletes only: a new one cannot change anything cached,
-//! since caches hold only what was found. A server reads the counters once per request;
-//! anything it cached under the same counters is still what the database holds.
+//! since caches hold only what was found. A server reads the counters once per request (or
+//! takes them from its change feed); anything it cached under the same counters is still
+//! what the database holds.
 
 use diesel::prelude::*;
 
-use crate::schema::revisions;
+use crate::schema::revision_totals;
 use crate::{DbConnection, StorageResult};
 
 /// The counters at one moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Queryable, Selectable)]
-#[diesel(table_name = revisions)]
+#[diesel(table_name = revision_totals)]
 pub struct Revisions {
     /// Bumped by every write to settings.
     pub settings: i64,
@@ -26,13 +27,18 @@ pub struct Revisions {
     pub tokens: i64,
 }
 
-/// The current counters (one read of a one-row table, on the backend's statement cache: it
-/// runs on every request).
+/// The current counters (one read of a one-row view, on the backend's statement cache: it
+/// runs on every request that cannot trust the change feed).
+///
+/// On PostgreSQL the counters are spread over slots, one row each, and a trigger bumps the
+/// row of its session's slot, so that writers do not all queue for one row lock until they
+/// commit; SQLite, with one writer, keeps one row. The view `revision_totals` sums the rows:
+/// every row only grows, so the sum changes exactly when some counter does.
 pub fn current(conn: &mut DbConnection) -> StorageResult<Revisions> {
-    // No WHERE and no LIMIT: the table holds exactly one row (a CHECK constraint), and a
-    // statement without bound parameters is never re-prepared. With `find(1).first()` SQLite
-    // re-parsed the statement on every step, since its plan depended on a bound value.
-    let rows: Vec<Revisions> = crate::with_backend!(conn, |c| revisions::table
+    // No WHERE and no LIMIT: the view has exactly one row, and a statement without bound
+    // parameters is never re-prepared. With `find(1).first()` SQLite re-parsed the statement
+    // on every step, since its plan depended on a bound value.
+    let rows: Vec<Revisions> = crate::with_backend!(conn, |c| revision_totals::table
         .select(Revisions::as_select())
         .load(c))?;
     rows.into_iter().next().ok_or(crate::StorageError::NotFound)

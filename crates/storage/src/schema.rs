@@ -66,6 +66,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// A view: the counters of `revisions` summed over its rows (slots on PostgreSQL).
+    revision_totals (id) {
+        id -> Integer,
+        settings -> BigInt,
+        users -> BigInt,
+        sessions -> BigInt,
+        login_failures -> BigInt,
+        tokens -> BigInt,
+    }
+}
+
+diesel::table! {
     login_failures (key) {
         key -> Text,
         window_start -> Timestamp,

@@ -1,0 +1,1 @@
+DROP VIEW revision_totals;
