@@ -51,6 +51,7 @@ pub struct Activity {
 /// The values of a new entry.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = activity_stream)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewActivity<'a> {
     /// When it happened.
     pub timestamp: Timestamp,

@@ -56,6 +56,7 @@ impl std::fmt::Debug for Application {
 /// The values of a new application.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = applications)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewApplication<'a> {
     /// Name.
     pub name: &'a str,

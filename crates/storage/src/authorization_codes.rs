@@ -49,6 +49,7 @@ impl std::fmt::Debug for AuthorizationCode {
 /// The values of a new authorization code.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = authorization_codes)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewAuthorizationCode<'a> {
     /// Digest of the generated value.
     pub digest: &'a [u8],

@@ -40,6 +40,7 @@ pub struct CredentialType {
 /// The values of a new credential type.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = credential_types)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewCredentialType<'a> {
     /// Name.
     pub name: &'a str,

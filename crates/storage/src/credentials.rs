@@ -55,6 +55,7 @@ impl std::fmt::Debug for Credential {
 /// The values of a new credential.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = credentials)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewCredential<'a> {
     /// Name.
     pub name: &'a str,

@@ -32,6 +32,7 @@ pub struct Host {
 /// The values of a new host.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = hosts)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewHost<'a> {
     /// Name.
     pub name: &'a str,

@@ -32,6 +32,7 @@ pub struct Inventory {
 /// The values of a new inventory.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = inventories)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewInventory<'a> {
     /// Name.
     pub name: &'a str,

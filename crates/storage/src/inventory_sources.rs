@@ -41,6 +41,7 @@ pub struct InventorySource {
 /// The values of a new inventory source.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = inventory_sources)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewInventorySource<'a> {
     /// Name.
     pub name: &'a str,

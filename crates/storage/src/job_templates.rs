@@ -41,6 +41,7 @@ pub struct JobTemplate {
 /// The values of a new job template.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = job_templates)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewJobTemplate<'a> {
     /// Name.
     pub name: &'a str,

@@ -4,6 +4,12 @@
 //! SQLite (the embedded default) and PostgreSQL. Repository functions take `&mut DbConnection`
 //! so callers compose several of them inside one transaction; they know SQL and nothing about
 //! HTTP, and they return plain row types.
+//!
+//! Every `Insertable` with optional fields writes `None` as NULL
+//! (`treat_none_as_default_value = false`; no such column has another default). Diesel's
+//! default writes `DEFAULT` (or, on SQLite, leaves the column out), so the SQL text depends on
+//! which fields are set and diesel prepares the statement anew on every insert: on the token
+//! paths that was a parse and a plan per row.
 
 pub mod activity;
 pub mod applications;

@@ -37,6 +37,7 @@ pub struct Project {
 /// The values of a new project.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = projects)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewProject<'a> {
     /// Name.
     pub name: &'a str,

@@ -48,6 +48,7 @@ impl std::fmt::Debug for AccessToken {
 /// The values of a new access token.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = access_tokens)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewAccessToken<'a> {
     /// Digest of the generated value.
     pub digest: &'a [u8],
@@ -70,6 +71,7 @@ pub struct NewAccessToken<'a> {
 /// The values of a new refresh token, bound to an access token.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = refresh_tokens)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewRefreshToken<'a> {
     /// Digest of the generated value.
     pub digest: &'a [u8],

@@ -126,6 +126,7 @@ pub struct UnifiedJob {
 /// The values of a new run (created `pending`).
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = unified_jobs)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewUnifiedJob<'a> {
     /// [`RunKind::as_str`].
     pub kind: &'a str,

@@ -56,6 +56,7 @@ impl std::fmt::Debug for User {
 /// The values of a new user.
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = users)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewUser<'a> {
     /// Login name.
     pub username: &'a str,
