@@ -31,7 +31,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "token_issue",
-        "A write transaction per token (the token and its activity-stream entry), on the blocking pool. SQLite takes one writer at a time: the pool's own thread checkpoints the log beside the writers (a commit crossing SQLite's 1 000-page threshold used to copy the log and wait for two `fsync`s while every other write waited), and the writes that queue up for the writer share one transaction and one commit, each in a savepoint (with `wrk` on a fresh database: 1 760 tokens/s before the checkpoint thread; on a faster machine 5 140 to 5 410 before group commit, 7 940 to 8 410 after it, p99 10 to 12 ms). With groups a quarter of the machine is still idle and a third is in the kernel (thread hand-offs, the log's writes). PostgreSQL commits each request's transaction on the request's connection: one WAL flush per commit, or per group the database forms itself.",
+        "A write transaction per token (the token and its activity-stream entry), on the blocking pool. SQLite takes one writer at a time: the pool's own thread checkpoints the log beside the writers (a commit crossing SQLite's 1 000-page threshold used to copy the log and wait for two `fsync`s while every other write waited), and the writes that queue up for the writer share one transaction and one commit, each in a savepoint (with `wrk` on a fresh database: 1 760 tokens/s before the checkpoint thread; on a faster machine 5 140 to 5 410 before group commit, 7 940 to 8 410 after it, p99 10 to 12 ms). With groups a quarter of the machine is still idle and a third is in the kernel (thread hand-offs, the log's writes). PostgreSQL commits each request's transaction on the request's connection: one WAL flush per commit, or per group the database forms itself. A profile there: the machine is busy, the PostgreSQL backends about half of it, and a sixth of all samples in their `sendto` on loopback: the cost is round trips (the counters, `BEGIN`, two inserts, `COMMIT`), TLS to the database (about 8%) and WAL flushes. Inserts used to be parsed and planned on every row (diesel does not cache an insert whose SQL writes `DEFAULT` for `None`); written as NULL they are prepared once (same run: 1.6-1.8% to 2.0% of the baseline).",
     ),
     (
         "password_grant",
@@ -40,9 +40,13 @@ pub const BOUNDS: &[(&str, &str)] = &[
     (
         "refresh_grant",
         "One write transaction per rotation (old refresh token marked used, its access token \
-         deleted, the new pair stored). An earlier profile on SQLite showed allocation (about \
-         15%), SQLite re-reading pages after other connections' writes, and statement \
-         parsing, with no single hot spot.",
+         deleted, the new pair stored): about a dozen round trips on PostgreSQL. An earlier \
+         profile on SQLite showed allocation (about 15%), SQLite re-reading pages after other \
+         connections' writes, and statement parsing, with no single hot spot. On PostgreSQL \
+         the deletion's change counter was one row, which every rotation then held locked \
+         until its commit was flushed, so rotations ran one at a time; the counters are now \
+         64 rows, one per session slot (same run: 0.4% to 0.7% of the baseline, 0.9% with \
+         inserts prepared once).",
     ),
     (
         "job_launch",
