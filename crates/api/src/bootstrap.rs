@@ -8,7 +8,7 @@ use acs_storage::DbConnection;
 use ring::rand::SecureRandom;
 
 use crate::config::Config;
-use crate::settings::registry;
+use acs_app::settings::registry;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -116,7 +116,7 @@ pub fn seed_settings(
         })?;
         let text = (def.validate)(&registry::parse_environment_value(raw))
             .and_then(|value| {
-                crate::settings::stored_text(def, &value, &serde_json::Value::Null, cipher, rng)
+                acs_app::settings::stored_text(def, &value, &serde_json::Value::Null, cipher, rng)
             })
             .map_err(|reason| StartError::Setting {
                 name: name.clone(),

@@ -73,7 +73,7 @@ impl Config {
             .into_iter()
             .filter_map(|(name, value)| {
                 let setting = name.strip_prefix("ACS_")?;
-                crate::settings::registry::find(setting).map(|def| (def.name.to_owned(), value))
+                acs_app::settings::registry::find(setting).map(|def| (def.name.to_owned(), value))
             })
             .collect();
         let bind = lookup("ACS_BIND").unwrap_or_else(|| "127.0.0.1:8013".into());

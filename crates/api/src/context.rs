@@ -13,8 +13,8 @@ use actix_web::{HttpRequest, web};
 use crate::auth::{self, Principal};
 use crate::error::{ApiError, ApiResult};
 use crate::http::request::RequestInfo;
-use crate::settings::Settings;
 use crate::state::AppState;
+use acs_app::settings::Settings;
 
 /// A session cookie to send back: the sliding expiry re-arms it on every request.
 #[derive(Debug, Clone)]

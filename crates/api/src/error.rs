@@ -94,6 +94,15 @@ impl From<StorageError> for ApiError {
     }
 }
 
+impl From<acs_app::AppError> for ApiError {
+    fn from(error: acs_app::AppError) -> Self {
+        match error {
+            acs_app::AppError::Storage(error) => error.into(),
+            acs_app::AppError::Serialise(error) => ApiError::Internal(error.to_string()),
+        }
+    }
+}
+
 impl From<diesel::result::Error> for ApiError {
     fn from(error: diesel::result::Error) -> Self {
         StorageError::from(error).into()

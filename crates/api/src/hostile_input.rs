@@ -9,7 +9,7 @@ use crate::auth::basic_credentials;
 use crate::handlers::automation::{parse_variables, relative_path_problem};
 use crate::handlers::login::safe_next;
 use crate::http::list::ListRequest;
-use crate::settings::{directory, sso};
+use acs_app::settings::{directory, sso};
 
 /// Any JSON value, nested a few levels, with strings that look like what the validators
 /// look for.

@@ -5,7 +5,6 @@
 //! authorization, database work in one transaction) runs in one task on the blocking pool: see
 //! [`context::run`].
 
-pub mod activity;
 pub mod auth;
 pub mod bootstrap;
 pub mod config;
@@ -22,5 +21,4 @@ pub mod pages;
 pub mod routes;
 pub mod runner;
 pub mod server;
-pub mod settings;
 pub mod state;

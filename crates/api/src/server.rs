@@ -11,7 +11,8 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::handlers::account::Problem;
 use crate::state::AppState;
-use crate::{bootstrap, handlers, housekeeping, http, pages, routes, settings};
+use crate::{bootstrap, handlers, housekeeping, http, pages, routes};
+use acs_app::settings;
 
 /// How long a client may take to send a request's head (request line and headers) before the
 /// connection is closed with 408, so a slow client cannot hold a connection for long. It is
@@ -111,6 +112,6 @@ pub fn http_server(
     .shutdown_timeout(10)
     .listen(listener)?
     .run();
-    housekeeping::schedule::spawn(schedule);
+    housekeeping::spawn(schedule);
     Ok(server)
 }

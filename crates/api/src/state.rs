@@ -6,7 +6,7 @@ use ring::rand::SystemRandom;
 use crate::auth::PasswordCache;
 use crate::config::Config;
 use crate::pages::Pages;
-use crate::settings::SettingsCache;
+use acs_app::settings::SettingsCache;
 
 /// What every handler can reach. Nothing here is needed for correctness across servers: the
 /// caches are keyed so that a stale entry can never grant what the database would refuse.

@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use acs_api::housekeeping::{self, Batching, Revocation, Rows, Writes, counted};
+use acs_app::housekeeping::{self, Batching, Revocation, Rows, Writes, counted};
 use clap::Parser;
 use xtask::management::database::{Location, open_existing};
 use xtask::management::progress::Progress;

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use acs_api::settings::Settings;
+use acs_app::settings::Settings;
 use acs_storage::{Database, DbConnection};
 use diesel::connection::SimpleConnection;
 

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use acs_api::housekeeping::{Rows, counted};
+use acs_app::housekeeping::{Rows, counted};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Running counts of a housekeeping command, shown as a spinner line.

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use ldap3::{LdapConn, LdapConnSettings, Scope, SearchEntry, dn_escape, ldap_escape};
 
-use crate::settings::directory::{DirectoryConfig, UserLookup};
+use acs_app::settings::directory::{DirectoryConfig, UserLookup};
 
 /// How long connecting and each operation may take.
 const TIMEOUT: Duration = Duration::from_secs(5);

@@ -8,7 +8,7 @@ use acs_storage::users::{User, UserChanges};
 use super::directory::{self, DirectoryUser};
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::settings::directory::DirectoryConfig;
+use acs_app::settings::directory::DirectoryConfig;
 
 /// The identity source name, as users' `external_account` and the link table record it.
 pub const SOURCE: &str = "ldap";
@@ -19,7 +19,7 @@ pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult
     let settings = ctx.settings()?;
     let cipher = &ctx.state.input_cipher;
     let Some(config) = DirectoryConfig::of(&settings, |stored| {
-        crate::settings::open_secret(cipher, "AUTH_LDAP_BIND_PASSWORD", stored)
+        acs_app::settings::open_secret(cipher, "AUTH_LDAP_BIND_PASSWORD", stored)
     }) else {
         return Ok(None);
     };

@@ -94,8 +94,9 @@ pub fn start(ctx: &mut Context<'_>, user: &User) -> ApiResult<SessionCookie> {
             }
         }
         acs_storage::users::touch_last_login(conn, user.id, now)?;
-        let subject = crate::activity::Subject::user(user);
-        crate::activity::record(conn, now, Some(user), "login", &subject, None, json!({}))
+        let subject = acs_app::activity::Subject::user(user);
+        acs_app::activity::record(conn, now, Some(user), "login", &subject, None, json!({}))
+            .map_err(Into::into)
     })?;
     Ok(SessionCookie {
         name: settings.session_cookie_name().to_owned(),

@@ -49,7 +49,7 @@ async fn page_facts(
 ) -> (Vec<SignOnButton>, Option<String>) {
     let owned_next = next.to_owned();
     let (providers, form_target) = run(state, req, move |ctx| {
-        let providers = crate::settings::sso::buttons(&*ctx.settings()?);
+        let providers = acs_app::settings::sso::buttons(&*ctx.settings()?);
         Ok((providers, redirect_target_of_next(ctx, &owned_next)?))
     })
     .await
@@ -225,8 +225,8 @@ fn record_failure(ctx: &mut crate::context::Context<'_>, username: &str) -> ApiR
         acs_storage::users::find_by_username(ctx.conn()?, username)?
     };
     let subject = match &user {
-        Some(user) => crate::activity::Subject::user(user),
-        None => crate::activity::Subject {
+        Some(user) => acs_app::activity::Subject::user(user),
+        None => acs_app::activity::Subject {
             kind: acs_storage::activity::USER,
             id: 0,
             summary: json!({ "id": 0, "username": username }),
@@ -234,7 +234,7 @@ fn record_failure(ctx: &mut crate::context::Context<'_>, username: &str) -> ApiR
     };
     let now = ctx.now;
     ctx.write(|conn| {
-        crate::activity::record(
+        acs_app::activity::record(
             conn,
             now,
             None,
@@ -243,6 +243,7 @@ fn record_failure(ctx: &mut crate::context::Context<'_>, username: &str) -> ApiR
             None,
             json!({ "username": username }),
         )
+        .map_err(Into::into)
     })
 }
 

@@ -13,8 +13,8 @@ use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::{Explained, Prepared, credentials, environment};
 use crate::handlers::automation::relative_path_problem;
-use crate::settings::Settings;
 use crate::state::AppState;
+use acs_app::settings::Settings;
 
 /// Everything the update's process needs, written into `dir`.
 pub fn prepare(

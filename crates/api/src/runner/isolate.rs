@@ -13,8 +13,8 @@ use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::sandbox::{Isolation, RunUser, RunView, ShownPath, program_directory, run_user_passwd};
 use super::{Explained, Prepared};
-use crate::settings::Settings;
 use crate::state::AppState;
+use acs_app::settings::Settings;
 
 /// The host directories every run sees empty besides the server's own files: home
 /// directories and system logs.

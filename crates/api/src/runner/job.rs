@@ -12,8 +12,8 @@ use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::{Explained, Prepared, builtin, environment};
 use crate::handlers::automation::parse_variables;
-use crate::settings::Settings;
 use crate::state::AppState;
+use acs_app::settings::Settings;
 
 /// Everything a job's process needs, written into `dir`.
 pub fn prepare(

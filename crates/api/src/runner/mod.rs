@@ -27,8 +27,8 @@ use std::time::Duration;
 use acs_storage::unified_jobs::{RunKind, RunOutcome, RunStatus, UnifiedJob};
 use acs_storage::{DbConnection, StorageError};
 
-use crate::settings::Settings;
 use crate::state::AppState;
+use acs_app::settings::Settings;
 
 pub use job::NO_DIRECTORY;
 pub use process::Ending;

@@ -13,8 +13,8 @@ use super::job::project_directory;
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::{Explained, Prepared, credentials, environment};
-use crate::settings::Settings;
 use crate::state::AppState;
+use acs_app::settings::Settings;
 
 /// The requirement files an update installs, with the `ansible-galaxy` subcommand and the
 /// directory (beside the playbooks, where Ansible looks) each installs into.

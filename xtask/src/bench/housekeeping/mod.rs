@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use acs_api::housekeeping::counted;
+use acs_app::housekeeping::counted;
 use acs_storage::Database;
 use serde_json::{Value, json};
 

@@ -7,12 +7,12 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::input::ApplicationInput;
 use super::name_conflict;
 use super::render::{ApplicationRecord, render_one};
-use crate::activity::{self, Subject};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Creates an application from the body alone.
 pub async fn create_application(

@@ -4,11 +4,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_one;
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::ApiResult;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Deletes an application and every token issued to it.
 pub async fn delete_application(
@@ -47,6 +47,7 @@ pub fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResul
             activity::fields_of(&record)?,
         )?;
         activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
+            .map_err(Into::into)
     })?;
     tracing::info!(
         actor = principal.user.id,

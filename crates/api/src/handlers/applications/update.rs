@@ -10,12 +10,12 @@ use serde_json::{Map, Value};
 
 use super::render::{ApplicationRecord, render_one};
 use super::{name_conflict, visible};
-use crate::activity::{self, Subject};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Full update.
 pub async fn put_application(

@@ -6,7 +6,6 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
 use super::resource::{Resource, name_conflict};
-use crate::activity::{self, Subject};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::ApiResult;
@@ -14,6 +13,7 @@ use crate::handlers::automation::Inventories;
 use crate::http::body::JsonObject;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Every row of `R` the caller may see.
 pub async fn list_resource<R: Resource>(

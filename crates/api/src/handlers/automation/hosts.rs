@@ -13,7 +13,7 @@ use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::http::render::{capabilities, envelope};
-use crate::settings::Settings;
+use acs_app::settings::Settings;
 
 /// The host resource.
 #[derive(Debug)]

@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::http::render::{capabilities, envelope};
-use crate::settings::Settings;
+use acs_app::settings::Settings;
 
 /// The job template resource.
 #[derive(Debug)]

@@ -4,11 +4,11 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::resource::{Resource, name_conflict, visible};
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// One row of `R`.
 pub async fn get_resource<R: Resource>(
@@ -115,6 +115,7 @@ pub async fn delete_resource<R: Resource>(
                 None,
                 activity::fields_of(&record)?,
             )
+            .map_err(Into::into)
         })?;
         tracing::info!(actor = principal.user.id, kind = R::KIND, id, "deleted");
         Ok(())

@@ -9,7 +9,7 @@ use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::http::options::ResourceMeta;
-use crate::settings::Settings;
+use acs_app::settings::Settings;
 
 /// One organization-owned resource with a collection and a detail endpoint.
 pub trait Resource: 'static {

@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use super::job_templates::JobTemplates;
 use super::references;
 use super::resource::{Resource, visible};
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::{render_page, secrets};
@@ -20,6 +19,7 @@ use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::http::list::ListRequest;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// The template's credentials, by id.
 pub async fn list_template_credentials(
@@ -105,6 +105,7 @@ pub async fn change_template_credentials(
                 )),
                 Value::Null,
             )
+            .map_err(Into::into)
         })
     })
     .await?;

@@ -6,11 +6,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::input;
 use super::name_conflict;
 use super::render::render_credential_type;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Creates a custom credential type (superusers only). `managed` and `namespace` are not
 /// writable: a created type is always custom.

@@ -4,10 +4,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::find;
 use super::render::render_credential_type;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 const IN_USE: &str = "Credential types that are in use cannot be deleted";
 
@@ -47,6 +47,7 @@ pub async fn delete_credential_type(
                 None,
                 activity::fields_of(&record)?,
             )
+            .map_err(Into::into)
         })?;
         tracing::info!(
             actor = principal.user.id,

@@ -6,11 +6,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_credential_type;
 use super::{find, input, name_conflict};
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Full update.
 pub async fn put_credential_type(

@@ -5,12 +5,12 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::{CredentialRecord, render_one};
 use super::{input, name_conflict, owner_of, validate};
-use crate::activity::{self, Subject};
 use crate::auth::Principal;
 use crate::context::{Context, Reply, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Creates a credential from the body alone.
 pub async fn create_credential(

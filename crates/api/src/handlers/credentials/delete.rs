@@ -4,10 +4,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_one;
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::ApiResult;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Deletes a credential; it leaves every content-source list it was in.
 pub async fn delete_credential(
@@ -35,6 +35,7 @@ pub async fn delete_credential(
                 None,
                 activity::fields_of(&record)?,
             )
+            .map_err(Into::into)
         })?;
         tracing::info!(
             actor = principal.user.id,

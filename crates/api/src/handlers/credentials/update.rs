@@ -9,11 +9,11 @@ use serde_json::Value;
 use super::input::{self, Owner};
 use super::render::render_one;
 use super::{name_conflict, secrets, validate, visible};
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Full update.
 pub async fn put_credential(

@@ -21,8 +21,8 @@ use crate::auth::passwords;
 use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::tokens::{IssueRequest, Issued, issue};
-use crate::settings::Settings;
 use crate::state::AppState;
+use acs_app::settings::Settings;
 
 /// What every grant needs to issue a pair.
 struct Issuer<'a> {
@@ -240,13 +240,14 @@ fn record_token_deletion(
     let mut changes = serde_json::Map::new();
     changes.insert("id".to_owned(), serde_json::json!(id));
     changes.insert(how.to_owned(), serde_json::json!(application.client_id));
-    crate::activity::record(
+    acs_app::activity::record(
         conn,
         now,
         None,
         "delete",
-        &crate::activity::Subject::named(acs_storage::activity::TOKEN, id, ""),
+        &acs_app::activity::Subject::named(acs_storage::activity::TOKEN, id, ""),
         None,
         serde_json::Value::Object(changes),
     )
+    .map_err(Into::into)
 }

@@ -11,8 +11,8 @@ use super::client;
 use super::form::OAuthForm;
 use super::lookup::{self, FoundToken};
 use super::reply::{OAuthResult, no_store, run_oauth};
-use crate::activity::{self, Subject};
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Revokes the named token; 200 with an empty body.
 pub async fn revoke_token(

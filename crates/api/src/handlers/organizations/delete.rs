@@ -4,10 +4,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_organization;
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::ApiResult;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Deletes an organization and its roles (superusers only).
 pub async fn delete_organization(
@@ -37,6 +37,7 @@ pub async fn delete_organization(
                 activity::fields_of(&record)?,
             )?;
             activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
+                .map_err(Into::into)
         })?;
         tracing::info!(
             actor = principal.user.id,

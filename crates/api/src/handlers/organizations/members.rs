@@ -6,7 +6,6 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::users::target_of;
@@ -14,6 +13,7 @@ use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::http::list::ListRequest;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// `GET …/users/`: the direct members.
 pub async fn list_members(

@@ -7,7 +7,6 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::render_page;
@@ -15,6 +14,7 @@ use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::http::list::ListRequest;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// The organization's content sources, in order. Everyone who can see the organization sees
 /// which sources its project updates use (secrets masked, as everywhere).
@@ -155,6 +155,7 @@ pub async fn change_source_credentials(
                 )),
                 changes,
             )
+            .map_err(Into::into)
         })
     })
     .await?;

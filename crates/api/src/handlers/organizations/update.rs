@@ -8,11 +8,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::input::OrganizationInput;
 use super::render::render_organization;
 use super::{NAME_TAKEN, visible};
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Full update.
 pub async fn put_organization(

@@ -4,10 +4,10 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::{RunType, visible};
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Deletes run `id`.
 pub async fn delete_run<T: RunType>(
@@ -36,6 +36,7 @@ pub async fn delete_run<T: RunType>(
                 None,
                 serde_json::Value::Null,
             )
+            .map_err(Into::into)
         })
     })
     .await?;

@@ -278,12 +278,12 @@ fn create(
     let now = ctx.now;
     ctx.write(|conn| {
         let run = acs_storage::unified_jobs::insert(conn, new, credentials)?;
-        crate::activity::record(
+        acs_app::activity::record(
             conn,
             now,
             Some(&principal.user),
             "create",
-            &crate::activity::Subject::named(kind.as_str(), run.id, &run.name),
+            &acs_app::activity::Subject::named(kind.as_str(), run.id, &run.name),
             None,
             Value::Null,
         )?;

@@ -10,8 +10,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::category::{options_scope, read_scope, reset_scope, write_scope};
 use crate::error::ApiResult;
 use crate::http::body::JsonObject;
-use crate::settings::registry::ALL;
 use crate::state::AppState;
+use acs_app::settings::registry::ALL;
 
 /// `GET`: every setting, secrets masked.
 pub async fn get_all(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {

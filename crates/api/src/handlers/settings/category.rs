@@ -15,8 +15,8 @@ use super::{require_reader, require_superuser};
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
-use crate::settings::registry::{self, Category};
 use crate::state::AppState;
+use acs_app::settings::registry::{self, Category};
 
 /// The category named in the path; only real categories (never `all`, served by its own
 /// route) are found here.
@@ -31,8 +31,8 @@ fn render(ctx: &mut Context<'_>, slug: &str) -> ApiResult<Value> {
         .map(|def| {
             let value = if def.secret {
                 json!("$encrypted$")
-            } else if def.name == crate::settings::sso::SETTING {
-                crate::settings::sso::masked(&settings.value(def.name))
+            } else if def.name == acs_app::settings::sso::SETTING {
+                acs_app::settings::sso::masked(&settings.value(def.name))
             } else {
                 settings.value(def.name)
             };
@@ -110,7 +110,7 @@ pub(super) async fn write_scope(
                 // `$encrypted$` sent back for a secret means "keep the stored value".
                 Some(def) if def.secret && value == "$encrypted$" => {}
                 Some(def) => match (def.validate)(value).and_then(|normalised| {
-                    crate::settings::stored_text(
+                    acs_app::settings::stored_text(
                         def,
                         &normalised,
                         &current.value(def.name),

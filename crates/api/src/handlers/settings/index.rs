@@ -7,8 +7,8 @@ use serde_json::json;
 use super::require_reader;
 use crate::context::run;
 use crate::error::ApiResult;
-use crate::settings::registry::{ALL, CATEGORIES};
 use crate::state::AppState;
+use acs_app::settings::registry::{ALL, CATEGORIES};
 
 /// Lists the settings categories, `all` (every setting) first.
 pub async fn list_categories(

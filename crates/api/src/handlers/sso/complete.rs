@@ -41,7 +41,7 @@ fn callback(req: &HttpRequest) -> Callback {
 /// The sign-in the state names, taken (so it cannot be used again), with its opened nonce and
 /// verifier, and the provider's configuration.
 struct Pending {
-    config: crate::settings::sso::ProviderConfig,
+    config: acs_app::settings::sso::ProviderConfig,
     nonce: String,
     verifier: String,
     next: String,
@@ -100,7 +100,7 @@ async fn finish(
         let settings = ctx.settings()?;
         let cipher = &ctx.state.input_cipher;
         let open = |label: &str, sealed: &str| cipher.open(label, sealed).ok();
-        let config = crate::settings::sso::provider(&settings, &provider_name, cipher);
+        let config = acs_app::settings::sso::provider(&settings, &provider_name, cipher);
         let (Some(config), Some(nonce), Some(verifier)) = (
             config,
             open("sso:nonce", &row.nonce),

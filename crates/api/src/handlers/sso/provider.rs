@@ -8,7 +8,7 @@ use openidconnect::{
     IssuerUrl, Nonce, PkceCodeVerifier, RedirectUrl, TokenResponse as _, reqwest,
 };
 
-use crate::settings::sso::ProviderConfig;
+use acs_app::settings::sso::ProviderConfig;
 
 /// How long one call to a provider may take.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);

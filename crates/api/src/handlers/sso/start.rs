@@ -10,8 +10,8 @@ use super::{SIGN_IN_SECONDS, binding, failure};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::login::safe_next;
-use crate::settings::sso::ProviderConfig;
 use crate::state::AppState;
+use acs_app::settings::sso::ProviderConfig;
 
 /// Where the provider sends the browser back for provider `name`.
 pub fn redirect_uri(base: &str, name: &str) -> String {
@@ -38,7 +38,7 @@ pub async fn start_sign_in(
     let lookup = name.clone();
     let looked_up = run(&state, &req, move |ctx| {
         let settings = ctx.settings()?;
-        let config = crate::settings::sso::provider(&settings, &lookup, &ctx.state.input_cipher);
+        let config = acs_app::settings::sso::provider(&settings, &lookup, &ctx.state.input_cipher);
         Ok((config, ctx.base_url()?))
     })
     .await?;

@@ -5,11 +5,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_one;
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::ApiResult;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Revokes a token.
 pub async fn delete_token(
@@ -44,6 +44,7 @@ pub fn revoke(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResul
             None,
             activity::fields_of(&record)?,
         )
+        .map_err(Into::into)
     })?;
     tracing::info!(actor = principal.user.id, token = id, "token revoked");
     Ok(())

@@ -10,8 +10,8 @@ use acs_storage::users::User;
 
 use super::input::TokenInput;
 use super::render::{Plain, render_token};
-use crate::activity::{self, Subject};
 use crate::error::{ApiError, ApiResult};
+use acs_app::activity::{self, Subject};
 
 /// A token just issued, with its plain values (shown once).
 #[derive(Debug)]
@@ -56,7 +56,7 @@ pub struct Request<'a> {
 pub fn issue(
     conn: &mut DbConnection,
     rng: &dyn ring::rand::SecureRandom,
-    settings: &crate::settings::Settings,
+    settings: &acs_app::settings::Settings,
     now: acs_storage::Timestamp,
     request: Request<'_>,
 ) -> ApiResult<Issued> {
@@ -143,7 +143,7 @@ pub fn issue(
 pub fn issue_personal(
     conn: &mut DbConnection,
     rng: &dyn ring::rand::SecureRandom,
-    settings: &crate::settings::Settings,
+    settings: &acs_app::settings::Settings,
     now: acs_storage::Timestamp,
     owner: &User,
     body: &serde_json::Map<String, serde_json::Value>,

@@ -9,11 +9,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::input::TokenInput;
 use super::render::render_one;
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::ApiResult;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Full update.
 pub async fn put_token(

@@ -7,11 +7,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::UserInput;
 use super::render_user;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// The message for a taken username.
 pub const USERNAME_TAKEN: &str = "A user with that username already exists.";

@@ -3,10 +3,10 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::ApiResult;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Deletes a user with their sessions and memberships.
 pub async fn delete_user(
@@ -36,6 +36,7 @@ pub async fn delete_user(
                 activity::fields_of(&record)?,
             )?;
             activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
+                .map_err(Into::into)
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user deleted");
         Ok(())

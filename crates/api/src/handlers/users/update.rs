@@ -8,11 +8,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
 use super::{render_user, visible};
-use crate::activity::{self, Subject};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
+use acs_app::activity::{self, Subject};
 
 /// Full update.
 pub async fn put_user(

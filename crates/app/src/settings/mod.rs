@@ -4,10 +4,12 @@
 pub mod cache;
 pub mod directory;
 pub mod registry;
+mod shown_path;
 mod snapshot;
 pub mod sso;
 
 pub use cache::SettingsCache;
+pub use shown_path::ShownPath;
 pub use snapshot::Settings;
 
 use acs_credential_types::InputCipher;

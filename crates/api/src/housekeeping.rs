@@ -12,8 +12,8 @@ use std::time::Duration;
 use actix_web::web;
 use tokio::time::Instant;
 
-use super::{Batching, Cleanup, CleanupCounts, Writes, cleanup};
 use crate::state::AppState;
+use acs_app::housekeeping::{Batching, Cleanup, CleanupCounts, Writes, cleanup};
 
 /// How often the setting is looked at while waiting (and while the clean-up is off).
 const RECHECK: Duration = Duration::from_secs(60);

@@ -8,7 +8,7 @@ use acs_storage::users::User;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::error::{ApiError, ApiResult};
+use crate::AppResult;
 
 /// Keys whose values never reach the activity stream in clear.
 const SECRET_KEYS: &[&str] = &["password", "token", "refresh_token", "client_secret"];
@@ -58,10 +58,8 @@ impl Subject {
 
 /// The fields of a rendered record, without the envelope and with secrets masked: the change
 /// set of a create or a delete.
-pub fn fields_of(record: &impl Serialize) -> ApiResult<Value> {
-    let Value::Object(mut fields) =
-        serde_json::to_value(record).map_err(|e| ApiError::Internal(e.to_string()))?
-    else {
+pub fn fields_of(record: &impl Serialize) -> AppResult<Value> {
+    let Value::Object(mut fields) = serde_json::to_value(record)? else {
         return Ok(json!({}));
     };
     for key in ENVELOPE_KEYS {
@@ -72,7 +70,7 @@ pub fn fields_of(record: &impl Serialize) -> ApiResult<Value> {
 
 /// `{field: [old, new]}` for every field that differs between two renderings of one record:
 /// the change set of an update.
-pub fn diff(before: &impl Serialize, after: &impl Serialize) -> ApiResult<Value> {
+pub fn diff(before: &impl Serialize, after: &impl Serialize) -> AppResult<Value> {
     let (Value::Object(before), Value::Object(after)) = (fields_of(before)?, fields_of(after)?)
     else {
         return Ok(json!({}));
@@ -123,7 +121,7 @@ pub fn record_cascaded_token_deletions(
     actor: &User,
     ids: &[i64],
     cause: &Subject,
-) -> ApiResult<()> {
+) -> AppResult<()> {
     for id in ids {
         record(
             conn,
@@ -147,7 +145,7 @@ pub fn record(
     object1: &Subject,
     object2: Option<&Subject>,
     changes: Value,
-) -> ApiResult<()> {
+) -> AppResult<()> {
     let mut summary = Map::new();
     if let Some(actor) = actor {
         summary.insert(

@@ -1,7 +1,7 @@
 //! Token housekeeping: revoking tokens in bulk and deleting what has expired.
 //!
 //! The management commands (`revoke_oauth2_tokens`, `cleanup_tokens` in `xtask`) and the
-//! server's own schedule ([`schedule::spawn`]) call the same functions here. The work is done by
+//! server's own schedule (`acs_app::housekeeping`) call the same functions here. The work is done by
 //! `acs_storage::sweeps` in short batches; this module drives them, counts, and writes the one
 //! activity-stream entry each run leaves (the system acts: no actor).
 //!
@@ -12,7 +12,6 @@
 
 mod cleanup;
 mod revoke;
-pub mod schedule;
 mod sweep;
 
 pub use cleanup::{Cleanup, CleanupCounts, cleanup};
@@ -21,7 +20,7 @@ pub use sweep::{Batching, Rows, Writes};
 
 use acs_storage::StorageError;
 
-use crate::error::ApiError;
+use crate::AppError;
 
 /// Why a housekeeping run stopped.
 #[derive(Debug, thiserror::Error)]
@@ -31,7 +30,7 @@ pub enum HousekeepingError {
     Storage(#[from] StorageError),
     /// The activity-stream entry could not be written.
     #[error("recording the activity stream entry failed: {0}")]
-    Activity(#[from] ApiError),
+    Activity(#[from] AppError),
 }
 
 /// A run that stopped part-way: `done` tells what was committed before `error` (those

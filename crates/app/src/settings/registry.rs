@@ -480,7 +480,7 @@ fn shown_paths(value: &Value) -> Result<Value, String> {
     let items = value.as_array().ok_or("Expected a list of items.")?;
     for item in items {
         let entry = item.as_str().ok_or("Each item must be a string.")?;
-        crate::runner::ShownPath::parse(entry)?;
+        super::ShownPath::parse(entry)?;
     }
     Ok(value.clone())
 }

@@ -1,0 +1,14 @@
+//! The use cases of ACS that the HTTP API and the management commands share: the settings
+//! registry and the snapshots servers read, recording activity-stream entries, and token
+//! housekeeping (bulk revocation and clean-up).
+//!
+//! Beneath `acs-api` and `xtask`, above `acs-storage` and the domain crates. It knows nothing
+//! of HTTP: no actix-web, no request or response types. Its errors are [`AppError`]; the API
+//! maps them to its error type, the commands to exit codes and messages.
+
+pub mod activity;
+mod error;
+pub mod housekeeping;
+pub mod settings;
+
+pub use error::{AppError, AppResult};
