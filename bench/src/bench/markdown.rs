@@ -15,7 +15,7 @@ pub fn render(report: &Report) -> String {
     warnings(&mut text, report);
     text.push_str(
         "Written by `cargo xtask bench` from one run (see README, Performance); do not edit \
-         by hand. The prose of \"What bounds each path\" lives in `xtask/src/bench/bounds.rs`.\n\n",
+         by hand. The prose of \"What bounds each path\" lives in `bench/src/bench/bounds.rs`.\n\n",
     );
     machine(&mut text, report);
     if let Some(baseline) = &report.baseline {

@@ -1,4 +1,4 @@
-//! `cargo xtask bench`: throughput and latency of the release server, scenario by scenario, on
+//! `cargo xtask bench` (which runs this crate's release build): throughput and latency of the release server, scenario by scenario, on
 //! SQLite and on PostgreSQL, next to a bare actix-web server measured in the same run on the
 //! same machine; how they hold as the database grows; the server's peak memory. One run
 //! writes `benchmarks.md` and `benchmarks.json` (see `report`).
@@ -156,9 +156,6 @@ impl Backend {
 
 pub fn run(args: &BenchArgs) -> Result<()> {
     let workspace = workspace_root();
-    if cfg!(debug_assertions) {
-        return rerun_optimised(workspace);
-    }
     let machine = machine::Machine::describe(workspace);
     let backends = args.database.backends();
     if backends.contains(&Backend::Postgres) {
@@ -320,26 +317,6 @@ fn workspace_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap_or(Path::new("."))
-}
-
-/// Runs this same command from a release build of xtask. Unoptimised, the load generator
-/// and the in-process baseline top out well below a release server (about 50 000 against
-/// 80 000 requests/s on two cores, even with xtask itself at opt-level 3), so a debug run
-/// would measure xtask rather than ACS.
-fn rerun_optimised(workspace: &Path) -> Result<()> {
-    eprintln!(
-        "bench: running from a release build of xtask, so the load generator is not the bottleneck"
-    );
-    let status = Command::new(cargo())
-        .current_dir(workspace)
-        .args(["run", "--release", "--package", "xtask", "--"])
-        .args(std::env::args_os().skip(1))
-        .status()
-        .map_err(|error| format!("cannot run cargo: {error}"))?;
-    if !status.success() {
-        return Err(format!("the release bench failed: {status}").into());
-    }
-    Ok(())
 }
 
 /// The cargo running this task, so nested builds use the same toolchain.

@@ -98,7 +98,11 @@ impl From<acs_app::AppError> for ApiError {
     fn from(error: acs_app::AppError) -> Self {
         match error {
             acs_app::AppError::Storage(error) => error.into(),
-            acs_app::AppError::Serialise(error) => ApiError::Internal(error.to_string()),
+            acs_app::AppError::Forbidden(message) => ApiError::Forbidden(message),
+            acs_app::AppError::Invalid { field, message } => ApiError::field(field, message),
+            acs_app::AppError::Random | acs_app::AppError::Serialise(_) => {
+                ApiError::Internal(error.to_string())
+            }
         }
     }
 }

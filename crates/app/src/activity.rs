@@ -63,7 +63,8 @@ pub fn fields_of(record: &impl Serialize) -> AppResult<Value> {
         return Ok(json!({}));
     };
     for key in ENVELOPE_KEYS {
-        fields.remove(*key);
+        // `shift_remove` keeps the record's order (`remove` swaps the last key into the gap).
+        fields.shift_remove(*key);
     }
     Ok(Value::Object(masked(fields)))
 }

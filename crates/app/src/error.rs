@@ -8,9 +8,33 @@ pub enum AppError {
     /// The database refused or could not be reached.
     #[error(transparent)]
     Storage(#[from] StorageError),
+    /// A rule refuses the request (an external user's token, say); the message says which.
+    #[error("{0}")]
+    Forbidden(String),
+    /// A value fails its check.
+    #[error("{field}: {message}")]
+    Invalid {
+        /// The field, as the API names it.
+        field: &'static str,
+        /// Why, as the API says it.
+        message: String,
+    },
+    /// The system's random number generator failed.
+    #[error("random number generator failed")]
+    Random,
     /// A record could not be turned into JSON (a bug, not bad input).
     #[error("a record could not be serialised: {0}")]
     Serialise(#[from] serde_json::Error),
+}
+
+impl AppError {
+    /// A value of `field` that fails its check.
+    pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+        AppError::Invalid {
+            field,
+            message: message.into(),
+        }
+    }
 }
 
 /// The result of a use case.

@@ -31,6 +31,9 @@ const NOT_IN_THE_USE_CASES: &[&str] = &[
     "ldap3",
 ];
 
+/// What the management commands may not link: a web server or the sign-on clients.
+const NOT_IN_THE_COMMANDS: &[&str] = &["acs-api", "actix-web", "openidconnect", "ldap3"];
+
 /// Each workspace crate with a rule, and the packages it must not depend on.
 const RULES: &[(&str, &[&str])] = &[
     ("acs-authz", NOT_IN_THE_DOMAIN),
@@ -38,6 +41,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("acs-credential-types", NOT_IN_THE_DOMAIN),
     ("acs-injectors", NOT_IN_THE_DOMAIN),
     ("acs-app", NOT_IN_THE_USE_CASES),
+    ("xtask", NOT_IN_THE_COMMANDS),
 ];
 
 /// The platform the tests run on (`rustc -vV`'s `host`), whose dependency graph is checked.

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use diesel::Connection;
-use serde_json::json;
 use xtask::management::database::{Location, open_existing, settings_in_force};
 use xtask::management::{CommandError, exit};
 
@@ -51,12 +50,18 @@ fn run(args: &Args) -> Result<(), CommandError> {
     let user = acs_storage::users::find_by_username(&mut conn, &args.user)?
         .ok_or_else(|| CommandError::Refused("The user does not exist.".into()))?;
     let settings = settings_in_force(&mut conn)?;
-    let body = json!({ "scope": args.scope.as_str(), "description": args.description });
-    let body = body.as_object().cloned().unwrap_or_default();
     let rng = ring::rand::SystemRandom::new();
     let now = chrono::Utc::now().naive_utc();
     let issued = conn.transaction(|conn| {
-        acs_api::handlers::tokens::issue_personal(conn, &rng, &settings, now, &user, &body)
+        acs_app::tokens::issue_personal(
+            conn,
+            &rng,
+            &settings,
+            now,
+            &user,
+            args.scope.as_str(),
+            &args.description,
+        )
     })?;
     if !user.is_active {
         eprintln!(

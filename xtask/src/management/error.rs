@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use acs_api::error::ApiError;
+use acs_app::AppError;
 use acs_storage::StorageError;
 
 /// Why a command stopped.
@@ -19,27 +19,11 @@ pub enum CommandError {
     Storage(#[from] StorageError),
 }
 
-impl From<ApiError> for CommandError {
+impl From<AppError> for CommandError {
     /// The message the API would put in its response body, without the HTTP framing.
-    fn from(error: ApiError) -> Self {
+    fn from(error: AppError) -> Self {
         match error {
-            ApiError::Forbidden(message)
-            | ApiError::BadRequest(message)
-            | ApiError::NotFound(message) => CommandError::Refused(message),
-            ApiError::Fields(fields) => CommandError::Refused(
-                fields
-                    .iter()
-                    .flat_map(|(field, messages)| {
-                        messages
-                            .iter()
-                            .map(move |message| format!("{field}: {message}"))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            ApiError::Unavailable(message) => {
-                CommandError::Database(format!("the database is unavailable: {message}"))
-            }
+            AppError::Storage(error) => CommandError::Storage(error),
             other => CommandError::Refused(other.to_string()),
         }
     }
@@ -74,10 +58,10 @@ mod tests {
     }
 
     #[test]
-    fn api_refusals_keep_their_message() {
-        let error = CommandError::from(ApiError::Forbidden("(access_denied) nope".into()));
+    fn refusals_keep_the_apis_message() {
+        let error = CommandError::from(AppError::Forbidden("(access_denied) nope".into()));
         assert_eq!(error.to_string(), "(access_denied) nope");
-        let error = CommandError::from(ApiError::field("description", "Too long."));
+        let error = CommandError::from(AppError::invalid("description", "Too long."));
         assert_eq!(error.to_string(), "description: Too long.");
     }
 }

@@ -67,6 +67,7 @@ impl<'a> Issuer<'a> {
                 chain,
             },
         )
+        .map_err(Into::into)
     }
 }
 

@@ -6,7 +6,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::TokenInput;
-use super::issue::{Request, issue};
+use super::issue::{IssueRequest, issue};
 use super::render::{TokenRecord, render_token};
 use crate::auth::Principal;
 use crate::context::{Context, Reply, run};
@@ -173,7 +173,7 @@ fn create(
             &rng,
             &settings,
             now,
-            Request {
+            IssueRequest {
                 actor: Some(&principal.user),
                 owner: &principal.user,
                 application: application.as_ref(),
@@ -182,6 +182,7 @@ fn create(
                 chain: None,
             },
         )
+        .map_err(ApiError::from)
     })?;
     tracing::info!(
         actor = principal.user.id,
@@ -189,5 +190,8 @@ fn create(
         application = ?application_id,
         "token created"
     );
-    Ok(render_token(&issued.row, Some(issued.plain())))
+    Ok(render_token(
+        &issued.row,
+        Some(super::issue::plain(&issued)),
+    ))
 }

@@ -22,7 +22,10 @@ impl TokenInput {
     /// description empty). `with_application` reads the `application` field (creation).
     pub fn read(body: &Map<String, Value>, full: bool, with_application: bool) -> ApiResult<Self> {
         let mut fields = FieldReader::new(body, false);
-        let description = fields.text("description", Text::optional(4096));
+        let description = fields.text(
+            "description",
+            Text::optional(acs_app::tokens::MAX_DESCRIPTION_CHARS),
+        );
         let scope =
             match body.get("scope") {
                 None => None,

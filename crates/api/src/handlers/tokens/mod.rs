@@ -16,7 +16,7 @@ pub use create::{
 };
 pub use delete::{delete_token, revoke};
 pub use detail::get_token;
-pub use issue::{Issued, Request as IssueRequest, issue, issue_personal};
+pub use issue::{IssueRequest, Issued, issue};
 pub use list::{
     list_application_tokens, list_authorized_tokens, list_personal_tokens, list_tokens,
     list_user_tokens,

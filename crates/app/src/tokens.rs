@@ -1,0 +1,200 @@
+//! Issuing an access token (and, for an application, its refresh token): the one path every
+//! token creation takes, through the API or the `create_oauth2_token` command, so the
+//! external-user rule, the lifetimes and the activity record apply to all of them.
+
+use acs_oauth2::{PlainSecret, Scope};
+use acs_storage::DbConnection;
+use acs_storage::applications::Application;
+use acs_storage::tokens::{NewAccessToken, NewRefreshToken, TokenRow};
+use acs_storage::users::User;
+use ring::rand::SecureRandom;
+use serde::Serialize;
+
+use crate::activity::{self, Subject};
+use crate::settings::Settings;
+use crate::{AppError, AppResult, timestamp};
+
+/// The longest description a token takes, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 4096;
+
+/// A token just issued, with its plain values (shown once).
+#[derive(Debug)]
+pub struct Issued {
+    /// The stored row with its owner and application summaries.
+    pub row: TokenRow,
+    /// The access token value.
+    pub value: PlainSecret,
+    /// The refresh token value, for application tokens.
+    pub refresh: Option<PlainSecret>,
+}
+
+/// What to issue.
+#[derive(Debug, Clone, Copy)]
+pub struct IssueRequest<'a> {
+    /// Who acts (recorded in the activity stream); `None` for the system.
+    pub actor: Option<&'a User>,
+    /// The user the token acts for.
+    pub owner: &'a User,
+    /// The application, or `None` for a personal token.
+    pub application: Option<&'a Application>,
+    /// Validated scope.
+    pub scope: &'a str,
+    /// Free text.
+    pub description: &'a str,
+    /// For a refresh: the rotation chain the new refresh token continues.
+    pub chain: Option<i64>,
+}
+
+/// The fields of a token the activity stream records on its creation: the API's token
+/// record without its envelope, values masked (`acs_api`'s tests hold the two equal).
+#[derive(Debug, Serialize)]
+pub struct RecordedToken<'a> {
+    description: &'a str,
+    user: i64,
+    token: &'static str,
+    refresh_token: Option<&'static str>,
+    application: Option<i64>,
+    expires: String,
+    scope: &'a str,
+}
+
+impl<'a> RecordedToken<'a> {
+    /// The recorded fields of `row`.
+    pub fn of(row: &'a TokenRow) -> Self {
+        let token = &row.token;
+        RecordedToken {
+            description: &token.description,
+            user: token.user_id,
+            token: acs_oauth2::MASK,
+            // Application tokens always carry a refresh token.
+            refresh_token: token.application_id.map(|_| acs_oauth2::MASK),
+            application: token.application_id,
+            expires: timestamp(&token.expires),
+            scope: &token.scope,
+        }
+    }
+}
+
+/// Checks the external-user rule, generates the values and stores their digests (inside the
+/// caller's transaction when `conn` is in one), and records the creation.
+pub fn issue(
+    conn: &mut DbConnection,
+    rng: &dyn SecureRandom,
+    settings: &Settings,
+    now: acs_storage::Timestamp,
+    request: IssueRequest<'_>,
+) -> AppResult<Issued> {
+    acs_oauth2::check_token_creation(
+        request.owner.external_account.as_deref(),
+        settings.allow_oauth2_for_external_users(),
+    )
+    .map_err(|denied| AppError::Forbidden(denied.to_string()))?;
+    let value = acs_oauth2::generate_secret(rng).map_err(|_| AppError::Random)?;
+    let refresh = match request.application {
+        Some(_) => Some(acs_oauth2::generate_secret(rng).map_err(|_| AppError::Random)?),
+        None => None,
+    };
+    let lifetimes = settings.oauth2_provider();
+    let digest = value.digest();
+    let token = acs_storage::tokens::insert(
+        conn,
+        &NewAccessToken {
+            digest: digest.as_bytes(),
+            user_id: request.owner.id,
+            application_id: request.application.map(|a| a.id),
+            description: request.description,
+            scope: request.scope,
+            expires: lifetimes.access_token_expires(now, request.application.is_none()),
+            created: now,
+            modified: now,
+        },
+    )?;
+    if let (Some(application), Some(refresh)) = (request.application, &refresh) {
+        acs_storage::tokens::insert_refresh(
+            conn,
+            &NewRefreshToken {
+                digest: refresh.digest().as_bytes(),
+                user_id: request.owner.id,
+                application_id: application.id,
+                access_token_id: Some(token.id),
+                scope: request.scope,
+                created: now,
+                chain_id: request.chain,
+            },
+        )?;
+    }
+    // The owner and application are at hand: no need to read their summaries back inside
+    // the write transaction (on SQLite every statement there holds up all other writers).
+    let owner = request.owner;
+    let row = TokenRow {
+        user: (
+            owner.id,
+            owner.username.clone(),
+            owner.first_name.clone(),
+            owner.last_name.clone(),
+        ),
+        application: request
+            .application
+            .map(|app| (app.id, app.name.clone(), app.client_id.clone())),
+        token,
+    };
+    activity::record(
+        conn,
+        now,
+        request.actor,
+        "create",
+        &Subject::named(
+            acs_storage::activity::TOKEN,
+            row.token.id,
+            request.description,
+        ),
+        None,
+        activity::fields_of(&RecordedToken::of(&row))?,
+    )?;
+    Ok(Issued {
+        row,
+        value,
+        refresh,
+    })
+}
+
+/// Issues a personal token (no application) for `owner` with no actor, for the
+/// `create_oauth2_token` command: `scope` and `description` are checked as
+/// `POST /api/v2/tokens/` checks them.
+pub fn issue_personal(
+    conn: &mut DbConnection,
+    rng: &dyn SecureRandom,
+    settings: &Settings,
+    now: acs_storage::Timestamp,
+    owner: &User,
+    scope: &str,
+    description: &str,
+) -> AppResult<Issued> {
+    Scope::parse(scope).map_err(|error| AppError::invalid("scope", error.to_string()))?;
+    if description.contains('\0') {
+        return Err(AppError::invalid(
+            "description",
+            "Null characters are not allowed.",
+        ));
+    }
+    if description.chars().count() > MAX_DESCRIPTION_CHARS {
+        return Err(AppError::invalid(
+            "description",
+            format!("Ensure this field has no more than {MAX_DESCRIPTION_CHARS} characters."),
+        ));
+    }
+    issue(
+        conn,
+        rng,
+        settings,
+        now,
+        IssueRequest {
+            actor: None,
+            owner,
+            application: None,
+            scope,
+            description,
+            chain: None,
+        },
+    )
+}
