@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::dataset::{self, Dataset};
-use super::load::{self, Load};
+use super::load::{self, Load, Workload};
 use super::row::Row;
 use super::scenarios::Scenario;
 use super::server::{Server, Store};
@@ -61,13 +61,10 @@ pub fn run(
         let half = (scenario.name == HALF_LOAD_OF).then(|| row.requests_per_sec / 2.0);
         rows.push(row);
         if let Some(rate) = half {
-            rows.push(measure_at_rate(
-                &server,
-                scenario,
-                pace,
-                baseline_rps,
-                rate,
-            )?);
+            let (at_rate, baseline_at_rate) =
+                measure_at_rate(&server, scenario, pace, baseline_rps, rate)?;
+            rows.push(at_rate);
+            rows.push(baseline_at_rate);
         }
     }
     Ok(Suite {
@@ -83,14 +80,16 @@ const HALF_LOAD_OF: &str = "bearer";
 /// How often each connection of an open loop sends.
 const OPEN_LOOP_INTERVAL: Duration = Duration::from_millis(5);
 
-/// `scenario` as an open loop at `rate` requests per second: the row `<name>_half_load`.
+/// `scenario` as an open loop at `rate` requests per second, the row `bearer_half_load`, and
+/// the bare handler under the same open loop, the row `baseline_half_load`: the latency the
+/// machine itself gives at that rate, which the scenario's is to be read against.
 fn measure_at_rate(
     server: &Server,
     scenario: &Scenario,
     pace: Pace,
     baseline_rps: f64,
     rate: f64,
-) -> Result<Row> {
+) -> Result<(Row, Row)> {
     eprintln!("bench: {} at {rate:.0} requests/s", scenario.name);
     let workload = (scenario.prepare)(server.addr, pace.connections)
         .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
@@ -108,7 +107,22 @@ fn measure_at_rate(
         load::run(load, &workload).map_err(|error| format!("{}: {error}", scenario.name))?;
     let mut row = Row::new("bearer_half_load", &measured, baseline_rps);
     row.peak_mib = server.peak_mib();
-    Ok(row)
+
+    eprintln!("bench: baseline at {rate:.0} requests/s");
+    let bare = super::baseline::start()?;
+    let request = Workload::repeat(load::request("GET", bare.addr, super::ME_PATH, &[], b""));
+    let bare_measured = load::run(
+        Load {
+            addr: bare.addr,
+            ..load
+        },
+        &request,
+    )
+    .map_err(|error| format!("baseline at {rate:.0} requests/s: {error}"))?;
+    Ok((
+        row,
+        Row::new("baseline_half_load", &bare_measured, baseline_rps),
+    ))
 }
 
 /// Sets `scenario` up on `server`, measures it and, if it started work in the background,
