@@ -2,30 +2,20 @@
 //! hands one closure to [`run`]: it executes on the blocking pool with a [`Context`] that
 //! authenticates lazily, checks out at most one connection and reads the settings once.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::ops::{Deref, DerefMut};
+use std::time::Instant;
 
-use acs_storage::revisions::Revisions;
-use acs_storage::{DbConnection, PooledConnection, Timestamp};
+use acs_app::settings::Settings;
+use acs_storage::PooledConnection;
 use actix_web::http::Method;
 use actix_web::{HttpRequest, web};
 
+use crate::auth::session::SessionCookie;
 use crate::auth::{self, Principal};
 use crate::error::{ApiError, ApiResult};
 use crate::http::request::RequestInfo;
 use crate::state::AppState;
-use acs_app::settings::Settings;
-
-/// A session cookie to send back: the sliding expiry re-arms it on every request.
-#[derive(Debug, Clone)]
-pub struct SessionCookie {
-    /// Cookie name (`SESSION_COOKIE_NAME`).
-    pub name: String,
-    /// The session id itself (already known to the client).
-    pub value: String,
-    /// Seconds until it expires.
-    pub max_age: i64,
-}
+use crate::store::Store;
 
 /// The value a handler produced, with the session cookie to refresh, if any.
 #[derive(Debug)]
@@ -58,30 +48,17 @@ impl<T> Reply<T> {
     }
 }
 
-/// What a request's blocking work may use.
+/// What a request's blocking work may use: the request, its [`Store`] (reached through
+/// `Deref`, so `ctx.conn()` and `ctx.settings()` read as before) and, once asked for, who
+/// made it.
 pub struct Context<'a> {
-    /// Shared state.
-    pub state: &'a AppState,
+    /// The database side of the request.
+    pub store: Store<'a>,
     /// The parts of the HTTP request that matter here.
     pub request: RequestInfo,
-    /// The time the request is evaluated at.
-    pub now: Timestamp,
-    conn: Option<PooledConnection>,
-    revisions: Option<Revisions>,
-    settings: Option<Arc<Settings>>,
     principal: Option<Option<Principal>>,
-    pub(crate) session_cookie: Option<SessionCookie>,
-    /// Why the directory could not answer this request's password check, for the login page.
-    pub(crate) directory_problem: Option<String>,
-    /// Until when the first checkout may wait: the request's database budget
-    /// (`ACS_DATABASE_TIMEOUT_SECONDS`) counts from its arrival, the wait for a blocking slot
-    /// included.
-    checkout_deadline: Option<Instant>,
+    session_cookie: Option<SessionCookie>,
 }
-
-/// The least the first checkout may wait, however much of the budget the wait for a slot
-/// took: time to test an idle connection or open a new one.
-const MIN_CHECKOUT_WAIT: Duration = Duration::from_millis(250);
 
 impl std::fmt::Debug for Context<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -91,57 +68,33 @@ impl std::fmt::Debug for Context<'_> {
     }
 }
 
+impl<'a> Deref for Context<'a> {
+    type Target = Store<'a>;
+
+    fn deref(&self) -> &Store<'a> {
+        &self.store
+    }
+}
+
+impl DerefMut for Context<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.store
+    }
+}
+
 impl<'a> Context<'a> {
-    fn new(state: &'a AppState, request: RequestInfo, checkout_deadline: Instant) -> Self {
+    fn new(
+        state: &'a AppState,
+        request: RequestInfo,
+        checkout_deadline: Instant,
+        conn: Option<PooledConnection>,
+    ) -> Self {
         Context {
-            checkout_deadline: Some(checkout_deadline),
-            state,
+            store: Store::new(state, checkout_deadline, conn),
             request,
-            // Microseconds, as both databases store them, so a timestamp read back equals the
-            // one written (an expiry computed from `now` gives whole seconds until it).
-            now: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now().naive_utc(), 6),
-            conn: None,
-            revisions: None,
-            settings: None,
             principal: None,
             session_cookie: None,
-            directory_problem: None,
         }
-    }
-
-    /// The request's connection, checked out on first use. The first checkout waits only for
-    /// what is left of the request's budget; a later one (after [`Context::release`]) for the
-    /// pool's whole timeout.
-    pub fn conn(&mut self) -> ApiResult<&mut DbConnection> {
-        if self.conn.is_none() {
-            let conn = match self.checkout_deadline.take() {
-                Some(deadline) => {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    self.state.pool.get_within(left.max(MIN_CHECKOUT_WAIT))?
-                }
-                None => self.state.pool.get()?,
-            };
-            self.conn = Some(conn);
-        }
-        match self.conn.as_mut() {
-            Some(conn) => Ok(conn),
-            None => Err(ApiError::Internal("connection vanished".into())),
-        }
-    }
-
-    /// Returns the connection to the pool (before slow CPU work such as password hashing).
-    pub fn release(&mut self) {
-        self.conn = None;
-    }
-
-    /// Runs `work` in one write transaction on the request's connection.
-    pub fn write<T>(
-        &mut self,
-        work: impl FnOnce(&mut DbConnection) -> ApiResult<T>,
-    ) -> ApiResult<T> {
-        let pool = self.state.pool.clone();
-        let conn = self.conn()?;
-        pool.transaction(conn, work)
     }
 
     /// The public base URL of this service: the `BASE_URL` setting, or else the scheme and
@@ -157,44 +110,14 @@ impl<'a> Context<'a> {
         Ok(format!("{scheme}://{}", self.request.host))
     }
 
-    /// The change counters as this request first saw them: the change feed's, while they can
-    /// be trusted (see `acs_storage::change_feed`), or else read on the request's connection.
-    pub fn revisions(&mut self) -> ApiResult<Revisions> {
-        if let Some(revisions) = self.revisions {
-            return Ok(revisions);
-        }
-        let state = self.state;
-        let revisions = match state.changes.fresh() {
-            Some(revisions) => revisions,
-            None => state.changes.read(self.conn()?)?,
-        };
-        self.revisions = Some(revisions);
-        Ok(revisions)
-    }
-
-    /// The settings in force for this request.
-    pub fn settings(&mut self) -> ApiResult<Arc<Settings>> {
-        if let Some(settings) = &self.settings {
-            return Ok(settings.clone());
-        }
-        let revision = self.revisions()?.settings;
-        let state = self.state;
-        let settings = state.settings.current(self.conn()?, revision)?;
-        self.settings = Some(settings.clone());
-        Ok(settings)
-    }
-
-    /// Forgets the settings read so far, so the next [`Context::settings`] sees a change this
-    /// request just wrote.
-    pub fn reload_settings(&mut self) {
-        self.revisions = None;
-        self.settings = None;
-    }
-
     /// Who is making the request, if anyone (authenticates on first call).
     pub fn principal(&mut self) -> ApiResult<Option<&Principal>> {
         if self.principal.is_none() {
-            let principal = auth::authenticate(self)?;
+            let found = auth::authenticate(&mut self.store, &self.request)?;
+            let principal = found.map(|found| {
+                self.session_cookie = found.session;
+                found.principal
+            });
             self.principal = Some(principal);
         }
         Ok(self.principal.as_ref().and_then(Option::as_ref))
@@ -248,9 +171,7 @@ where
     let budget = state.config.pool_timeout;
     let deadline = Instant::now() + budget;
     if let Some(conn) = inline_connection(state, req, &request) {
-        let mut ctx = Context::new(state, request, deadline);
-        ctx.conn = Some(conn);
-        return finish(ctx, work);
+        return finish(Context::new(state, request, deadline, Some(conn)), work);
     }
     let _slot = match tokio::time::timeout(budget, state.blocking_slots.acquire()).await {
         Ok(Ok(slot)) => slot,
@@ -262,7 +183,7 @@ where
         }
     };
     let state = state.clone().into_inner();
-    web::block(move || finish(Context::new(&state, request, deadline), work)).await?
+    web::block(move || finish(Context::new(&state, request, deadline, None), work)).await?
 }
 
 /// A connection to run a request's work with on the worker thread itself, when that is
@@ -310,8 +231,8 @@ where
         value,
         session: ctx.session_cookie.take(),
         secure: ctx.request.is_https(
-            ctx.settings
-                .as_deref()
+            ctx.store
+                .settings_read()
                 .map_or(&[][..], Settings::trusted_proxies),
         ),
     })

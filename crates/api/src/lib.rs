@@ -22,3 +22,4 @@ pub mod routes;
 pub mod runner;
 pub mod server;
 pub mod state;
+pub mod store;

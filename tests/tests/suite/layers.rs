@@ -153,3 +153,25 @@ fn the_check_sees_what_a_crate_links() {
         "dev-dependencies are not linked"
     );
 }
+
+/// Authentication reads a request's credentials and its store; the request context holds what
+/// it found. So nothing under `crates/api/src/auth/` may reach back for the context.
+#[test]
+fn authentication_does_not_reach_back_for_the_request_context() {
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/api/src/auth"
+    ));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).expect("auth sources") {
+        let path = entry.expect("entry").path();
+        let source = std::fs::read_to_string(&path).expect("source");
+        assert!(
+            !source.contains("crate::context"),
+            "{} uses the request context",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} files under {}", dir.display());
+}

@@ -6,37 +6,35 @@ use acs_oauth2::Scope;
 
 use super::principal_cache::Kind;
 use super::{Method, Principal, principal_of};
-use crate::context::Context;
 use crate::error::ApiResult;
+use crate::store::Store;
 
-/// Authenticates by `Authorization: Bearer <token>`.
-pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
-    let Some(secret) = ctx
-        .request
-        .authorization
-        .as_deref()
-        .and_then(acs_oauth2::parse_bearer)
-    else {
+/// Authenticates by an `Authorization: Bearer <token>` header.
+pub fn authenticate(
+    store: &mut Store<'_>,
+    authorization: Option<&str>,
+) -> ApiResult<Option<Principal>> {
+    let Some(secret) = authorization.and_then(acs_oauth2::parse_bearer) else {
         return Ok(None);
     };
-    let now = ctx.now;
+    let now = store.now;
     let digest = secret.digest();
-    let revisions = ctx.revisions()?;
-    let key = ctx.state.principals.bearer_key(&digest);
+    let revisions = store.revisions()?;
+    let key = store.state.principals.bearer_key(&digest);
     if let Some((principal, Some(expires))) =
-        ctx.state.principals.get(&key, Kind::Bearer, &revisions)
+        store.state.principals.get(&key, Kind::Bearer, &revisions)
         && expires > now
     {
         return Ok(Some(principal));
     }
     let Some((token, user)) =
-        acs_storage::tokens::find_active(ctx.conn()?, digest.as_bytes(), now)?
+        acs_storage::tokens::find_active(store.conn()?, digest.as_bytes(), now)?
     else {
         return Ok(None);
     };
     let scope = Scope::from_stored(&token.scope);
     let mut principal = principal_of(
-        ctx,
+        store,
         user,
         Method::Bearer {
             token_id: token.id,
@@ -44,7 +42,7 @@ pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
         },
     )?;
     principal.actor.read_only = !scope.allows_write();
-    ctx.state.principals.insert(
+    store.state.principals.insert(
         key,
         Kind::Bearer,
         &revisions,

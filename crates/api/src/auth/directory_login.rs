@@ -6,37 +6,50 @@
 use acs_storage::users::{User, UserChanges};
 
 use super::directory::{self, DirectoryUser};
-use crate::context::Context;
 use crate::error::ApiResult;
+use crate::store::Store;
 use acs_app::settings::directory::DirectoryConfig;
 
 /// The identity source name, as users' `external_account` and the link table record it.
 pub const SOURCE: &str = "ldap";
 
-/// `Some(user)` when the directory vouches for `username` and `password` and the linked user
-/// is active; `None` otherwise (also when the directory cannot be asked: that is logged).
-pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult<Option<User>> {
-    let settings = ctx.settings()?;
-    let cipher = &ctx.state.input_cipher;
+/// What the directory said of a username and password.
+#[derive(Debug)]
+pub enum Answer {
+    /// It vouches for them, and the linked user is active.
+    Vouched(User),
+    /// It does not (or no directory is configured, or the linked user is inactive).
+    Refused,
+    /// It could not be asked: why, for the login page (also logged).
+    Unavailable(String),
+}
+
+/// Asks the directory about `username` and `password`, linking or creating the user it
+/// vouches for.
+pub fn check(store: &mut Store<'_>, username: &str, password: &str) -> ApiResult<Answer> {
+    let settings = store.settings()?;
+    let cipher = &store.state.input_cipher;
     let Some(config) = DirectoryConfig::of(&settings, |stored| {
         acs_app::settings::open_secret(cipher, "AUTH_LDAP_BIND_PASSWORD", stored)
     }) else {
-        return Ok(None);
+        return Ok(Answer::Refused);
     };
     // The directory may take a while: give the connection back meanwhile.
-    ctx.release();
+    store.release();
     let entry = match directory::authenticate(&config, username, password) {
         Ok(Some(entry)) => entry,
-        Ok(None) => return Ok(None),
+        Ok(None) => return Ok(Answer::Refused),
         Err(error) => {
             tracing::warn!(%error, uri = %config.uri, "directory login unavailable");
-            ctx.directory_problem = Some(error.to_string());
-            return Ok(None);
+            return Ok(Answer::Unavailable(error.to_string()));
         }
     };
-    let now = ctx.now;
-    let user = ctx.write(|conn| link(conn, username, &entry, now))?;
-    Ok(user.filter(|user| user.is_active))
+    let now = store.now;
+    let user = store.write(|conn| link(conn, username, &entry, now))?;
+    Ok(match user {
+        Some(user) if user.is_active => Answer::Vouched(user),
+        _ => Answer::Refused,
+    })
 }
 
 /// The user linked to `entry`, updated from it, or a new one linked to it.

@@ -1,5 +1,8 @@
 //! Authentication (contract §3): bearer token, then session cookie, then HTTP Basic. The first
 //! that succeeds wins; invalid credentials of one kind fall through to the next.
+//!
+//! Authentication turns a request's credentials into a [`Principal`], reading through the
+//! request's [`Store`]; the request context only keeps what it produced.
 
 pub mod bearer;
 pub mod csrf;
@@ -18,10 +21,11 @@ use base64::Engine;
 pub use password_cache::PasswordCache;
 pub use principal_cache::PrincipalCache;
 
-use crate::context::Context;
 use crate::error::ApiResult;
 use crate::http::request::RequestInfo;
 use crate::state::AppState;
+use crate::store::Store;
+use session::SessionCookie;
 
 /// How a request was authenticated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,9 +72,18 @@ impl Principal {
     }
 }
 
+/// What authentication found: who made the request and, for a session, the cookie to re-arm.
+#[derive(Debug)]
+pub struct Authenticated {
+    /// Who made the request.
+    pub principal: Principal,
+    /// Set when a session cookie authenticated it.
+    pub session: Option<SessionCookie>,
+}
+
 /// Builds the principal of `user` with its organization roles.
-pub fn principal_of(ctx: &mut Context<'_>, user: User, method: Method) -> ApiResult<Principal> {
-    let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
+pub fn principal_of(store: &mut Store<'_>, user: User, method: Method) -> ApiResult<Principal> {
+    let memberships = acs_storage::users::memberships_of(store.conn()?, user.id)?;
     let actor = Actor {
         user_id: user.id,
         is_superuser: user.is_superuser,
@@ -86,46 +99,65 @@ pub fn principal_of(ctx: &mut Context<'_>, user: User, method: Method) -> ApiRes
     })
 }
 
-/// Tries each authentication method in the contract's order.
-pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
-    if let Some(principal) = bearer::authenticate(ctx)? {
-        return Ok(Some(principal));
+/// Tries each authentication method in the contract's order on `request`'s credentials.
+pub fn authenticate(
+    store: &mut Store<'_>,
+    request: &RequestInfo,
+) -> ApiResult<Option<Authenticated>> {
+    let authorization = request.authorization.as_deref();
+    if let Some(principal) = bearer::authenticate(store, authorization)? {
+        return Ok(Some(Authenticated {
+            principal,
+            session: None,
+        }));
     }
-    if let Some(principal) = session::authenticate(ctx)? {
-        return Ok(Some(principal));
+    if let Some((principal, cookie)) = session::authenticate(store, request)? {
+        return Ok(Some(Authenticated {
+            principal,
+            session: Some(cookie),
+        }));
     }
-    let Some((username, password)) = basic_credentials(ctx.request.authorization.as_deref()) else {
+    let principal = basic(store, request)?;
+    Ok(principal.map(|principal| Authenticated {
+        principal,
+        session: None,
+    }))
+}
+
+/// HTTP Basic: served from the principal cache when it holds the credentials, else checked
+/// like a login.
+fn basic(store: &mut Store<'_>, request: &RequestInfo) -> ApiResult<Option<Principal>> {
+    let Some((username, password)) = basic_credentials(request.authorization.as_deref()) else {
         return Ok(None);
     };
-    if !ctx.settings()?.auth_basic_enabled() {
+    let settings = store.settings()?;
+    if !settings.auth_basic_enabled() {
         return Ok(None);
     }
-    let revisions = ctx.revisions()?;
-    let settings = ctx.settings()?;
-    let client = ctx.request.client_ip(settings.trusted_proxies());
-    let cache = &ctx.state.principals;
+    let revisions = store.revisions()?;
+    let client = request.client_ip(settings.trusted_proxies());
+    let cache = &store.state.principals;
     let key = cache.basic_key(&username, &password, client);
     if let Some((principal, _)) = cache.get(&key, principal_cache::Kind::Basic, &revisions) {
         return Ok(Some(principal));
     }
-    match passwords::check(ctx, &username, &password)? {
-        Some(user) => {
-            // A directory user's password is the directory's to judge, at every request.
-            let cacheable = user.external_account.is_none();
-            let principal = principal_of(ctx, user, Method::Basic)?;
-            if cacheable {
-                ctx.state.principals.insert(
-                    key,
-                    principal_cache::Kind::Basic,
-                    &revisions,
-                    principal.clone(),
-                    None,
-                );
-            }
-            Ok(Some(principal))
-        }
-        None => Ok(None),
+    let passwords::Verdict::Valid(user) = passwords::check(store, request, &username, &password)?
+    else {
+        return Ok(None);
+    };
+    // A directory user's password is the directory's to judge, at every request.
+    let cacheable = user.external_account.is_none();
+    let principal = principal_of(store, user, Method::Basic)?;
+    if cacheable {
+        store.state.principals.insert(
+            key,
+            principal_cache::Kind::Basic,
+            &revisions,
+            principal.clone(),
+            None,
+        );
     }
+    Ok(Some(principal))
 }
 
 /// Whether a request with HTTP Basic credentials would be served from the principal cache,

@@ -6,41 +6,70 @@ use std::sync::OnceLock;
 
 use acs_storage::users::User;
 
+use super::directory_login::{self, Answer};
 use super::throttle;
-use crate::context::Context;
 use crate::error::ApiResult;
+use crate::http::request::RequestInfo;
+use crate::store::Store;
+
+/// The outcome of a password check that was not throttled.
+#[derive(Debug)]
+pub enum Verdict {
+    /// The username and password match this active user.
+    Valid(User),
+    /// They do not; when the directory could not be asked, why (for the login page).
+    Invalid {
+        /// The directory's problem, if it was one.
+        directory_problem: Option<String>,
+    },
+}
+
+impl Verdict {
+    /// The user, when valid.
+    pub fn user(self) -> Option<User> {
+        match self {
+            Verdict::Valid(user) => Some(user),
+            Verdict::Invalid { .. } => None,
+        }
+    }
+}
 
 /// A hash with the configured cost that no password matches, verified for unknown users so
 /// that response time does not tell which usernames exist.
-fn decoy_hash(ctx: &Context<'_>) -> &'static str {
+fn decoy_hash(store: &Store<'_>) -> &'static str {
     static DECOY: OnceLock<String> = OnceLock::new();
     DECOY.get_or_init(|| {
         acs_oauth2::hash_password(
             "decoy",
-            ctx.state.config.password_iterations,
-            &ctx.state.rng,
+            store.state.config.password_iterations,
+            &store.state.rng,
         )
         .unwrap_or_default()
     })
 }
 
-/// Checks `username` and `password`; `Some(user)` when they match an active user. Throttled
-/// attempts fail with 429 before any check; failures are counted.
-pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult<Option<User>> {
-    let keys = throttle::keys(ctx, username)?;
-    let had_failures = throttle::check(ctx, &keys)?;
+/// Checks `username` and `password` sent with `request`. Throttled attempts fail with 429
+/// before any check; failures are counted.
+pub fn check(
+    store: &mut Store<'_>,
+    request: &RequestInfo,
+    username: &str,
+    password: &str,
+) -> ApiResult<Verdict> {
+    let keys = throttle::keys(store, request, username)?;
+    let had_failures = throttle::check(store, &keys)?;
     // No username holds a NUL (creation refuses it), and PostgreSQL cannot compare one.
     let user = if username.contains('\0') {
         None
     } else {
-        acs_storage::users::find_by_username(ctx.conn()?, username)?.filter(|user| user.is_active)
+        acs_storage::users::find_by_username(store.conn()?, username)?.filter(|user| user.is_active)
     };
 
     // A directory or single sign-on user's record holds `!`, which never verifies: for them
     // only the directory can vouch, below.
     let verified = match &user {
         Some(user)
-            if ctx
+            if store
                 .state
                 .passwords
                 .contains(user.id, &user.password, password) =>
@@ -49,38 +78,41 @@ pub fn check(ctx: &mut Context<'_>, username: &str, password: &str) -> ApiResult
         }
         Some(user) if acs_oauth2::is_usable(&user.password) => {
             // PBKDF2 takes a while: give the connection back meanwhile.
-            ctx.release();
+            store.release();
             let ok = acs_oauth2::verify_password(password, &user.password).unwrap_or_else(|error| {
                 tracing::warn!(user = user.id, %error, "stored password hash cannot be verified");
                 false
             });
             if ok {
-                ctx.state
+                store
+                    .state
                     .passwords
                     .insert(user.id, &user.password, password);
             }
             ok
         }
         _ => {
-            ctx.release();
-            let _ = acs_oauth2::verify_password(password, decoy_hash(ctx));
+            store.release();
+            let _ = acs_oauth2::verify_password(password, decoy_hash(store));
             false
         }
     };
 
-    let found = if verified {
-        user
-    } else {
-        super::directory_login::check(ctx, username, password)?
+    let answer = match user {
+        Some(user) if verified => Answer::Vouched(user),
+        _ => directory_login::check(store, username, password)?,
     };
-    if let Some(user) = found {
-        if had_failures {
-            throttle::record_success(ctx, &keys)?;
+    let directory_problem = match answer {
+        Answer::Vouched(user) => {
+            if had_failures {
+                throttle::record_success(store, &keys)?;
+            }
+            return Ok(Verdict::Valid(user));
         }
-        Ok(Some(user))
-    } else {
-        tracing::info!(username, "failed password check");
-        throttle::record_failure(ctx, &keys)?;
-        Ok(None)
-    }
+        Answer::Refused => None,
+        Answer::Unavailable(problem) => Some(problem),
+    };
+    tracing::info!(username, "failed password check");
+    throttle::record_failure(store, &keys)?;
+    Ok(Verdict::Invalid { directory_problem })
 }

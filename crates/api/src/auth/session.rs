@@ -8,39 +8,54 @@ use serde_json::json;
 
 use super::principal_cache::Kind;
 use super::{Method, Principal, principal_of};
-use crate::context::{Context, SessionCookie};
 use crate::error::{ApiError, ApiResult};
+use crate::http::request::RequestInfo;
+use crate::store::Store;
+
+/// A session cookie to send back: the sliding expiry re-arms it on every request.
+#[derive(Debug, Clone)]
+pub struct SessionCookie {
+    /// Cookie name (`SESSION_COOKIE_NAME`).
+    pub name: String,
+    /// The session id itself (already known to the client).
+    pub value: String,
+    /// Seconds until it expires.
+    pub max_age: i64,
+}
 
 /// The expiry is written back only once it has slid this far, so a burst of requests does not
 /// become a burst of writes; the cookie's Max-Age is re-armed on every response regardless.
 const REARM_AFTER_SECONDS: i64 = 15;
 
-/// Authenticates by the session cookie, re-arming the sliding expiry.
-pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
-    let settings = ctx.settings()?;
-    let Some(value) = ctx
-        .request
+/// Authenticates by the session cookie, re-arming the sliding expiry; returns the principal
+/// and the cookie to send back.
+pub fn authenticate(
+    store: &mut Store<'_>,
+    request: &RequestInfo,
+) -> ApiResult<Option<(Principal, SessionCookie)>> {
+    let settings = store.settings()?;
+    let Some(value) = request
         .cookie(settings.session_cookie_name())
         .filter(|v| !v.is_empty())
     else {
         return Ok(None);
     };
     let secret = PlainSecret::new(value.to_owned());
-    let now = ctx.now;
-    let revisions = ctx.revisions()?;
-    let key = ctx.state.principals.session_key(&secret.digest());
-    let cached = ctx.state.principals.get(&key, Kind::Session, &revisions);
+    let now = store.now;
+    let revisions = store.revisions()?;
+    let key = store.state.principals.session_key(&secret.digest());
+    let cached = store.state.principals.get(&key, Kind::Session, &revisions);
     let (principal, session_expires) = match cached {
         Some((principal, Some(expires))) if expires > now => (principal, expires),
         _ => {
             let digest = secret.digest();
             let Some((session, user)) =
-                acs_storage::sessions::find_active(ctx.conn()?, digest.as_bytes(), now)?
+                acs_storage::sessions::find_active(store.conn()?, digest.as_bytes(), now)?
             else {
                 return Ok(None);
             };
-            let principal = principal_of(ctx, user, Method::Session { id: session.id })?;
-            let cache = &ctx.state.principals;
+            let principal = principal_of(store, user, Method::Session { id: session.id })?;
+            let cache = &store.state.principals;
             cache.insert(
                 key,
                 Kind::Session,
@@ -59,27 +74,27 @@ pub fn authenticate(ctx: &mut Context<'_>) -> ApiResult<Option<Principal>> {
     let age = settings.session_cookie_age();
     let expires = now + Duration::seconds(age);
     if expires - session_expires >= Duration::seconds(REARM_AFTER_SECONDS.min(age / 10).max(1)) {
-        ctx.write(|conn| Ok(acs_storage::sessions::extend(conn, session_id, expires)?))?;
+        store.write(|conn| Ok(acs_storage::sessions::extend(conn, session_id, expires)?))?;
     }
-    ctx.session_cookie = Some(SessionCookie {
+    let cookie = SessionCookie {
         name: settings.session_cookie_name().to_owned(),
         value: secret.into_inner(),
         max_age: age,
-    });
-    Ok(Some(principal))
+    };
+    Ok(Some((principal, cookie)))
 }
 
 /// Starts a session for `user`: stores its digest, applies `SESSIONS_PER_USER`, records the
 /// login. Returns the cookie to send.
-pub fn start(ctx: &mut Context<'_>, user: &User) -> ApiResult<SessionCookie> {
-    let settings = ctx.settings()?;
-    let secret = acs_oauth2::generate_secret(&ctx.state.rng)
+pub fn start(store: &mut Store<'_>, user: &User) -> ApiResult<SessionCookie> {
+    let settings = store.settings()?;
+    let secret = acs_oauth2::generate_secret(&store.state.rng)
         .map_err(|_| ApiError::Internal("random number generator failed".into()))?;
-    let now = ctx.now;
+    let now = store.now;
     let age = settings.session_cookie_age();
     let limit = settings.sessions_per_user();
     let digest = secret.digest();
-    ctx.write(|conn| {
+    store.write(|conn| {
         acs_storage::sessions::insert(
             conn,
             digest.as_bytes(),

@@ -5,8 +5,10 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
-use crate::auth::{csrf, passwords, session};
-use crate::context::{SessionCookie, run};
+use crate::auth::passwords::{self, Verdict};
+use crate::auth::session::SessionCookie;
+use crate::auth::{csrf, session};
+use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::oauth::authorize::redirect_target_of_next;
 use crate::http::body::FormBody;
@@ -153,8 +155,8 @@ pub async fn login_submit(
         if name.is_empty() || password.is_empty() {
             return Ok(Outcome::Failed(None));
         }
-        match passwords::check(ctx, &name, &password)? {
-            Some(user) => {
+        match passwords::check(&mut ctx.store, &ctx.request, &name, &password)? {
+            Verdict::Valid(user) => {
                 let session = session::start(ctx, &user)?;
                 let csrf = csrf::new_token(&ctx.state.rng)?;
                 Ok(Outcome::Success {
@@ -163,9 +165,9 @@ pub async fn login_submit(
                     csrf,
                 })
             }
-            None => {
+            Verdict::Invalid { directory_problem } => {
                 record_failure(ctx, &name)?;
-                Ok(Outcome::Failed(ctx.directory_problem.take()))
+                Ok(Outcome::Failed(directory_problem))
             }
         }
     })

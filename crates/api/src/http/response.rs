@@ -5,7 +5,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use serde_json::Value;
 
-use crate::context::{Reply, SessionCookie};
+use crate::auth::session::SessionCookie;
+use crate::context::Reply;
 
 /// A cookie as ACS sets them: `Path=/`, `SameSite=Lax`, `Secure` only over HTTPS.
 pub fn cookie(

@@ -91,7 +91,8 @@ pub fn password(
     scope: Option<Scope>,
     asked: Option<&str>,
 ) -> OAuthResult<Issued> {
-    let owner = passwords::check(ctx, username, password.expose())?
+    let owner = passwords::check(&mut ctx.store, &ctx.request, username, password.expose())?
+        .user()
         .ok_or_else(|| OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given."))?;
     let issuer = Issuer::new(ctx, application)?;
     let words = granted_scope_words(scope.unwrap_or(DEFAULT_GRANT_SCOPE), asked);

@@ -8,8 +8,9 @@ use openidconnect::core::CoreIdTokenClaims;
 use super::provider::{exchange, http_client};
 use super::start::redirect_uri;
 use super::{SOURCE, binding, failure};
+use crate::auth::session::SessionCookie;
 use crate::auth::{csrf, session};
-use crate::context::{SessionCookie, run};
+use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
