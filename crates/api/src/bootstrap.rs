@@ -1,8 +1,6 @@
 //! What happens once at start: the data directory, the secret key, migrations, settings
 //! seeded from the environment, and the first superuser.
 
-use std::io::Write;
-use std::path::Path;
 
 use acs_storage::DbConnection;
 use ring::rand::SecureRandom;
@@ -32,6 +30,9 @@ pub enum StartError {
         /// What is wrong.
         reason: String,
     },
+    /// The secret key files cannot be read or created.
+    #[error("secret key: {0}")]
+    SecretKey(#[from] acs_app::secret_key::KeyFileError),
     /// Anything else.
     #[error("{0}")]
     Other(String),
@@ -42,59 +43,10 @@ fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
     move |source| StartError::Io { what, source }
 }
 
-/// The deployment's secret key (32 bytes). Debug never shows it.
-#[derive(Clone)]
-pub struct SecretKey(pub [u8; 32]);
-
-impl std::fmt::Debug for SecretKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SecretKey(***)")
-    }
-}
-
 /// Creates the data directory (SQLite only needs it, but the secret key lives there too).
 pub fn data_dir(config: &Config) -> Result<(), StartError> {
     std::fs::create_dir_all(&config.data_dir)
         .map_err(io(format!("creating {}", config.data_dir.display())))
-}
-
-/// Reads the secret key file, creating it (32 random bytes, mode 0600) on first start.
-pub fn secret_key(path: &Path, rng: &dyn SecureRandom) -> Result<SecretKey, StartError> {
-    match std::fs::read(path) {
-        Ok(bytes) => {
-            let key: [u8; 32] =
-                bytes
-                    .get(..32)
-                    .and_then(|b| b.try_into().ok())
-                    .ok_or_else(|| {
-                        StartError::Other(format!("{} must hold at least 32 bytes", path.display()))
-                    })?;
-            Ok(SecretKey(key))
-        }
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            let mut key = [0u8; 32];
-            rng.fill(&mut key)
-                .map_err(|_| StartError::Other("random number generator failed".into()))?;
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(io(format!("creating {}", parent.display())))?;
-            }
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            let mut file = options
-                .open(path)
-                .map_err(io(format!("creating {}", path.display())))?;
-            file.write_all(&key)
-                .map_err(io(format!("writing {}", path.display())))?;
-            file.sync_all()
-                .map_err(io(format!("writing {}", path.display())))?;
-            tracing::info!(path = %path.display(), "created the secret key");
-            Ok(SecretKey(key))
-        }
-        Err(error) => Err(io(format!("reading {}", path.display()))(error)),
-    }
 }
 
 /// Stores the settings given as `ACS_<NAME>` variables; the environment wins at start.

@@ -24,8 +24,10 @@ pub const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
     let rng = SystemRandom::new();
     bootstrap::data_dir(&config)?;
-    let secret_key = bootstrap::secret_key(&config.secret_key_file, &rng)?;
-    let input_cipher = acs_credential_types::InputCipher::from_secret_key(&secret_key.0);
+    let keys = acs_app::secret_key::Keyring::open(
+        acs_app::secret_key::KeyFiles::new(&config.secret_key_file),
+        &rng,
+    )?;
     let pool = config
         .database
         .pool(config.pool_size, config.pool_timeout)?;
@@ -35,7 +37,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         if applied > 0 {
             tracing::info!(applied, "database migrations applied");
         }
-        bootstrap::seed_settings(&mut conn, &config.setting_overrides, &input_cipher, &rng)?;
+        bootstrap::seed_settings(&mut conn, &config.setting_overrides, &keys.cipher(), &rng)?;
         bootstrap::first_superuser(&mut conn, &config, &rng)?;
         bootstrap::managed_credential_types(&mut conn)?;
         let lost = crate::runner::fail_unfinished(&mut conn, &config.node_name)?;
@@ -64,8 +66,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         passwords,
         principals,
         rng,
-        input_cipher,
-        secret_key,
+        keys,
         config,
         pages,
     }))

@@ -34,8 +34,7 @@ pub struct AppState {
     pub config: Config,
     /// Server-rendered pages.
     pub pages: Pages,
-    /// The deployment's secret key (encryption keys derive from it).
-    pub secret_key: crate::bootstrap::SecretKey,
-    /// Seals and opens secret credential inputs (key derived from the secret key).
-    pub input_cipher: acs_credential_types::InputCipher,
+    /// The deployment's secret keys, followed on disk: [`acs_app::secret_key::Keyring::cipher`]
+    /// seals and opens secret inputs and settings under the keys in force.
+    pub keys: acs_app::secret_key::Keyring,
 }

@@ -1,6 +1,6 @@
 //! The use cases of ACS that the HTTP API and the management commands share: the settings
 //! registry and the snapshots servers read, recording activity-stream entries, issuing tokens,
-//! and token housekeeping (bulk revocation and clean-up).
+//! token housekeeping (bulk revocation and clean-up), and the secret key files.
 //!
 //! Beneath `acs-api` and `xtask`, above `acs-storage` and the domain crates. It knows nothing
 //! of HTTP: no actix-web, no request or response types. Its errors are [`AppError`]; the API
@@ -9,6 +9,7 @@
 pub mod activity;
 mod error;
 pub mod housekeeping;
+pub mod secret_key;
 pub mod settings;
 mod timestamp;
 pub mod tokens;

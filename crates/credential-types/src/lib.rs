@@ -16,7 +16,8 @@
 //!   form of stored inputs;
 //! * [`ssh_key`]: the `ssh_private_key` format check (PEM parsing, encrypted-key detection);
 //! * [`attachment`]: which credentials may be attached together to a job template;
-//! * [`cipher`]: the encryption of secret inputs at rest (AES-256-GCM).
+//! * [`cipher`]: the encryption of secret inputs at rest (AES-256-GCM), under a ring of keys
+//!   named by id so that a deployment can change its secret key.
 //!
 //! The crate is pure: it performs no I/O, reads no clock and keeps no mutable global state.
 //! Randomness is passed in by the caller (a [`ring::rand::SecureRandom`]).
@@ -34,7 +35,7 @@ pub mod ssh_key;
 pub mod values;
 
 pub use attachment::{AttachError, AttachedCredential, check_attach};
-pub use cipher::{CipherError, InputCipher};
+pub use cipher::{CipherError, InputCipher, KeyId, sealed_key_id};
 pub use document::{DocumentError, parse_document};
 pub use injection::{credential_injection, injection_fields};
 pub use injectors::{InjectorConfiguration, env_name_allowed, validate_injectors};

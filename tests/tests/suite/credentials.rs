@@ -11,6 +11,7 @@ use acs_tests::{
 use serde_json::{Value, json};
 
 backend_tests!(
+    a_running_server_follows_a_new_key_file_without_a_restart,
     superuser_creates_a_credential_with_the_full_record,
     exactly_one_owner_is_required,
     referenced_objects_must_exist,
@@ -1840,4 +1841,66 @@ fn malformed_bodies_are_400_never_500(backend: Backend) {
         .expect(413);
     assert!(reply.json()["detail"].is_string());
     assert_eq!(listed(&admin, CREDS), Vec::<i64>::new());
+}
+
+/// The key id a stored secret was sealed under.
+fn sealed_by(server: &TestServer, id: i64, field: &str) -> acs_credential_types::KeyId {
+    let stored = stored_inputs(server, id);
+    let sealed = stored[field].as_str().expect("a stored secret");
+    acs_credential_types::sealed_key_id(sealed).expect("a sealed value names its key")
+}
+
+/// A rotation writes the next key beside the key file, then renames it over the key file: a
+/// running server seals under the next key from then on, and still opens what the old key
+/// sealed, without a restart.
+fn a_running_server_follows_a_new_key_file_without_a_restart(backend: Backend) {
+    let server = TestServer::start(backend);
+    let org = server.create_organization("Acme");
+    let custom = token_type(&server);
+    let admin = server.admin();
+    let credential = |name: &str, token: &str| {
+        id_of(&create(
+            &admin,
+            &json!({"name": name, "credential_type": custom, "organization": org,
+                    "inputs": {"user": "u", "token": token}}),
+        ))
+    };
+    let key_file = server.data_dir().join("secret_key");
+    let old = std::fs::read(&key_file).expect("the key file");
+    let old_id = acs_credential_types::InputCipher::from_secret_key(&old).current_key_id();
+    let before = credential("before", "t0k3n-before");
+    assert_eq!(sealed_by(&server, before, "token"), old_id);
+
+    let next = [42_u8; 32];
+    let next_id = acs_credential_types::InputCipher::from_secret_key(&next).current_key_id();
+    std::fs::write(server.data_dir().join("secret_key.next"), next).expect("the next key");
+    let during = credential("during", "t0k3n-during");
+    assert_eq!(sealed_by(&server, during, "token"), next_id);
+    // The old value still opens: an update that keeps it re-seals it under the next key.
+    admin
+        .patch(&cred_path(before))
+        .json(&json!({"inputs": {"user": "u2", "token": MASK}}))
+        .call()
+        .expect(200);
+    assert_eq!(sealed_by(&server, before, "token"), next_id);
+
+    std::fs::rename(server.data_dir().join("secret_key.next"), &key_file).expect("renamed");
+    let after = credential("after", "t0k3n-after");
+    assert_eq!(sealed_by(&server, after, "token"), next_id);
+    for id in [before, during] {
+        admin
+            .patch(&cred_path(id))
+            .json(&json!({"inputs": {"user": "u3", "token": MASK}}))
+            .call()
+            .expect(200);
+    }
+    let cipher = acs_credential_types::InputCipher::from_secret_key(&next);
+    let stored = stored_inputs(&server, before);
+    assert_eq!(
+        cipher
+            .open("token", stored["token"].as_str().expect("sealed"))
+            .as_deref(),
+        Ok("t0k3n-before"),
+        "the value survived both moves"
+    );
 }

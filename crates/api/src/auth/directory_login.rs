@@ -28,9 +28,9 @@ pub enum Answer {
 /// vouches for.
 pub fn check(store: &mut Store<'_>, username: &str, password: &str) -> ApiResult<Answer> {
     let settings = store.settings()?;
-    let cipher = &store.state.input_cipher;
+    let cipher = store.state.keys.cipher();
     let Some(config) = DirectoryConfig::of(&settings, |stored| {
-        acs_app::settings::open_secret(cipher, "AUTH_LDAP_BIND_PASSWORD", stored)
+        acs_app::settings::open_secret(&cipher, "AUTH_LDAP_BIND_PASSWORD", stored)
     }) else {
         return Ok(Answer::Refused);
     };

@@ -105,7 +105,7 @@ fn open_one(
                     errors.join("; ")
                 ))
             })?;
-    let inputs = secrets::open(&state.input_cipher, &config, &credential.inputs)
+    let inputs = secrets::open(&state.keys.cipher(), &config, &credential.inputs)
         .map_err(|error| Explained::new(error.to_string()))?;
     let missing: Vec<&str> = config
         .required

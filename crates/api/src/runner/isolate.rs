@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use acs_app::secret_key::KeyFiles;
 use acs_storage::Database;
 use acs_storage::unified_jobs::UnifiedJob;
 
@@ -107,9 +108,11 @@ fn isolation(
     let config = &state.config;
     let mut hidden: Vec<PathBuf> = vec![
         config.data_dir.clone(),
-        config.secret_key_file.clone(),
         PathBuf::from(settings.text("PROJECTS_ROOT")),
     ];
+    // The key files that exist now; the default place, in the data directory, hides a next
+    // key written while the run goes on too.
+    hidden.extend(KeyFiles::new(&config.secret_key_file).every_path());
     if let Database::Sqlite(file) = &config.database {
         hidden.push(file.clone());
     }

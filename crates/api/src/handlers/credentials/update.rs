@@ -98,7 +98,7 @@ async fn update(
         let now = ctx.now;
         let state = ctx.state;
         ctx.write(|conn| {
-            let previous = secrets::open(&state.input_cipher, &old_config, &stored.inputs)?;
+            let previous = secrets::open(&state.keys.cipher(), &old_config, &stored.inputs)?;
             if type_changes {
                 let new_type = acs_storage::credential_types::lock(conn, type_id)?;
                 let new_config = crate::handlers::credential_types::input_configuration(&new_type)?;

@@ -78,6 +78,6 @@ pub fn stored_inputs(
         .map_err(|errors| {
             ApiError::Invalid(Map::from_iter([("inputs".to_owned(), errors.to_value())]))
         })?;
-    let stored = secrets::seal(&state.input_cipher, &state.rng, &config, values)?;
+    let stored = secrets::seal(&state.keys.cipher(), &state.rng, &config, values)?;
     Ok((credential_type, stored))
 }

@@ -114,7 +114,7 @@ pub(super) async fn write_scope(
                         def,
                         &normalised,
                         &current.value(def.name),
-                        &ctx.state.input_cipher,
+                        &ctx.state.keys.cipher(),
                         &ctx.state.rng,
                     )
                 }) {

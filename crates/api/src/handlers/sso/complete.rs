@@ -99,9 +99,9 @@ async fn finish(
             return Ok(None);
         };
         let settings = ctx.settings()?;
-        let cipher = &ctx.state.input_cipher;
+        let cipher = ctx.state.keys.cipher();
         let open = |label: &str, sealed: &str| cipher.open(label, sealed).ok();
-        let config = acs_app::settings::sso::provider(&settings, &provider_name, cipher);
+        let config = acs_app::settings::sso::provider(&settings, &provider_name, &cipher);
         let (Some(config), Some(nonce), Some(verifier)) = (
             config,
             open("sso:nonce", &row.nonce),

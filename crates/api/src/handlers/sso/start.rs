@@ -38,7 +38,7 @@ pub async fn start_sign_in(
     let lookup = name.clone();
     let looked_up = run(&state, &req, move |ctx| {
         let settings = ctx.settings()?;
-        let config = acs_app::settings::sso::provider(&settings, &lookup, &ctx.state.input_cipher);
+        let config = acs_app::settings::sso::provider(&settings, &lookup, &ctx.state.keys.cipher());
         Ok((config, ctx.base_url()?))
     })
     .await?;
@@ -105,7 +105,8 @@ async fn remember(
     run(state, req, move |ctx| {
         let seal = |label: &str, value: &str| {
             ctx.state
-                .input_cipher
+                .keys
+                .cipher()
                 .seal(&ctx.state.rng, label, value)
                 .map_err(|error| ApiError::Internal(format!("sealing a sign-in: {error}")))
         };
