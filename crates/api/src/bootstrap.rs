@@ -1,7 +1,6 @@
 //! What happens once at start: the data directory, the secret key, migrations, settings
 //! seeded from the environment, and the first superuser.
 
-
 use acs_storage::DbConnection;
 use ring::rand::SecureRandom;
 
