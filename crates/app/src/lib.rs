@@ -1,6 +1,7 @@
 //! The use cases of ACS that the HTTP API and the management commands share: the settings
 //! registry and the snapshots servers read, recording activity-stream entries, issuing tokens,
-//! token housekeeping (bulk revocation and clean-up), and the secret key files.
+//! token housekeeping (bulk revocation and clean-up), the secret key files, and the sealed
+//! values of the database with the key rotation that moves them to a new key.
 //!
 //! Beneath `acs-api` and `xtask`, above `acs-storage` and the domain crates. It knows nothing
 //! of HTTP: no actix-web, no request or response types. Its errors are [`AppError`]; the API
@@ -9,6 +10,8 @@
 pub mod activity;
 mod error;
 pub mod housekeeping;
+pub mod key_rotation;
+pub mod sealed_values;
 pub mod secret_key;
 pub mod settings;
 mod timestamp;

@@ -16,6 +16,7 @@ use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
 use acs_credential_types::InputCipher;
+use acs_credential_types::cipher::KeyId;
 use ring::rand::SecureRandom;
 
 /// Length of a secret key.
@@ -58,6 +59,11 @@ impl SecretKey {
         let mut key = [0_u8; KEY_LEN];
         rng.fill(&mut key).map_err(|_| KeyFileError::Random)?;
         Ok(SecretKey(key))
+    }
+
+    /// The id values sealed under this key carry.
+    pub fn id(&self) -> KeyId {
+        InputCipher::from_secret_key(&self.0).current_key_id()
     }
 }
 

@@ -34,6 +34,7 @@ pub mod refresh_tokens;
 pub mod revisions;
 mod rows;
 pub mod schema;
+pub mod sealed;
 pub mod sessions;
 pub mod settings;
 pub mod source_credentials;

@@ -26,6 +26,7 @@ mod faults;
 mod hostile_input;
 mod https_proxy;
 mod jobs;
+mod key_rotation;
 mod layers;
 mod ldap_harness;
 mod log_format;

@@ -27,6 +27,13 @@ impl Location {
             Database::from_url(std::env::var("ACS_DATABASE_URL").ok().as_deref(), &data_dir);
         Location { data_dir, database }
     }
+
+    /// The secret key file: `ACS_SECRET_KEY_FILE`, else `secret_key` in `ACS_DATA_DIR`, as the
+    /// server's configuration reads it.
+    pub fn secret_key_file(&self) -> PathBuf {
+        std::env::var_os("ACS_SECRET_KEY_FILE")
+            .map_or_else(|| self.data_dir.join("secret_key"), PathBuf::from)
+    }
 }
 
 /// Connection settings of a management command on SQLite, on top of the server's:

@@ -105,8 +105,16 @@ fn open_one(
                     errors.join("; ")
                 ))
             })?;
-    let inputs = secrets::open(&state.keys.cipher(), &config, &credential.inputs)
+    let opened = secrets::open(&state.keys.cipher(), &config, &credential.inputs)
         .map_err(|error| Explained::new(error.to_string()))?;
+    if let Some(field) = opened.unreadable.first() {
+        return Err(Explained::new(format!(
+            "Credential '{}': the stored value of input '{field}' cannot be opened with this \
+             server's secret key (was the key file replaced?). Send the secret again.",
+            credential.name
+        )));
+    }
+    let inputs = opened.values;
     let missing: Vec<&str> = config
         .required
         .iter()

@@ -48,6 +48,20 @@ pub fn stored_text(
     }
 }
 
+/// The sealed texts inside the stored value of setting `name`, each with the label it is
+/// sealed under: a secret setting's text, or the client secrets of `OIDC_PROVIDERS`.
+pub fn sealed_parts<'v>(name: &str, value: &'v mut Value) -> Vec<(String, &'v mut String)> {
+    if name == sso::SETTING {
+        return sso::sealed_secrets(value);
+    }
+    match (registry::find(name), value) {
+        (Some(def), Value::String(text)) if def.secret && is_sealed(text) => {
+            vec![(sealing_label(name), text)]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// The clear text of secret setting `name` as stored (`stored` is the snapshot's value):
 /// `None` when it cannot be opened (a replaced secret key).
 pub fn open_secret(cipher: &InputCipher, name: &str, stored: &str) -> Option<String> {

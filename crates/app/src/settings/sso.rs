@@ -209,6 +209,26 @@ pub fn seal(
     Ok(Value::Array(sealed))
 }
 
+/// The sealed client secrets in a stored list, each with the label it is sealed under.
+pub(super) fn sealed_secrets(value: &mut Value) -> Vec<(String, &mut String)> {
+    let Value::Array(entries) = value else {
+        return Vec::new();
+    };
+    entries
+        .iter_mut()
+        .filter_map(|entry| {
+            let entry = entry.as_object_mut()?;
+            let label = sealing_label(entry.get("name")?.as_str()?);
+            match entry.get_mut("client_secret")? {
+                Value::String(secret) if acs_credential_types::cipher::is_sealed(secret) => {
+                    Some((label, secret))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// The list as the API shows it: every stored secret as `$encrypted$`.
 pub fn masked(value: &Value) -> Value {
     Value::Array(

@@ -39,27 +39,44 @@ pub fn stored(inputs: &str) -> ApiResult<Map<String, Value>> {
     }
 }
 
-/// The stored inputs with every sealed secret opened: the previous values an update may keep.
-/// Only the secret fields of `config` (the stored credential's type) hold sealed values; a
-/// non-secret field holds exactly what the client typed, even text shaped like a sealed value.
-pub fn open(
-    cipher: &InputCipher,
-    config: &InputConfiguration,
-    inputs: &str,
-) -> ApiResult<Map<String, Value>> {
-    let mut values = stored(inputs)?;
-    for (field, value) in values.iter_mut() {
-        if let Value::String(text) = value
-            && config.is_secret(field)
-            && is_sealed(text)
-        {
-            let plain = cipher.open(field, text).map_err(|e| {
-                ApiError::Internal(format!(
-                    "a stored secret input cannot be opened ({e}); was the secret key replaced?"
-                ))
-            })?;
-            *value = Value::String(plain);
+/// What a stored secret that does not open says, for the field that holds it.
+pub const UNREADABLE: &str = "The stored value cannot be opened with this server's secret key \
+    (was the key file replaced?). Send the secret again.";
+
+/// Stored inputs, their secrets opened.
+#[derive(Debug, Default)]
+pub struct Opened {
+    /// Every input, secrets in clear, except those that do not open.
+    pub values: Map<String, Value>,
+    /// The secret fields whose stored value does not open under the server's keys (sealed
+    /// under a key it does not hold, or altered): they can be replaced, never used.
+    pub unreadable: Vec<String>,
+}
+
+/// The stored inputs with every sealed secret opened: the previous values an update may keep,
+/// the values a job gets. Only the secret fields of `config` (the stored credential's type)
+/// hold sealed values; a non-secret field holds exactly what the client typed, even text
+/// shaped like a sealed value.
+pub fn open(cipher: &InputCipher, config: &InputConfiguration, inputs: &str) -> ApiResult<Opened> {
+    let mut opened = Opened {
+        values: stored(inputs)?,
+        unreadable: Vec::new(),
+    };
+    opened.values.retain(|field, value| match value {
+        Value::String(text) if config.is_secret(field) && is_sealed(text) => {
+            match cipher.open(field, text) {
+                Ok(plain) => {
+                    *text = plain;
+                    true
+                }
+                Err(error) => {
+                    tracing::error!(field = %field, %error, "a stored secret input cannot be opened");
+                    opened.unreadable.push(field.clone());
+                    false
+                }
+            }
         }
-    }
-    Ok(values)
+        _ => true,
+    });
+    Ok(opened)
 }

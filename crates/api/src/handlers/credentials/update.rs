@@ -98,7 +98,9 @@ async fn update(
         let now = ctx.now;
         let state = ctx.state;
         ctx.write(|conn| {
-            let previous = secrets::open(&state.keys.cipher(), &old_config, &stored.inputs)?;
+            let opened = secrets::open(&state.keys.cipher(), &old_config, &stored.inputs)?;
+            refuse_unreadable(&opened.unreadable, input.inputs.as_ref(), type_changes)?;
+            let previous = opened.values;
             if type_changes {
                 let new_type = acs_storage::credential_types::lock(conn, type_id)?;
                 let new_config = crate::handlers::credential_types::input_configuration(&new_type)?;
@@ -144,4 +146,27 @@ async fn update(
     })
     .await?;
     Ok(reply.json(StatusCode::OK))
+}
+
+/// A stored secret the server cannot open may be replaced, never kept: neither by
+/// `$encrypted$` nor by a change of type that carries the stored inputs over.
+fn refuse_unreadable(
+    unreadable: &[String],
+    submitted: Option<&Value>,
+    type_changes: bool,
+) -> ApiResult<()> {
+    let kept = unreadable.iter().find(|field| match submitted {
+        Some(inputs) => {
+            inputs.get(field.as_str()).and_then(Value::as_str)
+                == Some(acs_credential_types::ENCRYPTED_PLACEHOLDER)
+        }
+        None => type_changes,
+    });
+    match kept {
+        Some(field) => Err(ApiError::Invalid(serde_json::Map::from_iter([(
+            "inputs".to_owned(),
+            serde_json::json!({ field.as_str(): [secrets::UNREADABLE] }),
+        )]))),
+        None => Ok(()),
+    }
 }

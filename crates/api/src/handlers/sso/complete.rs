@@ -104,8 +104,8 @@ async fn finish(
         let config = acs_app::settings::sso::provider(&settings, &provider_name, &cipher);
         let (Some(config), Some(nonce), Some(verifier)) = (
             config,
-            open("sso:nonce", &row.nonce),
-            open("sso:pkce", &row.pkce_verifier),
+            open(acs_app::sealed_values::SIGN_IN_NONCE, &row.nonce),
+            open(acs_app::sealed_values::SIGN_IN_PKCE, &row.pkce_verifier),
         ) else {
             return Ok(None);
         };

@@ -112,8 +112,8 @@ async fn remember(
         };
         let row = acs_storage::sso_states::SsoState {
             digest: digest.as_bytes().to_vec(),
-            nonce: seal("sso:nonce", &nonce)?,
-            pkce_verifier: seal("sso:pkce", &verifier)?,
+            nonce: seal(acs_app::sealed_values::SIGN_IN_NONCE, &nonce)?,
+            pkce_verifier: seal(acs_app::sealed_values::SIGN_IN_PKCE, &verifier)?,
             provider,
             next,
             expires: ctx.now + chrono::Duration::seconds(SIGN_IN_SECONDS),
