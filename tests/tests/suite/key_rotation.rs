@@ -9,13 +9,16 @@ use std::time::{Duration, Instant};
 
 use acs_credential_types::InputCipher;
 use acs_credential_types::cipher::{SEALED_PREFIX, sealed_key_id};
-use acs_tests::ansible::{AutomationServer, REPORTING_PLAYBOOK, read_report, wait_for_run};
+use acs_tests::ansible::{
+    AutomationServer, REPORTING_PLAYBOOK, read_report, wait_for_run, wait_until_running,
+};
 use acs_tests::{Agent, Backend, Call, TestServer, backend_tests, id_of};
 use serde_json::{Value, json};
 
 backend_tests!(
     a_rotation_beside_a_live_server_moves_every_secret_to_the_new_key,
     a_killed_rotation_loses_nothing_and_a_second_run_finishes_it,
+    a_next_key_written_while_a_job_runs_stays_hidden_from_it,
 );
 
 /// Credentials written straight into the database before the rotation.
@@ -480,4 +483,88 @@ fn old_key_opens_nothing_after_a_restart(mut server: TestServer, old_key: &[u8],
         .json(&json!({"inputs": {"user": "u", "token": "n3w"}}))
         .call()
         .expect(200);
+}
+
+/// A playbook that waits for `go_path`, then reports whether each of `probe_paths` exists.
+const PROBING_PLAYBOOK: &str = r#"- hosts: all
+  gather_facts: false
+  tasks:
+    - name: Wait for the test
+      ansible.builtin.wait_for:
+        path: "{{ go_path }}"
+        timeout: 60
+      delegate_to: localhost
+      run_once: true
+    - name: Look for the files
+      ansible.builtin.stat:
+        path: "{{ item }}"
+      loop: "{{ probe_paths }}"
+      register: probes
+      delegate_to: localhost
+      run_once: true
+    - name: Report
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: "{{ probes.results | map(attribute='stat.exists') | list | to_json }}"
+      delegate_to: localhost
+      run_once: true
+"#;
+
+/// With the key file in a directory of its own outside the data directory, a rotation that
+/// starts while a job runs writes the next key where the job cannot see it.
+fn a_next_key_written_while_a_job_runs_stays_hidden_from_it(backend: Backend) {
+    // Outside the temporary directory (which runs get empty anyway) and the data directory.
+    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a directory");
+    let key_dir = outside.path().join("keys");
+    std::fs::create_dir(&key_dir).expect("the key directory");
+    let neighbour = outside.path().join("neighbour");
+    std::fs::write(&neighbour, "visible").expect("a visible file");
+    let key_file = key_dir.join("secret_key");
+    let key_var = key_file.display().to_string();
+    let fixture = AutomationServer::start(backend, &[("ACS_SECRET_KEY_FILE", key_var.as_str())]);
+    let admin = fixture.server.admin();
+    let organization = fixture.server.create_organization("Acme");
+    fixture.project_file("probe", "probe.yml", PROBING_PLAYBOOK);
+    let project = fixture.create_project(&admin, organization, "probe");
+    let inventory = fixture.create_local_inventory(&admin, organization);
+    let go = fixture.report_path("go");
+    let report = fixture.report_path("probes.json");
+    let next_file = key_dir.join("secret_key.next");
+    let probes = [&neighbour, &key_file, &next_file];
+    let template = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({
+                "name": "probe", "project": project, "inventory": inventory,
+                "playbook": "probe.yml",
+                "extra_vars": json!({"go_path": go, "report_path": report,
+                                     "probe_paths": probes}).to_string(),
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let launched = admin
+        .post(&format!("/api/v2/job_templates/{template}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(201)
+        .json();
+    let job = format!("/api/v2/jobs/{}/", launched["id"]);
+    wait_until_running(&admin, &job);
+
+    let mut command = fixture.server.management_command("rotate_secret_key");
+    let prepared = command
+        .env("ACS_SECRET_KEY_FILE", &key_file)
+        .arg("--prepare")
+        .output()
+        .expect("rotate_secret_key runs");
+    assert!(prepared.status.success(), "{prepared:?}");
+    assert!(next_file.exists());
+    std::fs::write(&go, "go").expect("the go file");
+
+    let finished = wait_for_run(&admin, &job);
+    assert_eq!(finished["status"], "successful", "{finished}");
+    // The neighbour shows the job looked where the keys are; neither key is there for it.
+    assert_eq!(read_report(&report), json!([true, false, false]));
 }

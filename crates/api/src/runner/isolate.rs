@@ -110,9 +110,14 @@ fn isolation(
         config.data_dir.clone(),
         PathBuf::from(settings.text("PROJECTS_ROOT")),
     ];
-    // The key files that exist now; the default place, in the data directory, hides a next
-    // key written while the run goes on too.
+    // The key files that exist now, and their directory when it is one of its own (two levels
+    // deep at least: `/etc/acs`, never `/etc`), so that a next key written there while the run
+    // goes on (a rotation) stays hidden too; the default place, the data directory, is hidden
+    // whole anyway.
     hidden.extend(KeyFiles::new(&config.secret_key_file).every_path());
+    if let Some(key_dir) = key_directory(&config.secret_key_file) {
+        hidden.push(key_dir);
+    }
     if let Database::Sqlite(file) = &config.database {
         hidden.push(file.clone());
     }
@@ -159,6 +164,12 @@ fn isolation(
         shown,
         run_as,
     })
+}
+
+/// The directory of the key file, resolved, when it is at least two levels below `/`.
+fn key_directory(key_file: &Path) -> Option<PathBuf> {
+    let dir = std::fs::canonicalize(key_file.parent()?).ok()?;
+    (dir.components().count() >= 3).then_some(dir)
 }
 
 /// `program` as a path: a bare name found on `search_path` becomes that file's path (else
