@@ -7,7 +7,7 @@ use super::bounds::{BOUNDS, TO_FILL};
 use super::report::{Report, TARGET_PEAK_MIB};
 use super::row::Row;
 use super::scale::{Scale, TARGET_RATIO, TARGET_SCENARIO};
-use super::{housekeeping, injection};
+use super::{housekeeping, injection, key_rotation};
 
 /// The whole document.
 pub fn render(report: &Report) -> String {
@@ -83,6 +83,25 @@ pub fn render(report: &Report) -> String {
             text.push_str(&housekeeping::markdown(&database.housekeeping));
             text.push('\n');
         }
+    }
+    let rotations: Vec<(&str, &key_rotation::Step)> = report
+        .databases
+        .iter()
+        .filter_map(|db| {
+            db.key_rotation
+                .as_ref()
+                .map(|step| (db.backend.title(), step))
+        })
+        .collect();
+    if !rotations.is_empty() {
+        text.push_str(
+            "## Secret key rotation\n\nThe release `rotate_secret_key --settle 0` on 100 000 \
+             credentials with one secret input each: values sealed again under a new key per \
+             second, next to the same rows rewritten by one plain `UPDATE` in one transaction \
+             (the ratio).\n\n",
+        );
+        text.push_str(&key_rotation::markdown(&rotations));
+        text.push('\n');
     }
     text.push_str("## What bounds each path\n\n");
     for (path, bound) in BOUNDS {

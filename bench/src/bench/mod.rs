@@ -8,6 +8,7 @@ mod bounds;
 mod dataset;
 mod housekeeping;
 mod injection;
+mod key_rotation;
 mod launch;
 mod load;
 mod machine;
@@ -59,7 +60,8 @@ pub struct BenchArgs {
     /// Run only these scenarios (repeatable; all when absent): basic, session, bearer,
     /// token_list, token_issue, password_grant, refresh_grant, job_launch (HTTP, next to the
     /// baseline), scale (bearer and token_list on 1 000 and on --tokens tokens),
-    /// token_housekeeping (the management commands on a seeded database) and injection_plan
+    /// token_housekeeping (the management commands on a seeded database), key_rotation
+    /// (rotate_secret_key on 100 000 credentials) and injection_plan
     /// (credential injection plans in process, next to the same output written by hand).
     #[arg(long = "scenario", value_name = "NAME", value_parser = scenario_name)]
     scenarios: Vec<String>,
@@ -81,7 +83,12 @@ fn scenario_names() -> impl Iterator<Item = &'static str> {
     scenarios::SCENARIOS
         .iter()
         .map(|scenario| scenario.name)
-        .chain([scale::NAME, housekeeping::NAME, injection::NAME])
+        .chain([
+            scale::NAME,
+            housekeeping::NAME,
+            key_rotation::NAME,
+            injection::NAME,
+        ])
 }
 
 fn scenario_name(name: &str) -> std::result::Result<String, String> {
@@ -174,7 +181,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 .join(format!("acs-server{}", std::env::consts::EXE_SUFFIX)),
         )
     };
-    let commands = if args.selected(housekeeping::NAME) {
+    let commands = if args.selected(housekeeping::NAME) || args.selected(key_rotation::NAME) {
         Some(build(workspace, &["-p", "xtask", "--bins"])?)
     } else {
         None
@@ -300,15 +307,24 @@ fn run_database(
         }
     }
     let housekeeping = match commands {
-        Some(commands) => housekeeping::run(commands, postgres_url, args.tokens)
-            .map_err(in_context(housekeeping::NAME))?,
-        None => Vec::new(),
+        Some(commands) if args.selected(housekeeping::NAME) => {
+            housekeeping::run(commands, postgres_url, args.tokens)
+                .map_err(in_context(housekeeping::NAME))?
+        }
+        _ => Vec::new(),
+    };
+    let key_rotation = match commands {
+        Some(commands) if args.selected(key_rotation::NAME) => Some(
+            key_rotation::run(commands, postgres_url).map_err(in_context(key_rotation::NAME))?,
+        ),
+        _ => None,
     };
     Ok(DatabaseReport {
         backend,
         suite,
         scale,
         housekeeping,
+        key_rotation,
     })
 }
 

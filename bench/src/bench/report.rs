@@ -11,7 +11,7 @@ use super::machine::Machine;
 use super::row::Row;
 use super::scale::Scale;
 use super::suite::Suite;
-use super::{Backend, bounds, housekeeping, injection, markdown};
+use super::{Backend, bounds, housekeeping, injection, key_rotation, markdown};
 use crate::Result;
 
 /// The peak resident memory every server process should stay under.
@@ -56,6 +56,7 @@ pub struct DatabaseReport {
     pub suite: Option<Suite>,
     pub scale: Option<Scale>,
     pub housekeeping: Vec<housekeeping::Step>,
+    pub key_rotation: Option<key_rotation::Step>,
 }
 
 /// One server process of a database's part and its peak memory.
@@ -110,6 +111,7 @@ impl DatabaseReport {
             "housekeeping": (!self.housekeeping.is_empty()).then(|| {
                 self.housekeeping.iter().map(housekeeping::Step::json).collect::<Vec<_>>()
             }),
+            "key_rotation": self.key_rotation.as_ref().map(key_rotation::Step::json),
         })
     }
 }

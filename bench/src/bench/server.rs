@@ -52,6 +52,11 @@ impl Store {
         })
     }
 
+    /// The data directory.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir.0
+    }
+
     /// The database, as the server will find it.
     pub fn database(&self) -> Database {
         match &self.postgres {

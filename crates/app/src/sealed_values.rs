@@ -13,7 +13,7 @@
 //! Rows are read in batches outside a transaction and written back in one transaction per
 //! batch, each row only if unchanged since it was read (see [`acs_storage::sealed`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use acs_credential_types::cipher::{CipherError, KeyId, is_sealed, sealed_key_id};
 use acs_credential_types::{InputCipher, InputConfiguration};
@@ -241,27 +241,19 @@ impl<'w, 'v> Walk<'w, 'v> {
         }
     }
 
-    /// Writes `rewrites` back in one transaction, each through `replace` (a compare-and-set);
-    /// counts the values of the rows replaced and reports the batch.
+    /// Writes `rewrites` back in one transaction through `replace` (a compare-and-set per row,
+    /// which returns the values of the rows it replaced); reports the batch.
     fn write<R, N>(
         &mut self,
         kind: Kind,
         rows: usize,
         rewrites: &[Rewrite<R, N>],
-        replace: impl Fn(&mut DbConnection, &Rewrite<R, N>) -> Result<bool, StorageError>,
+        replace: impl Fn(&mut DbConnection, &[Rewrite<R, N>]) -> Result<usize, StorageError>,
     ) -> Result<(), StorageError> {
         let written = if rewrites.is_empty() {
             0
         } else {
-            sealed::in_write_transaction(self.conn, |conn| {
-                let mut written = 0;
-                for rewrite in rewrites {
-                    if replace(conn, rewrite)? {
-                        written += rewrite.values;
-                    }
-                }
-                Ok::<_, StorageError>(written)
-            })?
+            sealed::in_write_transaction(self.conn, |conn| replace(conn, rewrites))?
         };
         self.replaced.add(kind, written);
         (self.progress)(kind, rows, written);
@@ -317,13 +309,20 @@ impl<'w, 'v> Walk<'w, 'v> {
                     });
                 }
             }
-            self.write(kind, rows.len(), &rewrites, |conn, rewrite| {
-                sealed::replace_credential_inputs(
-                    conn,
-                    rewrite.read.id,
-                    &rewrite.read.inputs,
-                    &rewrite.new,
-                )
+            self.write(kind, rows.len(), &rewrites, |conn, rewrites| {
+                let replacements: Vec<_> = rewrites
+                    .iter()
+                    .map(|r| (r.read.id, r.read.inputs.as_str(), r.new.as_str()))
+                    .collect();
+                let replaced: HashSet<i64> =
+                    sealed::replace_credential_inputs(conn, &replacements)?
+                        .into_iter()
+                        .collect();
+                Ok(rewrites
+                    .iter()
+                    .filter(|r| replaced.contains(&r.read.id))
+                    .map(|r| r.values)
+                    .sum())
             })?;
         }
     }
@@ -350,9 +349,11 @@ impl<'w, 'v> Walk<'w, 'v> {
                 });
             }
         }
-        self.write(kind, rows.len(), &rewrites, |conn, rewrite| {
-            let (name, text) = rewrite.read;
-            sealed::replace_setting(conn, name, text, &rewrite.new)
+        self.write(kind, rows.len(), &rewrites, |conn, rewrites| {
+            each_row(conn, rewrites, |conn, rewrite| {
+                let (name, text) = rewrite.read;
+                sealed::replace_setting(conn, name, text, &rewrite.new)
+            })
         })
     }
 
@@ -380,13 +381,31 @@ impl<'w, 'v> Walk<'w, 'v> {
                     });
                 }
             }
-            self.write(kind, rows.len(), &rewrites, |conn, rewrite| {
-                let read: &SignInSecrets = rewrite.read;
-                let (nonce, verifier) = &rewrite.new;
-                sealed::replace_sign_in_secrets(conn, read, nonce, verifier)
+            self.write(kind, rows.len(), &rewrites, |conn, rewrites| {
+                each_row(conn, rewrites, |conn, rewrite| {
+                    let read: &SignInSecrets = rewrite.read;
+                    let (nonce, verifier) = &rewrite.new;
+                    sealed::replace_sign_in_secrets(conn, read, nonce, verifier)
+                })
             })?;
         }
     }
+}
+
+/// Replaces `rewrites` one row at a time with `replace` (true when the row was replaced);
+/// returns the values of the rows replaced.
+fn each_row<R, N>(
+    conn: &mut DbConnection,
+    rewrites: &[Rewrite<R, N>],
+    replace: impl Fn(&mut DbConnection, &Rewrite<R, N>) -> Result<bool, StorageError>,
+) -> Result<usize, StorageError> {
+    let mut written = 0;
+    for rewrite in rewrites {
+        if replace(conn, rewrite)? {
+            written += rewrite.values;
+        }
+    }
+    Ok(written)
 }
 
 /// The input fields of credential type `id`: `None` when the type is gone or its stored

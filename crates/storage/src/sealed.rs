@@ -53,21 +53,58 @@ pub fn credential_type_inputs(
         .optional()?)
 }
 
-/// Replaces a credential's inputs if they are still `expected`; true when replaced. The
-/// credential's `modified` time stays: its inputs mean the same.
+/// A credential's inputs to replace: `(id, the inputs read, the new inputs)`.
+pub type InputsReplacement<'a> = (i64, &'a str, &'a str);
+
+/// Replaces the inputs of each credential of `replacements` whose inputs are still those
+/// read; returns the ids replaced. The credentials' `modified` times stay: their inputs mean
+/// the same.
 pub fn replace_credential_inputs(
     conn: &mut DbConnection,
-    id: i64,
-    expected: &str,
-    inputs: &str,
-) -> StorageResult<bool> {
-    let target = credentials::table
-        .filter(credentials::id.eq(id))
-        .filter(credentials::inputs.eq(expected));
-    Ok(diesel::update(target)
-        .set(credentials::inputs.eq(inputs))
-        .execute(conn)?
-        > 0)
+    replacements: &[InputsReplacement<'_>],
+) -> StorageResult<Vec<i64>> {
+    match conn {
+        // One statement for the whole batch: a statement per row costs a round trip each,
+        // which bounded a rotation at 4 000 values/s (100 000 credentials: 25 s, where SQLite,
+        // whose statements are function calls, took 2.4 s).
+        DbConnection::Postgres(pg) => {
+            use diesel::sql_types::{Array, BigInt, Text};
+            #[derive(QueryableByName)]
+            struct Replaced {
+                #[diesel(sql_type = BigInt)]
+                id: i64,
+            }
+            let ids: Vec<i64> = replacements.iter().map(|row| row.0).collect();
+            let read: Vec<&str> = replacements.iter().map(|row| row.1).collect();
+            let new: Vec<&str> = replacements.iter().map(|row| row.2).collect();
+            let replaced: Vec<Replaced> = diesel::sql_query(
+                "UPDATE credentials AS c SET inputs = v.new \
+                 FROM unnest($1, $2, $3) AS v(id, read, new) \
+                 WHERE c.id = v.id AND c.inputs = v.read RETURNING c.id",
+            )
+            .bind::<Array<BigInt>, _>(ids)
+            .bind::<Array<Text>, _>(read)
+            .bind::<Array<Text>, _>(new)
+            .load(pg)?;
+            Ok(replaced.into_iter().map(|row| row.id).collect())
+        }
+        DbConnection::Sqlite(_) => {
+            let mut replaced = Vec::with_capacity(replacements.len());
+            for &(id, read, new) in replacements {
+                let target = credentials::table
+                    .filter(credentials::id.eq(id))
+                    .filter(credentials::inputs.eq(read));
+                if diesel::update(target)
+                    .set(credentials::inputs.eq(new))
+                    .execute(conn)?
+                    > 0
+                {
+                    replaced.push(id);
+                }
+            }
+            Ok(replaced)
+        }
+    }
 }
 
 /// Replaces a stored setting's JSON text if it is still `expected`; true when replaced. The

@@ -5,7 +5,7 @@
 //! (`floor`): the same work as plain unbatched SQL, against which the command's time is
 //! reported as a ratio.
 
-mod child;
+pub(super) mod child;
 mod floor;
 mod seed;
 
