@@ -19,7 +19,6 @@ pub mod logging;
 pub mod openapi;
 pub mod pages;
 pub mod routes;
-pub mod runner;
 pub mod server;
 pub mod state;
 pub mod store;

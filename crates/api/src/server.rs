@@ -40,7 +40,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         bootstrap::seed_settings(&mut conn, &config.setting_overrides, &keys.cipher(), &rng)?;
         bootstrap::first_superuser(&mut conn, &config, &rng)?;
         bootstrap::managed_credential_types(&mut conn)?;
-        let lost = crate::runner::fail_unfinished(&mut conn, &config.node_name)?;
+        let lost = acs_runner::fail_unfinished(&mut conn, &config.node_name)?;
         if lost > 0 {
             tracing::warn!(lost, node = %config.node_name, "unfinished runs of this node ended as error");
         }
@@ -59,7 +59,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         })?;
     Ok(web::Data::new(AppState {
         changes,
-        runs: crate::runner::RunQueue::new(config.max_concurrent_runs),
+        runs: acs_runner::RunQueue::new(config.max_concurrent_runs),
         blocking_slots: tokio::sync::Semaphore::new(config.pool_size as usize),
         pool,
         settings: settings::SettingsCache::new(),

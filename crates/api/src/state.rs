@@ -29,7 +29,7 @@ pub struct AppState {
     /// The system's secure random number generator.
     pub rng: SystemRandom,
     /// This node's runs, executing and waiting (at most `ACS_MAX_CONCURRENT_RUNS` at once).
-    pub runs: crate::runner::RunQueue,
+    pub runs: acs_runner::RunQueue,
     /// Start-time configuration.
     pub config: Config,
     /// Server-rendered pages.
@@ -37,4 +37,43 @@ pub struct AppState {
     /// The deployment's secret keys, followed on disk: [`acs_app::secret_key::Keyring::cipher`]
     /// seals and opens secret inputs and settings under the keys in force.
     pub keys: acs_app::secret_key::Keyring,
+}
+
+/// The runner reaches the server's database, settings, keys and places through its state.
+impl acs_runner::Host for AppState {
+    fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    fn settings(
+        &self,
+        conn: &mut acs_storage::DbConnection,
+        revision: i64,
+    ) -> acs_storage::StorageResult<std::sync::Arc<acs_app::settings::Settings>> {
+        self.settings.current(conn, revision)
+    }
+
+    fn cipher(&self) -> std::sync::Arc<acs_credential_types::InputCipher> {
+        self.keys.cipher()
+    }
+
+    fn rng(&self) -> &dyn ring::rand::SecureRandom {
+        &self.rng
+    }
+
+    fn data_dir(&self) -> &std::path::Path {
+        &self.config.data_dir
+    }
+
+    fn secret_key_file(&self) -> &std::path::Path {
+        &self.config.secret_key_file
+    }
+
+    fn database(&self) -> &acs_storage::Database {
+        &self.config.database
+    }
+
+    fn runs(&self) -> &acs_runner::RunQueue {
+        &self.runs
+    }
 }

@@ -8,6 +8,8 @@
 //! maps them to its error type, the commands to exit codes and messages.
 
 pub mod activity;
+pub mod automation;
+pub mod credential_inputs;
 mod error;
 pub mod housekeeping;
 pub mod key_rotation;

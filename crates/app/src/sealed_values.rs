@@ -417,12 +417,5 @@ fn input_configuration(
     let Some((inputs, managed)) = sealed::credential_type_inputs(conn, id)? else {
         return Ok(None);
     };
-    let Ok(document) = serde_json::from_str::<Value>(&inputs) else {
-        return Ok(None);
-    };
-    Ok(
-        acs_credential_types::validate_inputs_config(&document, managed)
-            .ok()
-            .map(|(config, _)| config),
-    )
+    Ok(crate::credential_inputs::input_configuration(&inputs, managed).ok())
 }

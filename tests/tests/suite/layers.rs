@@ -11,6 +11,7 @@ use serde_json::Value;
 const NOT_IN_THE_DOMAIN: &[&str] = &[
     "acs-storage",
     "acs-app",
+    "acs-runner",
     "acs-api",
     "diesel",
     "r2d2",
@@ -21,8 +22,20 @@ const NOT_IN_THE_DOMAIN: &[&str] = &[
     "ldap3",
 ];
 
-/// What the use cases may not reach: HTTP serving and the single sign-on clients.
+/// What the use cases may not reach: execution, HTTP serving and the single sign-on clients.
 const NOT_IN_THE_USE_CASES: &[&str] = &[
+    "acs-runner",
+    "acs-api",
+    "actix-web",
+    "actix-http",
+    "actix-rt",
+    "openidconnect",
+    "ldap3",
+];
+
+/// What the job runner may not reach: HTTP serving and the single sign-on clients. It runs
+/// processes, and is started by the API, never the other way round.
+const NOT_IN_THE_RUNNER: &[&str] = &[
     "acs-api",
     "actix-web",
     "actix-http",
@@ -41,6 +54,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("acs-credential-types", NOT_IN_THE_DOMAIN),
     ("acs-injectors", NOT_IN_THE_DOMAIN),
     ("acs-app", NOT_IN_THE_USE_CASES),
+    ("acs-runner", NOT_IN_THE_RUNNER),
     ("xtask", NOT_IN_THE_COMMANDS),
 ];
 

@@ -106,7 +106,7 @@ impl Resource for JobTemplates {
             .clone()
             .or_else(|| before.map(|template| template.playbook.clone()));
         if project.local_path.is_empty() {
-            return Err(ApiError::field("project", crate::runner::NO_DIRECTORY));
+            return Err(ApiError::field("project", acs_runner::NO_DIRECTORY));
         }
         if let Some(playbook) = &playbook_to_check {
             let root = settings.text("PROJECTS_ROOT");

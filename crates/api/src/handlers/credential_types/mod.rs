@@ -34,17 +34,16 @@ pub fn find(ctx: &mut Context<'_>, id: i64) -> ApiResult<CredentialType> {
 /// The stored input configuration of `credential_type`. It was validated when written, so a
 /// failure here means the database was edited by hand.
 pub fn input_configuration(credential_type: &CredentialType) -> ApiResult<InputConfiguration> {
-    let value: serde_json::Value = serde_json::from_str(&credential_type.inputs)
-        .map_err(|e| ApiError::Internal(format!("stored credential type inputs: {e}")))?;
-    acs_credential_types::validate_inputs_config(&value, credential_type.managed)
-        .map(|(config, _)| config)
-        .map_err(|errors| {
-            ApiError::Internal(format!(
-                "stored credential type {} inputs: {}",
-                credential_type.id,
-                errors.join("; ")
-            ))
-        })
+    acs_app::credential_inputs::input_configuration(
+        &credential_type.inputs,
+        credential_type.managed,
+    )
+    .map_err(|reason| {
+        ApiError::Internal(format!(
+            "stored credential type {} inputs: {reason}",
+            credential_type.id
+        ))
+    })
 }
 
 /// The message for a name taken within the kind.

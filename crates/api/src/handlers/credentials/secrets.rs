@@ -2,7 +2,7 @@
 //! AES-256-GCM under a key derived from the deployment's secret key, each with its own nonce
 //! and bound to its field id; plaintext exists only in memory during a request.
 
-use acs_credential_types::{InputCipher, InputConfiguration, cipher::is_sealed};
+use acs_credential_types::{InputCipher, InputConfiguration};
 use ring::rand::SecureRandom;
 use serde_json::{Map, Value};
 
@@ -29,54 +29,19 @@ pub fn seal(
     Ok(Value::Object(values).to_string())
 }
 
+pub use acs_app::credential_inputs::{Opened, UNREADABLE};
+
 /// The stored inputs as a JSON object, secrets still sealed.
 pub fn stored(inputs: &str) -> ApiResult<Map<String, Value>> {
-    match serde_json::from_str(inputs) {
-        Ok(Value::Object(map)) => Ok(map),
-        _ => Err(ApiError::Internal(
-            "stored credential inputs are not an object".into(),
-        )),
-    }
+    acs_app::credential_inputs::stored(inputs).ok_or_else(not_an_object)
 }
 
-/// What a stored secret that does not open says, for the field that holds it.
-pub const UNREADABLE: &str = "The stored value cannot be opened with this server's secret key \
-    (was the key file replaced?). Send the secret again.";
-
-/// Stored inputs, their secrets opened.
-#[derive(Debug, Default)]
-pub struct Opened {
-    /// Every input, secrets in clear, except those that do not open.
-    pub values: Map<String, Value>,
-    /// The secret fields whose stored value does not open under the server's keys (sealed
-    /// under a key it does not hold, or altered): they can be replaced, never used.
-    pub unreadable: Vec<String>,
-}
-
-/// The stored inputs with every sealed secret opened: the previous values an update may keep,
-/// the values a job gets. Only the secret fields of `config` (the stored credential's type)
-/// hold sealed values; a non-secret field holds exactly what the client typed, even text
-/// shaped like a sealed value.
+/// The stored inputs with every sealed secret opened (see
+/// [`acs_app::credential_inputs::open`]).
 pub fn open(cipher: &InputCipher, config: &InputConfiguration, inputs: &str) -> ApiResult<Opened> {
-    let mut opened = Opened {
-        values: stored(inputs)?,
-        unreadable: Vec::new(),
-    };
-    opened.values.retain(|field, value| match value {
-        Value::String(text) if config.is_secret(field) && is_sealed(text) => {
-            match cipher.open(field, text) {
-                Ok(plain) => {
-                    *text = plain;
-                    true
-                }
-                Err(error) => {
-                    tracing::error!(field = %field, %error, "a stored secret input cannot be opened");
-                    opened.unreadable.push(field.clone());
-                    false
-                }
-            }
-        }
-        _ => true,
-    });
-    Ok(opened)
+    acs_app::credential_inputs::open(cipher, config, inputs).ok_or_else(not_an_object)
+}
+
+fn not_an_object() -> ApiError {
+    ApiError::Internal("stored credential inputs are not an object".into())
 }

@@ -144,7 +144,7 @@ pub async fn launch_job(
     })
     .await?;
     let (job, reply) = reply.split::<i64, Value>();
-    crate::runner::start(state.clone().into_inner(), job);
+    acs_runner::start(state.clone().into_inner(), job);
     Ok(reply.json(StatusCode::CREATED))
 }
 
@@ -303,6 +303,6 @@ fn accepted(
     reply: crate::context::Reply<(i64, Value)>,
 ) -> ApiResult<HttpResponse> {
     let (run, reply) = reply.split::<i64, Value>();
-    crate::runner::start(state.clone().into_inner(), run);
+    acs_runner::start(state.clone().into_inner(), run);
     Ok(reply.json(StatusCode::ACCEPTED))
 }

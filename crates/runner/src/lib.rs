@@ -1,4 +1,10 @@
-//! Runs jobs, project updates and inventory updates (contract §6).
+//! The job runner of ACS: runs jobs, project updates and inventory updates (contract §6).
+//!
+//! Its public surface: [`start`] a run (its row `pending`), [`fail_unfinished`] at a node's
+//! start, [`RunQueue`] (this node's places), the [`Host`] a server hands it (database,
+//! settings, keys, places); a run is canceled through its row
+//! (`acs_storage::unified_jobs::request_cancel`), which the runner reads every second, and it
+//! reports back through its row too: status, explanation, output lines and result code.
 //!
 //! A launch creates a `pending` row and calls [`start`], which runs the work on a thread of its
 //! own: prepare a private directory (0700) with the injected files (0600), start the
@@ -24,16 +30,38 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use acs_storage::unified_jobs::{RunKind, RunOutcome, RunStatus, UnifiedJob};
-use acs_storage::{DbConnection, StorageError};
-
-use crate::state::AppState;
 use acs_app::settings::Settings;
+use acs_credential_types::InputCipher;
+use acs_storage::unified_jobs::{RunKind, RunOutcome, RunStatus, UnifiedJob};
+use acs_storage::{Database, DbConnection, Pool, StorageError, StorageResult};
+use ring::rand::SecureRandom;
 
 pub use job::NO_DIRECTORY;
 pub use process::Ending;
 pub use queue::RunQueue;
 pub use sandbox::ShownPath;
+
+/// What a server hands the runner: its database, settings, keys and places. `acs-api`'s
+/// state is one.
+pub trait Host: Send + Sync + 'static {
+    /// The server's connection pool (connections are held only around database work).
+    fn pool(&self) -> &Pool;
+    /// The settings at `revision`, read from the database only when they changed.
+    fn settings(&self, conn: &mut DbConnection, revision: i64) -> StorageResult<Arc<Settings>>;
+    /// The cipher of the secret keys in force.
+    fn cipher(&self) -> Arc<InputCipher>;
+    /// The secure random source (private directories' names).
+    fn rng(&self) -> &dyn SecureRandom;
+    /// The data directory: runs' private directories go in `runs/` there, and runs never see
+    /// it.
+    fn data_dir(&self) -> &Path;
+    /// The secret key file: runs never see it, nor a next key beside it.
+    fn secret_key_file(&self) -> &Path;
+    /// The database: an SQLite file is hidden from runs.
+    fn database(&self) -> &Database;
+    /// This node's runs, executing and waiting.
+    fn runs(&self) -> &RunQueue;
+}
 
 /// Why a run ended as `error` before or around its process: the text shown as
 /// `job_explanation`.
@@ -69,9 +97,9 @@ const LOST_EXPLANATION: &str =
 
 /// Runs `run_id` on a thread of its own, or once one of this node's places is free (see
 /// [`RunQueue`]). The row must be `pending`.
-pub fn start(state: Arc<AppState>, run_id: i64) {
-    if !state.runs.admit(run_id) {
-        let (executing, waiting) = state.runs.load();
+pub fn start(host: Arc<dyn Host>, run_id: i64) {
+    if !host.runs().admit(run_id) {
+        let (executing, waiting) = host.runs().load();
         tracing::info!(
             run = run_id,
             executing,
@@ -82,14 +110,14 @@ pub fn start(state: Arc<AppState>, run_id: i64) {
     }
     let mut next = Some(run_id);
     while let Some(run_id) = next {
-        let worker = state.clone();
+        let worker = host.clone();
         let spawned = std::thread::Builder::new()
             .name("run".into())
             .spawn(move || {
                 let mut next = Some(run_id);
                 while let Some(run_id) = next {
-                    execute(&worker, run_id);
-                    next = worker.runs.next();
+                    execute(&*worker, run_id);
+                    next = worker.runs().next();
                 }
             });
         let Err(error) = spawned else {
@@ -97,22 +125,22 @@ pub fn start(state: Arc<AppState>, run_id: i64) {
         };
         tracing::error!(run = run_id, %error, "no thread for a run");
         let explanation = format!("No thread could be started for the run: {error}");
-        end_unstarted(&state, run_id, &explanation);
+        end_unstarted(&*host, run_id, &explanation);
         // The place is this caller's until a thread takes it or nothing waits for it.
-        next = state.runs.next();
+        next = host.runs().next();
     }
 }
 
 /// Ends a run that never started as `error` with `explanation`.
-fn end_unstarted(state: &AppState, run_id: i64, explanation: &str) {
+fn end_unstarted(host: &dyn Host, run_id: i64, explanation: &str) {
     let outcome = RunOutcome {
         status: RunStatus::Error,
         explanation: explanation.to_owned(),
         stdout: String::new(),
         result_code: None,
     };
-    let finished = state
-        .pool
+    let finished = host
+        .pool()
         .write(|conn| acs_storage::unified_jobs::finish(conn, run_id, &outcome, now()));
     if let Err(error) = finished {
         tracing::error!(run = run_id, %error, "a run's end could not be stored");
@@ -173,8 +201,8 @@ fn scrub(mut text: String, secrets: &[String]) -> String {
     text
 }
 
-fn execute(state: &AppState, run_id: i64) {
-    let outcome = match run(state, run_id) {
+fn execute(host: &dyn Host, run_id: i64) {
+    let outcome = match run(host, run_id) {
         Ok(outcome) => outcome,
         Err(Explained(explanation)) => RunOutcome {
             status: RunStatus::Error,
@@ -183,8 +211,8 @@ fn execute(state: &AppState, run_id: i64) {
             result_code: None,
         },
     };
-    let finished = state
-        .pool
+    let finished = host
+        .pool()
         .write(|conn| acs_storage::unified_jobs::finish(conn, run_id, &outcome, now()));
     match finished {
         Ok(_) => tracing::info!(run = run_id, status = outcome.status.as_str(), "run ended"),
@@ -196,35 +224,34 @@ fn now() -> acs_storage::Timestamp {
     chrono::SubsecRound::trunc_subsecs(chrono::Utc::now().naive_utc(), 6)
 }
 
-fn run(state: &AppState, run_id: i64) -> Result<RunOutcome, Explained> {
+fn run(host: &dyn Host, run_id: i64) -> Result<RunOutcome, Explained> {
     // Connections are held only around database work, never while a process runs: a run can
     // take hours, and each held connection is one fewer for the server's requests.
-    let mut conn = state.pool.get()?;
+    let mut conn = host.pool().get()?;
     let row = acs_storage::unified_jobs::find(&mut conn, run_id)?;
     let revision = acs_storage::revisions::current(&mut conn)?.settings;
-    let settings = state.settings.current(&mut conn, revision)?;
-    let dir =
-        private_dir::PrivateDir::create(&state.config.data_dir.join("runs"), run_id, &state.rng)?;
+    let settings = host.settings(&mut conn, revision)?;
+    let dir = private_dir::PrivateDir::create(&host.data_dir().join("runs"), run_id, host.rng())?;
     let prepared = match row.kind.as_str() {
         kind if kind == RunKind::Job.as_str() => {
-            job::prepare(&mut conn, state, &settings, &row, &dir)?
+            job::prepare(&mut conn, host, &settings, &row, &dir)?
         }
         kind if kind == RunKind::InventoryUpdate.as_str() => {
-            inventory_update::prepare(&mut conn, state, &settings, &row, &dir)?
+            inventory_update::prepare(&mut conn, host, &settings, &row, &dir)?
         }
-        _ => project_update::prepare(&mut conn, state, &settings, &row, &dir)?,
+        _ => project_update::prepare(&mut conn, host, &settings, &row, &dir)?,
     };
     drop(conn);
     std::fs::write(&prepared.output, &prepared.preamble)?;
     // What the run asked for is recorded, not the sandbox around it (which names the
     // server's own paths).
     let recorded_args = recorded_args(&prepared.steps);
-    let prepared = isolate::apply(state, &settings, &row, &dir, prepared)?;
-    let ending = execute_steps(state, &settings, &row, &prepared, &recorded_args)?;
+    let prepared = isolate::apply(host, &settings, &row, &dir, prepared)?;
+    let ending = execute_steps(host, &settings, &row, &prepared, &recorded_args)?;
     let mut outcome = outcome_of(ending, prepared.output());
     if row.kind == RunKind::InventoryUpdate.as_str() && outcome.status == RunStatus::Successful {
-        let mut conn = state.pool.get()?;
-        outcome = inventory_update::import(&state.pool, &mut conn, &row, &prepared, outcome)?;
+        let mut conn = host.pool().get()?;
+        outcome = inventory_update::import(host.pool(), &mut conn, &row, &prepared, outcome)?;
     }
     drop(dir);
     Ok(outcome)
@@ -232,14 +259,14 @@ fn run(state: &AppState, run_id: i64) -> Result<RunOutcome, Explained> {
 
 /// Records the start and runs the processes, storing the output so far about every second.
 fn execute_steps(
-    state: &AppState,
+    host: &dyn Host,
     settings: &Settings,
     row: &UnifiedJob,
     prepared: &Prepared,
     recorded_args: &str,
 ) -> Result<Ending, Explained> {
     let started = acs_storage::unified_jobs::start(
-        &mut *state.pool.get()?,
+        &mut *host.pool().get()?,
         row.id,
         recorded_args,
         &prepared
@@ -264,7 +291,7 @@ fn execute_steps(
         let left = deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
         let watch = || {
             // A connection for this look only; an unreachable database does not stop the run.
-            let Ok(mut conn) = state.pool.get() else {
+            let Ok(mut conn) = host.pool().get() else {
                 return false;
             };
             recorded.record(&mut conn, row.id, prepared);

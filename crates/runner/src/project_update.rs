@@ -13,7 +13,7 @@ use super::job::project_directory;
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::{Explained, Prepared, credentials, environment};
-use crate::state::AppState;
+use crate::Host;
 use acs_app::settings::Settings;
 
 /// The requirement files an update installs, with the `ansible-galaxy` subcommand and the
@@ -26,7 +26,7 @@ const REQUIREMENTS: [(&str, &str, &str); 2] = [
 /// Everything the update's processes need.
 pub fn prepare(
     conn: &mut DbConnection,
-    state: &AppState,
+    host: &dyn Host,
     settings: &Settings,
     row: &UnifiedJob,
     dir: &PrivateDir,
@@ -36,7 +36,7 @@ pub fn prepare(
         .organization_id
         .ok_or_else(|| Explained::new("The project has no organization."))?;
     let source_ids = acs_storage::source_credentials::ordered_ids(conn, organization)?;
-    let sources = credentials::open(conn, state, &source_ids)?;
+    let sources = credentials::open(conn, host, &source_ids)?;
     dir.subdirectory("tmp")?;
     let base = environment::base(
         dir.path(),

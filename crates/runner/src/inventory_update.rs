@@ -12,14 +12,14 @@ use super::job::{inject, project_directory};
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::{Explained, Prepared, credentials, environment};
-use crate::handlers::automation::relative_path_problem;
-use crate::state::AppState;
+use crate::Host;
+use acs_app::automation::relative_path_problem;
 use acs_app::settings::Settings;
 
 /// Everything the update's process needs, written into `dir`.
 pub fn prepare(
     conn: &mut DbConnection,
-    state: &AppState,
+    host: &dyn Host,
     settings: &Settings,
     row: &UnifiedJob,
     dir: &PrivateDir,
@@ -43,7 +43,7 @@ pub fn prepare(
         )));
     }
     let ids = acs_storage::unified_jobs::credential_ids(conn, row.id)?;
-    let credentials = credentials::open(conn, state, &ids)?;
+    let credentials = credentials::open(conn, host, &ids)?;
     let env_dir = dir.subdirectory("env")?;
     dir.subdirectory("tmp")?;
     let plan = inject(dir, &env_dir, &credentials, false)?;

@@ -11,14 +11,14 @@ use super::credentials::{self, OpenedCredential};
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::{Explained, Prepared, builtin, environment};
-use crate::handlers::automation::parse_variables;
-use crate::state::AppState;
+use crate::Host;
+use acs_app::automation::parse_variables;
 use acs_app::settings::Settings;
 
 /// Everything a job's process needs, written into `dir`.
 pub fn prepare(
     conn: &mut DbConnection,
-    state: &AppState,
+    host: &dyn Host,
     settings: &Settings,
     row: &UnifiedJob,
     dir: &PrivateDir,
@@ -36,7 +36,7 @@ pub fn prepare(
         .inventory_id
         .ok_or_else(|| Explained::new("The job has no inventory."))?;
     let ids = acs_storage::unified_jobs::credential_ids(conn, row.id)?;
-    let credentials = credentials::open(conn, state, &ids)?;
+    let credentials = credentials::open(conn, host, &ids)?;
 
     let env_dir = dir.subdirectory("env")?;
     dir.subdirectory("tmp")?;

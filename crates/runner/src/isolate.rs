@@ -14,7 +14,7 @@ use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::sandbox::{Isolation, RunUser, RunView, ShownPath, program_directory, run_user_passwd};
 use super::{Explained, Prepared};
-use crate::state::AppState;
+use crate::Host;
 use acs_app::settings::Settings;
 
 /// The host directories every run sees empty besides the server's own files: home
@@ -25,7 +25,7 @@ const TEMPORARY: &[&str] = &["/tmp", "/var/tmp"];
 
 /// `prepared` with every step wrapped in the sandbox (or as it is, isolation being off).
 pub fn apply(
-    state: &AppState,
+    host: &dyn Host,
     settings: &Settings,
     row: &UnifiedJob,
     dir: &PrivateDir,
@@ -52,7 +52,7 @@ pub fn apply(
         );
         return Ok(prepared);
     }
-    let isolation = isolation(state, settings, &prepared.steps, &search_path)?;
+    let isolation = isolation(host, settings, &prepared.steps, &search_path)?;
     let passwd = dir.path().join("passwd");
     if let Some(user) = isolation.run_as {
         let host_passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
@@ -100,25 +100,24 @@ fn runnable(program: &str, search_path: &str) -> bool {
 
 /// The isolation of runs under the current settings.
 fn isolation(
-    state: &AppState,
+    host: &dyn Host,
     settings: &Settings,
     steps: &[Invocation],
     search_path: &str,
 ) -> Result<Isolation, Explained> {
-    let config = &state.config;
     let mut hidden: Vec<PathBuf> = vec![
-        config.data_dir.clone(),
+        host.data_dir().to_owned(),
         PathBuf::from(settings.text("PROJECTS_ROOT")),
     ];
     // The key files that exist now, and their directory when it is one of its own (two levels
     // deep at least: `/etc/acs`, never `/etc`), so that a next key written there while the run
     // goes on (a rotation) stays hidden too; the default place, the data directory, is hidden
     // whole anyway.
-    hidden.extend(KeyFiles::new(&config.secret_key_file).every_path());
-    if let Some(key_dir) = key_directory(&config.secret_key_file) {
+    hidden.extend(KeyFiles::new(host.secret_key_file()).every_path());
+    if let Some(key_dir) = key_directory(host.secret_key_file()) {
         hidden.push(key_dir);
     }
-    if let Database::Sqlite(file) = &config.database {
+    if let Database::Sqlite(file) = host.database() {
         hidden.push(file.clone());
     }
     if let Some(home) = std::env::var_os("HOME") {

@@ -10,8 +10,7 @@ use acs_storage::credentials::Credential;
 use serde_json::{Map, Value};
 
 use super::Explained;
-use crate::handlers::credentials::secrets;
-use crate::state::AppState;
+use crate::Host;
 
 /// One credential ready to inject. Its `Debug` output leaves the inputs out.
 pub struct OpenedCredential {
@@ -78,22 +77,30 @@ const MIN_SCRUBBED_LEN: usize = 3;
 /// Opens credentials `ids` for a run.
 pub fn open(
     conn: &mut DbConnection,
-    state: &AppState,
+    host: &dyn Host,
     ids: &[i64],
 ) -> Result<Vec<OpenedCredential>, Explained> {
-    ids.iter().map(|id| open_one(conn, state, *id)).collect()
+    ids.iter().map(|id| open_one(conn, host, *id)).collect()
 }
 
 fn open_one(
     conn: &mut DbConnection,
-    state: &AppState,
+    host: &dyn Host,
     id: i64,
 ) -> Result<OpenedCredential, Explained> {
     let credential = acs_storage::credentials::find(conn, id)
         .map_err(|_| Explained::new(format!("Credential {id} no longer exists.")))?;
     let credential_type = acs_storage::credential_types::find(conn, credential.credential_type_id)?;
-    let config = crate::handlers::credential_types::input_configuration(&credential_type)
-        .map_err(|error| Explained::new(error.to_string()))?;
+    let config = acs_app::credential_inputs::input_configuration(
+        &credential_type.inputs,
+        credential_type.managed,
+    )
+    .map_err(|reason| {
+        Explained::new(format!(
+            "The input fields of credential type '{}' cannot be read: {reason}",
+            credential_type.name
+        ))
+    })?;
     let document: Value = serde_json::from_str(&credential_type.injectors).unwrap_or_default();
     let field_ids = config.field_ids();
     let injectors =
@@ -105,8 +112,13 @@ fn open_one(
                     errors.join("; ")
                 ))
             })?;
-    let opened = secrets::open(&state.keys.cipher(), &config, &credential.inputs)
-        .map_err(|error| Explained::new(error.to_string()))?;
+    let opened = acs_app::credential_inputs::open(&host.cipher(), &config, &credential.inputs)
+        .ok_or_else(|| {
+            Explained::new(format!(
+                "The stored inputs of credential '{}' are not a JSON object.",
+                credential.name
+            ))
+        })?;
     if let Some(field) = opened.unreadable.first() {
         return Err(Explained::new(format!(
             "Credential '{}': the stored value of input '{field}' cannot be opened with this \

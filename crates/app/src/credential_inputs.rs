@@ -1,0 +1,103 @@
+//! A stored credential's inputs as the API and the runner read them: its type's input fields,
+//! and its secret values opened under the server's keys.
+
+use acs_credential_types::cipher::is_sealed;
+use acs_credential_types::{InputCipher, InputConfiguration};
+use serde_json::{Map, Value};
+
+/// What a stored secret that does not open says, for the field that holds it.
+pub const UNREADABLE: &str = "The stored value cannot be opened with this server's secret key \
+    (was the key file replaced?). Send the secret again.";
+
+/// The input fields of a stored credential type, from its `inputs` JSON text; the reason when
+/// they cannot be read (types are validated on write, so that is a damaged row).
+pub fn input_configuration(inputs: &str, managed: bool) -> Result<InputConfiguration, String> {
+    let document: Value = serde_json::from_str(inputs).map_err(|error| error.to_string())?;
+    acs_credential_types::validate_inputs_config(&document, managed)
+        .map(|(config, _)| config)
+        .map_err(|errors| errors.join("; "))
+}
+
+/// Stored inputs, their secrets opened.
+#[derive(Debug, Default)]
+pub struct Opened {
+    /// Every input, secrets in clear, except those that do not open.
+    pub values: Map<String, Value>,
+    /// The secret fields whose stored value does not open under the server's keys (sealed
+    /// under a key it does not hold, or altered): they can be replaced, never used.
+    pub unreadable: Vec<String>,
+}
+
+/// The stored inputs as a JSON object, secrets still sealed; `None` when they are not one.
+pub fn stored(inputs: &str) -> Option<Map<String, Value>> {
+    match serde_json::from_str(inputs) {
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
+/// The stored inputs with every sealed secret opened: the previous values an update may keep,
+/// the values a job gets. Only the secret fields of `config` (the stored credential's type)
+/// hold sealed values; a non-secret field holds exactly what the client typed, even text
+/// shaped like a sealed value. `None` when the stored inputs are not a JSON object.
+pub fn open(cipher: &InputCipher, config: &InputConfiguration, inputs: &str) -> Option<Opened> {
+    let mut opened = Opened {
+        values: stored(inputs)?,
+        unreadable: Vec::new(),
+    };
+    opened.values.retain(|field, value| match value {
+        Value::String(text) if config.is_secret(field) && is_sealed(text) => {
+            match cipher.open(field, text) {
+                Ok(plain) => {
+                    *text = plain;
+                    true
+                }
+                Err(error) => {
+                    tracing::error!(field = %field, %error, "a stored secret input cannot be opened");
+                    opened.unreadable.push(field.clone());
+                    false
+                }
+            }
+        }
+        _ => true,
+    });
+    Some(opened)
+}
+
+#[cfg(test)]
+mod tests {
+    use ring::rand::SystemRandom;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn secrets_open_and_those_that_do_not_are_named() {
+        let config = input_configuration(
+            &json!({"fields": [
+                {"id": "user", "label": "User"},
+                {"id": "token", "label": "Token", "secret": true},
+                {"id": "key", "label": "Key", "secret": true},
+            ]})
+            .to_string(),
+            false,
+        )
+        .expect("fields");
+        let rng = SystemRandom::new();
+        let ours = InputCipher::from_secret_key(&[1; 32]);
+        let theirs = InputCipher::from_secret_key(&[2; 32]);
+        let lookalike = ours.seal(&rng, "user", "u").expect("sealed");
+        let inputs = json!({
+            "user": lookalike,
+            "token": ours.seal(&rng, "token", "t0k3n").expect("sealed"),
+            "key": theirs.seal(&rng, "key", "k3y").expect("sealed"),
+        });
+        let opened = open(&ours, &config, &inputs.to_string()).expect("an object");
+        assert_eq!(
+            Value::Object(opened.values),
+            json!({"user": lookalike, "token": "t0k3n"})
+        );
+        assert_eq!(opened.unreadable, ["key"]);
+        assert!(open(&ours, &config, "[]").is_none());
+    }
+}
