@@ -37,9 +37,9 @@ use acs_storage::{Database, DbConnection, Pool, StorageError, StorageResult};
 use ring::rand::SecureRandom;
 
 pub use job::NO_DIRECTORY;
-pub use process::Ending;
 pub use queue::RunQueue;
-pub use sandbox::ShownPath;
+
+use process::Ending;
 
 /// What a server hands the runner: its database, settings, keys and places. `acs-api`'s
 /// state is one.
@@ -66,11 +66,11 @@ pub trait Host: Send + Sync + 'static {
 /// Why a run ended as `error` before or around its process: the text shown as
 /// `job_explanation`.
 #[derive(Debug)]
-pub struct Explained(String);
+pub(crate) struct Explained(String);
 
 impl Explained {
     /// An explanation.
-    pub fn new(text: impl Into<String>) -> Self {
+    pub(crate) fn new(text: impl Into<String>) -> Self {
         Explained(text.into())
     }
 }
@@ -155,7 +155,7 @@ pub fn fail_unfinished(conn: &mut DbConnection, node: &str) -> Result<usize, Sto
 
 /// What a prepared run executes and records.
 #[derive(Debug)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// The processes, run one after the other until one fails.
     pub steps: Vec<process::Invocation>,
     /// Text written to the output before the first process (what the run decided and why).
