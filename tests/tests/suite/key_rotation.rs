@@ -255,18 +255,24 @@ fn a_rotation_beside_a_live_server_moves_every_secret_to_the_new_key(backend: Ba
     bulk_credentials(server, organization, type_id);
     secret_settings(&admin);
     let old_key = std::fs::read(key_file(server)).expect("the key file");
+    // On PostgreSQL a second node, sharing the database and the key file, serves too.
+    let peer = (backend == Backend::Postgres).then(|| server.start_peer());
+    let writers: Vec<Agent> = std::iter::once(admin.clone())
+        .chain(peer.as_ref().map(TestServer::admin))
+        .collect();
 
     let done = AtomicBool::new(false);
     let traffic = Traffic::default();
     let started = Instant::now();
     let outcome = std::thread::scope(|scope| {
-        // A client writing: new credentials, and updates that keep a stored secret (which
-        // the server must open, under whichever key sealed it).
+        // A client writing, through each node in turn: new credentials, and updates that keep
+        // a stored secret (which the node must open, under whichever key sealed it).
         scope.spawn(|| {
             while !done.load(Ordering::Acquire) {
                 let n = traffic.created.fetch_add(1, Ordering::AcqRel);
-                create_credential(&admin, organization, type_id, &format!("live {n}"), "l1ve");
-                admin
+                let writer = &writers[n % writers.len()];
+                create_credential(writer, organization, type_id, &format!("live {n}"), "l1ve");
+                writer
                     .patch(&format!("/api/v2/credentials/{job_credential}/"))
                     .json(&json!({"inputs": {"user": format!("u{n}"), "token": "$encrypted$"}}))
                     .call()
