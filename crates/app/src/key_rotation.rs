@@ -310,6 +310,31 @@ mod tests {
         .expect("settings and a sign-in");
     }
 
+    /// A key file with a key, and a database holding every kind of value sealed under it.
+    struct Fixture {
+        _dir: tempfile::TempDir,
+        files: KeyFiles,
+        rng: SystemRandom,
+        old: SecretKeys,
+        conn: DbConnection,
+    }
+
+    fn fixture() -> Fixture {
+        let dir = tempfile::tempdir().expect("dir");
+        let files = KeyFiles::new(&dir.path().join("secret_key"));
+        let rng = SystemRandom::new();
+        let old = files.read_or_create(&rng).expect("a key");
+        let mut conn = database();
+        seal_everything(&mut conn, &old.cipher(), &rng);
+        Fixture {
+            _dir: dir,
+            files,
+            rng,
+            old,
+            conn,
+        }
+    }
+
     fn inputs_of(conn: &mut DbConnection, id: i64) -> serde_json::Value {
         let rows = acs_storage::sealed::credential_inputs_after(conn, id - 1, 1).expect("read");
         serde_json::from_str(&rows[0].inputs).expect("json")
@@ -326,13 +351,14 @@ mod tests {
 
     #[test]
     fn every_sealed_value_moves_to_the_new_key_and_the_old_key_is_gone() {
-        let dir = tempfile::tempdir().expect("dir");
-        let files = KeyFiles::new(&dir.path().join("secret_key"));
-        let rng = SystemRandom::new();
-        let old = files.read_or_create(&rng).expect("a key");
+        let Fixture {
+            _dir,
+            files,
+            rng,
+            old,
+            mut conn,
+        } = fixture();
         let old_cipher = old.cipher();
-        let mut conn = database();
-        seal_everything(&mut conn, &old_cipher, &rng);
         let lookalike = inputs_of(&mut conn, 1)["user"].clone();
 
         let mut events = Vec::new();
@@ -374,12 +400,13 @@ mod tests {
 
     #[test]
     fn an_interrupted_rotation_resumes_with_the_next_key_on_disk() {
-        let dir = tempfile::tempdir().expect("dir");
-        let files = KeyFiles::new(&dir.path().join("secret_key"));
-        let rng = SystemRandom::new();
-        let old = files.read_or_create(&rng).expect("a key");
-        let mut conn = database();
-        seal_everything(&mut conn, &old.cipher(), &rng);
+        let Fixture {
+            _dir,
+            files,
+            rng,
+            old: _,
+            mut conn,
+        } = fixture();
         // Killed after the next key was written and one credential moved.
         let next = SecretKey::generate(&rng).expect("a key");
         files.begin_rotation(&next).expect("begun");
@@ -400,12 +427,13 @@ mod tests {
 
     #[test]
     fn a_value_no_key_opens_stops_the_rotation_before_the_old_key_goes() {
-        let dir = tempfile::tempdir().expect("dir");
-        let files = KeyFiles::new(&dir.path().join("secret_key"));
-        let rng = SystemRandom::new();
-        let old = files.read_or_create(&rng).expect("a key");
-        let mut conn = database();
-        seal_everything(&mut conn, &old.cipher(), &rng);
+        let Fixture {
+            _dir,
+            files,
+            rng,
+            old,
+            mut conn,
+        } = fixture();
         let lost = InputCipher::from_secret_key(&[9; 32]);
         add_credential(
             &mut conn,

@@ -225,15 +225,20 @@ fn job_template(
     template
 }
 
-/// Runs the template to its end; returns the finished job.
-fn run_job(admin: &Agent, template: i64) -> Value {
+/// Launches the template; returns the job's detail path.
+fn launch(admin: &Agent, template: i64) -> String {
     let launched = admin
         .post(&format!("/api/v2/job_templates/{template}/launch/"))
         .json(&json!({}))
         .call()
         .expect(201)
         .json();
-    wait_for_run(admin, &format!("/api/v2/jobs/{}/", launched["id"]))
+    format!("/api/v2/jobs/{}/", launched["id"])
+}
+
+/// Runs the template to its end; returns the finished job.
+fn run_job(admin: &Agent, template: i64) -> Value {
+    wait_for_run(admin, &launch(admin, template))
 }
 
 /// What a client did while the rotation ran.
@@ -550,13 +555,7 @@ fn a_next_key_written_while_a_job_runs_stays_hidden_from_it(backend: Backend) {
             .expect(201)
             .json(),
     );
-    let launched = admin
-        .post(&format!("/api/v2/job_templates/{template}/launch/"))
-        .json(&json!({}))
-        .call()
-        .expect(201)
-        .json();
-    let job = format!("/api/v2/jobs/{}/", launched["id"]);
+    let job = launch(&admin, template);
     wait_until_running(&admin, &job);
 
     let mut command = fixture.server.management_command("rotate_secret_key");
