@@ -4,7 +4,7 @@ use actix_web::web;
 use serde_json::Value;
 
 use crate::handlers::{
-    account, activity_stream as activity, applications as apps, automation as auto, config,
+    account, activity_stream as activity, applications as apps, automation as auto, change, config,
     credential_types as ctypes, credentials as creds, fallback, login, logout, metrics, oauth,
     openapi, organizations as orgs, root, runs, settings, sso, tokens, users,
 };
@@ -260,8 +260,8 @@ fn register_accounts(routes: &mut Routes<'_>) {
     routes.add(
         Endpoint::new("/api/v2/users/{user}/")
             .get(users::get_user, Op::detail(user))
-            .put(users::put_user, Op::replace(user))
-            .patch(users::patch_user, Op::modify(user))
+            .put(change::put::<users::UserChange>, Op::replace(user))
+            .patch(change::patch::<users::UserChange>, Op::modify(user))
             .delete(users::delete_user, Op::delete("Delete a user"))
             .options(users::options_user, Op::metadata("A user: metadata")),
     );
@@ -319,8 +319,14 @@ fn register_organizations(routes: &mut Routes<'_>) {
     routes.add(
         Endpoint::new("/api/v2/organizations/{id}/")
             .get(orgs::get_organization, Op::detail(organization))
-            .put(orgs::put_organization, Op::replace(organization))
-            .patch(orgs::patch_organization, Op::modify(organization))
+            .put(
+                change::put::<orgs::OrganizationChange>,
+                Op::replace(organization),
+            )
+            .patch(
+                change::patch::<orgs::OrganizationChange>,
+                Op::modify(organization),
+            )
             .delete(
                 orgs::delete_organization,
                 Op::delete("Delete an organization"),
@@ -399,8 +405,14 @@ fn register_tokens(routes: &mut Routes<'_>) {
     routes.add(
         Endpoint::new("/api/v2/applications/{id}/")
             .get(apps::get_application, Op::detail(application))
-            .put(apps::put_application, Op::replace(application))
-            .patch(apps::patch_application, Op::modify(application))
+            .put(
+                change::put::<apps::ApplicationChange>,
+                Op::replace(application),
+            )
+            .patch(
+                change::patch::<apps::ApplicationChange>,
+                Op::modify(application),
+            )
             .delete(
                 apps::delete_application,
                 Op::delete("Delete an application"),
@@ -437,8 +449,8 @@ fn register_tokens(routes: &mut Routes<'_>) {
     routes.add(
         Endpoint::new("/api/v2/tokens/{id}/")
             .get(tokens::get_token, Op::detail(token))
-            .put(tokens::put_token, Op::replace(token))
-            .patch(tokens::patch_token, Op::modify(token))
+            .put(change::put::<tokens::TokenChange>, Op::replace(token))
+            .patch(change::patch::<tokens::TokenChange>, Op::modify(token))
             .delete(
                 tokens::delete_token,
                 Op::delete("Revoke and delete a token"),
@@ -472,8 +484,14 @@ fn register_credentials(routes: &mut Routes<'_>) {
     routes.add(
         Endpoint::new("/api/v2/credential_types/{id}/")
             .get(ctypes::get_credential_type, Op::detail(credential_type))
-            .put(ctypes::put_credential_type, Op::replace(credential_type))
-            .patch(ctypes::patch_credential_type, Op::modify(credential_type))
+            .put(
+                change::put::<ctypes::CredentialTypeChange>,
+                Op::replace(credential_type),
+            )
+            .patch(
+                change::patch::<ctypes::CredentialTypeChange>,
+                Op::modify(credential_type),
+            )
             .delete(
                 ctypes::delete_credential_type,
                 Op::delete("Delete a credential type"),
@@ -516,8 +534,14 @@ fn register_credentials(routes: &mut Routes<'_>) {
     routes.add(
         Endpoint::new("/api/v2/credentials/{id}/")
             .get(creds::get_credential, Op::detail(credential))
-            .put(creds::put_credential, Op::replace(credential))
-            .patch(creds::patch_credential, Op::modify(credential))
+            .put(
+                change::put::<creds::CredentialChange>,
+                Op::replace(credential),
+            )
+            .patch(
+                change::patch::<creds::CredentialChange>,
+                Op::modify(credential),
+            )
             .delete(creds::delete_credential, Op::delete("Delete a credential"))
             .options(
                 creds::options_credential,

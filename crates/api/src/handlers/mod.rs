@@ -4,6 +4,7 @@ pub mod account;
 pub mod activity_stream;
 pub mod applications;
 pub mod automation;
+pub mod change;
 pub mod config;
 pub mod credential_types;
 pub mod credentials;

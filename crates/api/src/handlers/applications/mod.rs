@@ -17,7 +17,7 @@ pub use detail::get_application;
 pub use list::{list_applications, list_organization_applications, list_user_applications};
 pub use options::{META, options_application, options_applications};
 pub use render::{ApplicationRecord, render_application};
-pub use update::{change, patch_application, put_application};
+pub use update::{ApplicationChange, change};
 
 use acs_authz::TargetApplication;
 use acs_storage::applications::Application;

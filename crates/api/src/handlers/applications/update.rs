@@ -2,8 +2,6 @@
 //! credentials are fixed at creation.
 
 use acs_storage::applications::ApplicationChanges;
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::{ApplicationInput, Fixed};
 use serde_json::{Map, Value};
@@ -11,45 +9,28 @@ use serde_json::{Map, Value};
 use super::render::{ApplicationRecord, render_one};
 use super::{name_conflict, visible};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::http::body::JsonObject;
-use crate::state::AppState;
+use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
 
-/// Full update.
-pub async fn put_application(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, true).await
-}
+/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct ApplicationChange;
 
-/// Partial update.
-pub async fn patch_application(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, false).await
-}
+impl Change for ApplicationChange {
+    type Key = i64;
+    type Record = ApplicationRecord;
 
-async fn update(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: i64,
-    body: JsonObject,
-    full: bool,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
+    fn change(
+        ctx: &mut Context<'_>,
+        id: i64,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Self::Record> {
         let principal = ctx.require_user()?;
-        change(ctx, &principal, id, &body.0, full)
-    })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+        change(ctx, &principal, id, body, full)
+    }
 }
 
 /// Changes application `id` for `principal` from a body of the API's shape, under the API's

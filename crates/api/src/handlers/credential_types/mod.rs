@@ -15,7 +15,7 @@ pub use detail::get_credential_type;
 pub use list::list_credential_types;
 pub use options::{META, options_credential_type, options_credential_types};
 pub use render::{CredentialTypeRecord, render_credential_type};
-pub use update::{patch_credential_type, put_credential_type};
+pub use update::CredentialTypeChange;
 
 use acs_credential_types::InputConfiguration;
 use acs_storage::credential_types::CredentialType;

@@ -1,45 +1,29 @@
 //! `PUT` and `PATCH /api/v2/credential_types/<id>/`.
 
 use acs_storage::credential_types::CredentialTypeChanges;
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_credential_type;
 use super::{find, input, name_conflict};
-use crate::context::run;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::http::body::JsonObject;
-use crate::state::AppState;
+use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
+use serde_json::{Map, Value};
 
-/// Full update.
-pub async fn put_credential_type(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, true).await
-}
+/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct CredentialTypeChange;
 
-/// Partial update.
-pub async fn patch_credential_type(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, false).await
-}
+impl Change for CredentialTypeChange {
+    type Key = i64;
+    type Record = super::CredentialTypeRecord;
 
-async fn update(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: i64,
-    body: JsonObject,
-    full: bool,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
+    fn change(
+        ctx: &mut Context<'_>,
+        id: i64,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Self::Record> {
         let principal = ctx.require_user()?;
         let stored = find(ctx, id)?;
         acs_authz::can_write_credential_types(&principal.actor)?;
@@ -48,7 +32,7 @@ async fn update(
                 "Modifications not allowed for managed credential types".into(),
             ));
         }
-        let input = input::read(&body.0, full, Some(&stored))?;
+        let input = input::read(body, full, Some(&stored))?;
         let changes_inputs = input.changes_inputs(&stored);
         let before = render_credential_type(&principal, &stored)?;
         let changes = CredentialTypeChanges {
@@ -84,7 +68,5 @@ async fn update(
             )?;
             Ok(after)
         })
-    })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    }
 }

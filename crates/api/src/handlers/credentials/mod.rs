@@ -17,7 +17,7 @@ pub use detail::get_credential;
 pub use list::{list_credentials, list_type_credentials};
 pub use options::{META, options_credential, options_credentials};
 pub use render::{CredentialRecord, render_page};
-pub use update::{patch_credential, put_credential};
+pub use update::CredentialChange;
 
 use acs_authz::{CredentialOwner, TargetCredential};
 use acs_storage::DbConnection;

@@ -2,38 +2,15 @@
 //! inputs wholesale: `$encrypted$` keeps a stored secret, an empty secret removes it.
 
 use acs_storage::credentials::CredentialChanges;
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::input::{self, Owner};
 use super::render::render_one;
 use super::{name_conflict, secrets, validate, visible};
-use crate::context::run;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::http::body::JsonObject;
-use crate::state::AppState;
+use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
-
-/// Full update.
-pub async fn put_credential(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, true).await
-}
-
-/// Partial update.
-pub async fn patch_credential(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, false).await
-}
 
 /// Why a stored secret is not carried into a type where its field is not secret.
 const GIVE_AGAIN: &str = "This field is secret under the credential's current type and not under the new one: give its value again in inputs.";
@@ -68,14 +45,20 @@ fn refuse_declassified(
 
 const TYPE_IN_USE: &str = "You cannot change the credential type of the credential, as it may break the functionality of the resources using it.";
 
-async fn update(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: i64,
-    body: JsonObject,
-    full: bool,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
+/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct CredentialChange;
+
+impl Change for CredentialChange {
+    type Key = i64;
+    type Record = super::CredentialRecord;
+
+    fn change(
+        ctx: &mut Context<'_>,
+        id: i64,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Self::Record> {
         let principal = ctx.require_user()?;
         let (stored, target) = visible(ctx, &principal, id)?;
         acs_authz::can_change_credential(&principal.actor, &target)?;
@@ -83,7 +66,7 @@ async fn update(
             organization: stored.organization_id,
             user: stored.user_id,
         };
-        let input = input::read(&body.0, full, Some(owner))?;
+        let input = input::read(body, full, Some(owner))?;
         let type_id = input.credential_type.unwrap_or(stored.credential_type_id);
         let type_changes = type_id != stored.credential_type_id;
         if type_changes {
@@ -143,9 +126,7 @@ async fn update(
             )?;
             Ok(after)
         })
-    })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    }
 }
 
 /// A stored secret the server cannot open may be replaced, never kept: neither by

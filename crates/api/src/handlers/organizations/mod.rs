@@ -18,7 +18,7 @@ pub use list::list_organizations;
 pub use members::{change_admins, change_members, list_admins, list_members, options_members};
 pub use options::{META, options_organization, options_organizations};
 pub use source_credentials::{change_source_credentials, list_source_credentials};
-pub use update::{patch_organization, put_organization};
+pub use update::OrganizationChange;
 
 use acs_storage::organizations::Organization;
 

@@ -2,50 +2,34 @@
 
 use acs_storage::StorageError;
 use acs_storage::organizations::{OrganizationChanges, RoleCounts};
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::OrganizationInput;
 use super::render::render_organization;
 use super::{NAME_TAKEN, visible};
-use crate::context::run;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::http::body::JsonObject;
-use crate::state::AppState;
+use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
+use serde_json::{Map, Value};
 
-/// Full update.
-pub async fn put_organization(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, true).await
-}
+/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct OrganizationChange;
 
-/// Partial update.
-pub async fn patch_organization(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, false).await
-}
+impl Change for OrganizationChange {
+    type Key = i64;
+    type Record = Value;
 
-async fn update(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: i64,
-    body: JsonObject,
-    full: bool,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
+    fn change(
+        ctx: &mut Context<'_>,
+        id: i64,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Self::Record> {
         let principal = ctx.require_user()?;
         let before = visible(ctx, &principal, id)?;
         acs_authz::can_change_organization(&principal.actor, id)?;
-        let input = OrganizationInput::read(&body.0, full)?;
+        let input = OrganizationInput::read(body, full)?;
         let changes = OrganizationChanges {
             name: input.name,
             description: input.description,
@@ -81,7 +65,5 @@ async fn update(
             &org,
             counts.get(&id).copied().unwrap_or_default(),
         ))
-    })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    }
 }

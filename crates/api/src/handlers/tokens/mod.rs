@@ -23,7 +23,7 @@ pub use list::{
 };
 pub use options::{META, options_token, options_tokens};
 pub use render::{TokenRecord, render_token};
-pub use update::{patch_token, put_token};
+pub use update::TokenChange;
 
 use acs_authz::TargetToken;
 use acs_storage::tokens::AccessToken;

@@ -3,50 +3,34 @@
 //! token's refresh token too, so a refresh issues the scope the token has now.
 
 use acs_storage::tokens::TokenChanges;
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::TokenInput;
 use super::render::render_one;
 use super::visible;
-use crate::context::run;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::http::body::JsonObject;
-use crate::state::AppState;
+use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
+use serde_json::{Map, Value};
 
-/// Full update.
-pub async fn put_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, true).await
-}
+/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct TokenChange;
 
-/// Partial update.
-pub async fn patch_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, false).await
-}
+impl Change for TokenChange {
+    type Key = i64;
+    type Record = super::TokenRecord;
 
-async fn update(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: i64,
-    body: JsonObject,
-    full: bool,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
+    fn change(
+        ctx: &mut Context<'_>,
+        id: i64,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Self::Record> {
         let principal = ctx.require_user()?;
         let (token, target) = visible(ctx, &principal, id)?;
         acs_authz::can_change_token(&principal.actor, &target)?;
-        let input = TokenInput::read(&body.0, full, false)?;
+        let input = TokenInput::read(body, full, false)?;
         let before = render_one(ctx.conn()?, token, None)?;
         let changes = TokenChanges {
             description: input.description,
@@ -72,7 +56,5 @@ async fn update(
             )?;
             Ok(after)
         })
-    })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    }
 }

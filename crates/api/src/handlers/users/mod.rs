@@ -17,7 +17,7 @@ pub use list::{list_users, render_page};
 pub use me::get_me;
 pub use options::{META, META_FOR_SUBLIST, options_me, options_user, options_users};
 pub use render::{UserRecord, render_user, target_of};
-pub use update::{patch_user, put_user};
+pub use update::UserChange;
 
 use acs_storage::users::User;
 

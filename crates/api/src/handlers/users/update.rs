@@ -2,49 +2,33 @@
 
 use acs_storage::StorageError;
 use acs_storage::users::UserChanges;
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
 use super::{render_user, visible};
-use crate::context::run;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::http::body::JsonObject;
-use crate::state::AppState;
+use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
+use serde_json::{Map, Value};
 
-/// Full update.
-pub async fn put_user(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, true).await
-}
+/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct UserChange;
 
-/// Partial update.
-pub async fn patch_user(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update(req, state, path.into_inner(), body, false).await
-}
+impl Change for UserChange {
+    type Key = String;
+    type Record = super::UserRecord;
 
-async fn update(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    segment: String,
-    body: JsonObject,
-    full: bool,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
+    fn change(
+        ctx: &mut Context<'_>,
+        segment: String,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Self::Record> {
         let principal = ctx.require_user()?;
         let (user, memberships, target) = visible(ctx, &principal, &segment)?;
-        let input = UserInput::read(&body.0, full, false)?;
+        let input = UserInput::read(body, full, false)?;
         acs_authz::can_change_user(&principal.actor, &target, input.flags())?;
 
         let password = match &input.password {
@@ -116,7 +100,5 @@ async fn update(
             "user updated"
         );
         Ok(render_user(&principal, &updated, &memberships))
-    })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    }
 }

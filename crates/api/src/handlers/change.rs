@@ -1,0 +1,60 @@
+//! `PUT` and `PATCH` of one record: the same request but for `full`, answered 200 with the
+//! record as it is after the change. A resource says what a change does ([`Change`]); the two
+//! handlers are these.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Map, Value};
+
+use crate::context::{Context, run};
+use crate::error::ApiResult;
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// What a `PUT` or `PATCH` does to one record of a resource.
+pub trait Change: 'static {
+    /// The record's key in the path (an id; a user's segment, which may be `me`).
+    type Key: serde::de::DeserializeOwned + Send + 'static;
+    /// The record as the response shows it.
+    type Record: serde::Serialize + Send + 'static;
+
+    /// Changes the record at `key` from `body` for the caller: every field for `PUT` (`full`),
+    /// the given ones for `PATCH`; checks, writes and records the activity.
+    fn change(
+        ctx: &mut Context<'_>,
+        key: Self::Key,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Self::Record>;
+}
+
+/// `PUT`: a full update.
+pub async fn put<C: Change>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<C::Key>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    respond::<C>(req, state, path.into_inner(), body, true).await
+}
+
+/// `PATCH`: a partial update.
+pub async fn patch<C: Change>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<C::Key>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    respond::<C>(req, state, path.into_inner(), body, false).await
+}
+
+async fn respond<C: Change>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    key: C::Key,
+    body: JsonObject,
+    full: bool,
+) -> ApiResult<HttpResponse> {
+    let reply = run(&state, &req, move |ctx| C::change(ctx, key, &body.0, full)).await?;
+    Ok(reply.json(StatusCode::OK))
+}
