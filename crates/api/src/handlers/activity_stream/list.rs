@@ -4,13 +4,13 @@
 use acs_storage::activity::{
     APPLICATION, ActivityVisibility, CREDENTIAL, CREDENTIAL_TYPE, ORGANIZATION, TOKEN, USER,
 };
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::{ActivityRecord, render_activity};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
+use crate::handlers::listing::signed_in_list;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -19,13 +19,10 @@ pub async fn list_activity(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        page(ctx, &super::visibility(&principal), None, &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        page(ctx, &super::visibility(principal), None, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// `GET /api/v2/users/<id>/activity_stream/`.
@@ -116,14 +113,11 @@ async fn about_visible<F>(
 where
     F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<i64> + Send + 'static,
 {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let id = visible(ctx, &principal)?;
-        about(ctx, kind, id, &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        let id = visible(ctx, principal)?;
+        about(ctx, kind, id, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 fn about(

@@ -2,13 +2,13 @@
 //! `/api/v2/organizations/<id>/applications/`.
 
 use acs_storage::applications::ApplicationScope;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::{ApplicationRecord, render_application};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
+use crate::handlers::listing::signed_in_list;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -17,13 +17,10 @@ pub async fn list_applications(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        page(ctx, &principal, ApplicationScope::default(), &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        page(ctx, principal, ApplicationScope::default(), list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// The applications owned by a user, among those the caller may see.
@@ -32,19 +29,16 @@ pub async fn list_user_applications(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let segment = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (user, _, _) = crate::handlers::users::visible(ctx, &principal, &segment)?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        let (user, _, _) = crate::handlers::users::visible(ctx, principal, &segment)?;
         let scope = ApplicationScope {
             user: Some(user.id),
             ..ApplicationScope::default()
         };
-        page(ctx, &principal, scope, &list)
+        page(ctx, principal, scope, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// The applications of an organization, among those the caller may see.
@@ -53,19 +47,16 @@ pub async fn list_organization_applications(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::organizations::visible(ctx, &principal, id)?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        crate::handlers::organizations::visible(ctx, principal, id)?;
         let scope = ApplicationScope {
             organization: Some(id),
             ..ApplicationScope::default()
         };
-        page(ctx, &principal, scope, &list)
+        page(ctx, principal, scope, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 fn page(

@@ -1,7 +1,6 @@
 //! `GET`, `POST` and `OPTIONS` on a resource's collection, and on a parent's sub-collection
 //! (`/api/v2/inventories/<id>/hosts/`).
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
@@ -10,6 +9,7 @@ use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::ApiResult;
 use crate::handlers::automation::Inventories;
+use crate::handlers::listing::signed_in_list;
 use crate::http::body::JsonObject;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
@@ -20,13 +20,10 @@ pub async fn list_resource<R: Resource>(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        page::<R>(ctx, &principal, None, &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        page::<R>(ctx, principal, None, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// The rows of `R` within inventory `id` (the only parent so far).
@@ -35,15 +32,12 @@ pub async fn list_children<R: Resource>(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let parent = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        super::visible::<Inventories>(ctx, &principal, parent)?;
-        page::<R>(ctx, &principal, Some(parent), &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        super::visible::<Inventories>(ctx, principal, parent)?;
+        page::<R>(ctx, principal, Some(parent), list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 fn page<R: Resource>(

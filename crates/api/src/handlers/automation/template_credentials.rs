@@ -5,7 +5,6 @@
 use acs_credential_types::{AttachedCredential, check_attach};
 use acs_storage::DbConnection;
 use acs_storage::credentials::Credential;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
@@ -15,9 +14,9 @@ use super::resource::{Resource, visible};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::{render_page, secrets};
+use crate::handlers::listing::signed_in_list;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
-use crate::http::list::ListRequest;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -27,22 +26,19 @@ pub async fn list_template_credentials(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        visible::<JobTemplates>(ctx, &principal, id)?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        visible::<JobTemplates>(ctx, principal, id)?;
         let conn = ctx.conn()?;
         let credentials = acs_storage::job_templates::credentials_of(conn, id)?;
         let count = i64::try_from(credentials.len()).unwrap_or(i64::MAX);
         let offset = usize::try_from(list.params.offset).unwrap_or(usize::MAX);
         let limit = usize::try_from(list.params.limit).unwrap_or(usize::MAX);
         let page: Vec<Credential> = credentials.into_iter().skip(offset).take(limit).collect();
-        let results = render_page(conn, &principal, &page)?;
+        let results = render_page(conn, principal, &page)?;
         list.envelope(count, results)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// Attaches or detaches a credential.

@@ -1,13 +1,13 @@
 //! `GET /api/v2/credentials/` and `/api/v2/credential_types/<id>/credentials/`.
 
 use acs_storage::credentials::CredentialScope;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::{CredentialRecord, render_page};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
+use crate::handlers::listing::signed_in_list;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -16,13 +16,10 @@ pub async fn list_credentials(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        page(ctx, &principal, CredentialScope::default(), &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        page(ctx, principal, CredentialScope::default(), list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// The credentials of one type, among those the caller may see.
@@ -31,18 +28,15 @@ pub async fn list_type_credentials(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
         crate::handlers::credential_types::find(ctx, id)?;
         let scope = CredentialScope {
             credential_type: Some(id),
         };
-        page(ctx, &principal, scope, &list)
+        page(ctx, principal, scope, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 fn page(

@@ -1,12 +1,10 @@
 //! `GET /api/v2/organizations/`.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_organization;
-use crate::context::run;
 use crate::error::ApiResult;
-use crate::http::list::ListRequest;
+use crate::handlers::listing::signed_in_list;
 use crate::state::AppState;
 
 /// Lists the organizations the caller may see.
@@ -14,9 +12,7 @@ pub async fn list_organizations(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
         let visibility = acs_authz::visible_organizations(&principal.actor);
         let page = acs_storage::organizations::list(ctx.conn()?, &visibility, &list.params)??;
         let ids: Vec<i64> = page.items.iter().map(|o| o.id).collect();
@@ -26,7 +22,7 @@ pub async fn list_organizations(
             .iter()
             .map(|org| {
                 render_organization(
-                    &principal,
+                    principal,
                     org,
                     counts.get(&org.id).copied().unwrap_or_default(),
                 )
@@ -34,6 +30,5 @@ pub async fn list_organizations(
             .collect();
         list.envelope(page.count, results)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

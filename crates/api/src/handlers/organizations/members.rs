@@ -2,16 +2,15 @@
 //! disassociate `{"id": n, "disassociate": true}`.
 
 use acs_authz::OrganizationRole;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::listing::signed_in_list;
 use crate::handlers::users::target_of;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
-use crate::http::list::ListRequest;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -83,10 +82,8 @@ async fn list(
     id: i64,
     role: OrganizationRole,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        visible(ctx, &principal, id)?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        visible(ctx, principal, id)?;
         // Everyone who can see the organization sees who belongs to it.
         let role_name = acs_storage::organizations::role_name(role);
         let page = acs_storage::users::list(
@@ -95,10 +92,9 @@ async fn list(
             Some((id, role_name)),
             &list.params,
         )??;
-        crate::handlers::users::render_page(ctx, &principal, &list, page)
+        crate::handlers::users::render_page(ctx, principal, list, page)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 async fn change(

@@ -2,7 +2,6 @@
 //! precedence order. `POST {"id": n}` appends, `{"id": n, "position": k}` moves (or inserts)
 //! to the 0-based position `k`, `{"id": n, "disassociate": true}` removes. Each answers 204.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
@@ -10,9 +9,9 @@ use super::visible;
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::render_page;
+use crate::handlers::listing::signed_in_list;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
-use crate::http::list::ListRequest;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -23,22 +22,19 @@ pub async fn list_source_credentials(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        visible(ctx, &principal, id)?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        visible(ctx, principal, id)?;
         let (count, items) = acs_storage::source_credentials::page(
             ctx.conn()?,
             id,
             list.params.offset,
             list.params.limit,
         )?;
-        let results = render_page(ctx.conn()?, &principal, &items)?;
+        let results = render_page(ctx.conn()?, principal, &items)?;
         list.envelope(count, results)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// What a POST asks for.

@@ -8,6 +8,7 @@ use super::{RunType, render_run};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::listing::signed_in_list;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -16,13 +17,10 @@ pub async fn list_runs<T: RunType>(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        page::<T>(ctx, &principal, &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        page::<T>(ctx, principal, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// The runs of `T` of one parent (a job template's jobs, a project's updates, …).

@@ -2,25 +2,22 @@
 //! `…/authorized_tokens/` and `/api/v2/applications/<id>/tokens/`. Values are always masked.
 
 use acs_storage::tokens::TokenScope;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::{TokenRecord, render_token};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
+use crate::handlers::listing::signed_in_list;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
 /// Every token the caller may see.
 pub async fn list_tokens(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        page(ctx, &principal, TokenScope::default(), &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        page(ctx, principal, TokenScope::default(), list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// The tokens of the user in the path, among those the caller may see.
@@ -71,19 +68,16 @@ pub async fn list_application_tokens(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::applications::visible(ctx, &principal, id)?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        crate::handlers::applications::visible(ctx, principal, id)?;
         let scope = TokenScope {
             application: Some(id),
             ..TokenScope::default()
         };
-        page(ctx, &principal, scope, &list)
+        page(ctx, principal, scope, list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 async fn under_user(
@@ -92,14 +86,11 @@ async fn under_user(
     segment: String,
     scope: impl FnOnce(i64, i64) -> TokenScope + Send + 'static,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (user, _, _) = crate::handlers::users::visible(ctx, &principal, &segment)?;
-        page(ctx, &principal, scope(user.id, principal.user.id), &list)
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        let (user, _, _) = crate::handlers::users::visible(ctx, principal, &segment)?;
+        page(ctx, principal, scope(user.id, principal.user.id), list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 fn page(

@@ -1,25 +1,21 @@
 //! `GET /api/v2/users/`.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render_user;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::listing::signed_in_list;
 use crate::http::list::ListRequest;
 use crate::state::AppState;
 
 /// Lists the users the caller may see.
 pub async fn list_users(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_list(&req, &state, move |ctx, principal, list| {
         let visibility = acs_authz::visible_users(&principal.actor);
         let page = acs_storage::users::list(ctx.conn()?, &visibility, None, &list.params)??;
-        render_page(ctx, &principal, &list, page)
+        render_page(ctx, principal, list, page)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// Renders a page of users with their memberships (one query for the whole page).
