@@ -9,7 +9,7 @@ pub mod config;
 pub mod credential_types;
 pub mod credentials;
 pub mod fallback;
-pub mod listing;
+pub mod frame;
 pub mod login;
 pub mod logout;
 pub mod metrics;

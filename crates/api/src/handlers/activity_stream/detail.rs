@@ -4,8 +4,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_activity;
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// One entry the caller may read (404 otherwise: entries are not objects a caller acts on, so
@@ -16,13 +16,11 @@ pub async fn get_activity(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let visibility = super::visibility(&principal);
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let visibility = super::visibility(principal);
         acs_storage::activity::find(ctx.conn()?, &visibility, id)?
-            .map(|entry| render_activity(&entry, &principal))
+            .map(|entry| render_activity(&entry, principal))
             .ok_or_else(|| ApiError::no_such("ActivityStream"))
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

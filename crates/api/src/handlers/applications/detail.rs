@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_one;
 use super::visible;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// One application (its secret masked).
@@ -16,11 +16,9 @@ pub async fn get_application(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let app = visible(ctx, &principal, id)?;
-        render_one(ctx.conn()?, &principal, &app, None)
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let app = visible(ctx, principal, id)?;
+        render_one(ctx.conn()?, principal, &app, None)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

@@ -8,7 +8,7 @@ use super::render::{ApplicationRecord, render_application};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::listing::signed_in_list;
+use crate::handlers::frame::signed_in_list;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 

@@ -9,7 +9,7 @@ use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::ApiResult;
 use crate::handlers::automation::Inventories;
-use crate::handlers::listing::signed_in_list;
+use crate::handlers::frame::signed_in_list;
 use crate::http::body::JsonObject;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;

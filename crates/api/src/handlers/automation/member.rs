@@ -6,6 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::resource::{Resource, name_conflict, visible};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
@@ -17,13 +18,11 @@ pub async fn get_resource<R: Resource>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (row, _) = visible::<R>(ctx, &principal, id)?;
-        R::render(ctx.conn()?, &principal, &row)
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let (row, _) = visible::<R>(ctx, principal, id)?;
+        R::render(ctx.conn()?, principal, &row)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// Full update.
@@ -53,9 +52,8 @@ async fn update<R: Resource>(
     body: JsonObject,
     full: bool,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (_, organization) = visible::<R>(ctx, &principal, id)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let (_, organization) = visible::<R>(ctx, principal, id)?;
         acs_authz::can_change_automation(&principal.actor, organization)?;
         let settings = ctx.settings()?;
         let now = ctx.now;
@@ -71,10 +69,10 @@ async fn update<R: Resource>(
                 full,
             )?;
             acs_authz::can_change_automation(&principal.actor, moved_to)?;
-            let old = R::render(conn, &principal, &before)?;
+            let old = R::render(conn, principal, &before)?;
             let row =
                 R::update(conn, id, input, principal.user.id, now).map_err(name_conflict::<R>)?;
-            let record = R::render(conn, &principal, &row)?;
+            let record = R::render(conn, principal, &row)?;
             activity::record(
                 conn,
                 now,
@@ -87,8 +85,7 @@ async fn update<R: Resource>(
             Ok(record)
         })
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// Deletes one row of `R`.

@@ -14,7 +14,7 @@ use super::resource::{Resource, visible};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::{render_page, secrets};
-use crate::handlers::listing::signed_in_list;
+use crate::handlers::frame::signed_in_list;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::state::AppState;

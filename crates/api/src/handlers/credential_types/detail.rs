@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::find;
 use super::render::render_credential_type;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// One credential type.
@@ -16,11 +16,9 @@ pub async fn get_credential_type(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
         let credential_type = find(ctx, id)?;
-        render_credential_type(&principal, &credential_type)
+        render_credential_type(principal, &credential_type)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_one;
 use super::visible;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// One credential, its secrets shown as `$encrypted$`.
@@ -16,13 +16,11 @@ pub async fn get_credential(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (credential, _) = visible(ctx, &principal, id)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let (credential, _) = visible(ctx, principal, id)?;
         let credential_type =
             acs_storage::credential_types::find(ctx.conn()?, credential.credential_type_id)?;
-        render_one(ctx.conn()?, &principal, &credential, &credential_type)
+        render_one(ctx.conn()?, principal, &credential, &credential_type)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

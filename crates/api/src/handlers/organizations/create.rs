@@ -8,8 +8,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::NAME_TAKEN;
 use super::input::OrganizationInput;
 use super::render::render_organization;
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
@@ -20,8 +20,7 @@ pub async fn create_organization(
     state: web::Data<AppState>,
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in(&req, &state, StatusCode::CREATED, move |ctx, principal| {
         acs_authz::can_create_organization(&principal.actor)?;
         let input = OrganizationInput::read(&body.0, true)?;
         let now = ctx.now;
@@ -44,7 +43,7 @@ pub async fn create_organization(
                 "create",
                 &Subject::named(acs_storage::activity::ORGANIZATION, org.id, &org.name),
                 None,
-                activity::fields_of(&render_organization(&principal, &org, Default::default()))?,
+                activity::fields_of(&render_organization(principal, &org, Default::default()))?,
             )?;
             Ok(org)
         })?;
@@ -53,8 +52,7 @@ pub async fn create_organization(
             organization = org.id,
             "organization created"
         );
-        Ok(render_organization(&principal, &org, Default::default()))
+        Ok(render_organization(principal, &org, Default::default()))
     })
-    .await?;
-    Ok(reply.json(StatusCode::CREATED))
+    .await
 }

@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_organization;
 use super::visible;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// One organization.
@@ -16,16 +16,14 @@ pub async fn get_organization(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let org = visible(ctx, &principal, id)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let org = visible(ctx, principal, id)?;
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &[id])?;
         Ok(render_organization(
-            &principal,
+            principal,
             &org,
             counts.get(&id).copied().unwrap_or_default(),
         ))
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

@@ -4,7 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_organization;
 use crate::error::ApiResult;
-use crate::handlers::listing::signed_in_list;
+use crate::handlers::frame::signed_in_list;
 use crate::state::AppState;
 
 /// Lists the organizations the caller may see.

@@ -7,7 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::visible;
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::listing::signed_in_list;
+use crate::handlers::frame::signed_in_list;
 use crate::handlers::users::target_of;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;

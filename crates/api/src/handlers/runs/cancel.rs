@@ -9,6 +9,7 @@ use serde_json::json;
 use super::{RunType, visible};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// `{"can_cancel": bool}`.
@@ -18,14 +19,12 @@ pub async fn can_cancel_run<T: RunType>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let job = visible::<T>(ctx, &principal, id)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let job = visible::<T>(ctx, principal, id)?;
         let unfinished = matches!(job.status.as_str(), "pending" | "running");
         Ok(json!({ "can_cancel": unfinished }))
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// Asks for the run to stop: 202, or 405 when it has already ended.

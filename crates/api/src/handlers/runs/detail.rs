@@ -4,8 +4,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::{RunType, render_run, visible};
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// One run.
@@ -15,12 +15,10 @@ pub async fn get_run<T: RunType>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let job = visible::<T>(ctx, &principal, id)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let job = visible::<T>(ctx, principal, id)?;
         let credentials = acs_storage::unified_jobs::credential_ids(ctx.conn()?, id)?;
-        Ok(render_run(&principal, &job, &credentials))
+        Ok(render_run(principal, &job, &credentials))
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

@@ -10,8 +10,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
 use super::{RunType, visible};
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in;
 use crate::http::list::ListRequest;
 use crate::state::AppState;
 
@@ -77,9 +77,8 @@ pub async fn list_events<T: RunType>(
         .first()
         .is_some_and(|order| order.descending);
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let job = visible::<T>(ctx, &principal, id)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let job = visible::<T>(ctx, principal, id)?;
         let kind = if T::COLLECTION == "jobs" {
             "job_event"
         } else {
@@ -100,6 +99,5 @@ pub async fn list_events<T: RunType>(
             .collect();
         list.envelope(count, page)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

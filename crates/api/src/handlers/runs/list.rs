@@ -6,9 +6,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::{RunType, render_run};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::listing::signed_in_list;
+use crate::handlers::frame::{signed_in, signed_in_list};
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -37,16 +37,14 @@ pub async fn list_runs_of<T: RunType>(
         lookup: Lookup::Exact,
         value: parent.to_string(),
     });
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
         let organization = parent_organization::<T>(ctx, parent)?;
         if !acs_authz::can_view_automation(&principal.actor, organization) {
             return Err(ApiError::permission_denied());
         }
-        page::<T>(ctx, &principal, &list)
+        page::<T>(ctx, principal, &list)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// The organization of the parent of `T`'s sub-list.

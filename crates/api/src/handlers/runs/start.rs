@@ -16,6 +16,7 @@ use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::{InventorySources, JobTemplates, Projects, visible};
+use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -59,9 +60,8 @@ pub async fn launch_requirements(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (template, _) = visible::<JobTemplates>(ctx, &principal, id)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let (template, _) = visible::<JobTemplates>(ctx, principal, id)?;
         let needed = missing_resources(&template);
         Ok(json!({
             "can_start_without_user_input": needed.is_empty(),
@@ -79,8 +79,7 @@ pub async fn launch_requirements(
             },
         }))
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 fn missing_resources(template: &acs_storage::job_templates::JobTemplate) -> Vec<&'static str> {

@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 use super::{require_reader, require_superuser};
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 use acs_app::settings::registry::{self, Category};
@@ -96,9 +97,8 @@ pub(super) async fn write_scope(
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
     let slug = scope.slug;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        require_superuser(&principal)?;
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        require_superuser(principal)?;
         let current = ctx.settings()?;
         let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut accepted = Vec::new();
@@ -140,8 +140,7 @@ pub(super) async fn write_scope(
         ctx.reload_settings();
         render(ctx, slug)
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// Why a key is refused: it names no setting of `scope` (with `all`, no setting at all).

@@ -7,8 +7,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::UserInput;
 use super::render_user;
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
@@ -22,8 +22,7 @@ pub async fn create_user(
     state: web::Data<AppState>,
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in(&req, &state, StatusCode::CREATED, move |ctx, principal| {
         let input = UserInput::read(&body.0, true, true)?;
         acs_authz::can_create_user(&principal.actor, input.flags())?;
         let (Some(username), Some(password)) =
@@ -57,7 +56,7 @@ pub async fn create_user(
                 StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
                 other => other.into(),
             })?;
-            let record = render_user(&principal, &user, &Default::default());
+            let record = render_user(principal, &user, &Default::default());
             activity::record(
                 conn,
                 now,
@@ -70,8 +69,7 @@ pub async fn create_user(
             Ok(user)
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user created");
-        Ok(render_user(&principal, &user, &Default::default()))
+        Ok(render_user(principal, &user, &Default::default()))
     })
-    .await?;
-    Ok(reply.json(StatusCode::CREATED))
+    .await
 }

@@ -4,8 +4,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::{render_user, visible};
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in;
 use crate::state::AppState;
 
 /// One user; 403 if it exists but the caller may not see it.
@@ -15,11 +15,9 @@ pub async fn get_user(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let segment = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (user, memberships, _) = visible(ctx, &principal, &segment)?;
-        Ok(render_user(&principal, &user, &memberships))
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        let (user, memberships, _) = visible(ctx, principal, &segment)?;
+        Ok(render_user(principal, &user, &memberships))
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }

@@ -4,7 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render_user;
 use crate::error::ApiResult;
-use crate::handlers::listing::signed_in_list;
+use crate::handlers::frame::signed_in_list;
 use crate::http::list::ListRequest;
 use crate::state::AppState;
 

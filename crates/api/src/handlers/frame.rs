@@ -1,0 +1,52 @@
+//! The frame of an endpoint for signed-in callers: the work runs inside the request's context
+//! once the caller is known (401 otherwise), and its value is the JSON body. A list endpoint
+//! reads its list parameters from the query string first (a bad one is a 400 before anything
+//! else).
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Serialize;
+
+use crate::auth::Principal;
+use crate::context::{Context, run};
+use crate::error::ApiResult;
+use crate::http::list::{ListPage, ListRequest};
+use crate::state::AppState;
+
+/// Answers with `status` and what `work` returns for the signed-in caller.
+pub async fn signed_in<T, F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    status: StatusCode,
+    work: F,
+) -> ApiResult<HttpResponse>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<T> + Send + 'static,
+{
+    let reply = run(state, req, move |ctx| {
+        let principal = ctx.require_user()?;
+        work(ctx, &principal)
+    })
+    .await?;
+    Ok(reply.json(status))
+}
+
+/// Answers a list request with the page `page` computes for the signed-in caller.
+pub async fn signed_in_list<T, F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    page: F,
+) -> ApiResult<HttpResponse>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&mut Context<'_>, &Principal, &ListRequest) -> ApiResult<ListPage<T>>
+        + Send
+        + 'static,
+{
+    let list = ListRequest::from_request(req)?;
+    signed_in(req, state, StatusCode::OK, move |ctx, principal| {
+        page(ctx, principal, &list)
+    })
+    .await
+}
