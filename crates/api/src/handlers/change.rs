@@ -6,8 +6,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value};
 
-use crate::context::{Context, run};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 
@@ -18,10 +20,11 @@ pub trait Change: 'static {
     /// The record as the response shows it.
     type Record: serde::Serialize + Send + 'static;
 
-    /// Changes the record at `key` from `body` for the caller: every field for `PUT` (`full`),
-    /// the given ones for `PATCH`; checks, writes and records the activity.
+    /// Changes the record at `key` from `body` for the signed-in `principal`: every field for
+    /// `PUT` (`full`), the given ones for `PATCH`; checks, writes and records the activity.
     fn change(
         ctx: &mut Context<'_>,
+        principal: &Principal,
         key: Self::Key,
         body: &Map<String, Value>,
         full: bool,
@@ -55,6 +58,8 @@ async fn respond<C: Change>(
     body: JsonObject,
     full: bool,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| C::change(ctx, key, &body.0, full)).await?;
-    Ok(reply.json(StatusCode::OK))
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        C::change(ctx, principal, key, &body.0, full)
+    })
+    .await
 }

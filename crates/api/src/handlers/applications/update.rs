@@ -24,12 +24,12 @@ impl Change for ApplicationChange {
 
     fn change(
         ctx: &mut Context<'_>,
+        principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
     ) -> ApiResult<Self::Record> {
-        let principal = ctx.require_user()?;
-        change(ctx, &principal, id, body, full)
+        change(ctx, principal, id, body, full)
     }
 }
 

@@ -4,6 +4,7 @@ use acs_storage::credential_types::CredentialTypeChanges;
 
 use super::render::render_credential_type;
 use super::{find, input, name_conflict};
+use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::change::Change;
@@ -20,11 +21,11 @@ impl Change for CredentialTypeChange {
 
     fn change(
         ctx: &mut Context<'_>,
+        principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
     ) -> ApiResult<Self::Record> {
-        let principal = ctx.require_user()?;
         let stored = find(ctx, id)?;
         acs_authz::can_write_credential_types(&principal.actor)?;
         if stored.managed {
@@ -34,7 +35,7 @@ impl Change for CredentialTypeChange {
         }
         let input = input::read(body, full, Some(&stored))?;
         let changes_inputs = input.changes_inputs(&stored);
-        let before = render_credential_type(&principal, &stored)?;
+        let before = render_credential_type(principal, &stored)?;
         let changes = CredentialTypeChanges {
             name: input.name,
             description: input.description,
@@ -56,7 +57,7 @@ impl Change for CredentialTypeChange {
                         .into(),
                 ));
             }
-            let after = render_credential_type(&principal, &updated)?;
+            let after = render_credential_type(principal, &updated)?;
             activity::record(
                 conn,
                 now,

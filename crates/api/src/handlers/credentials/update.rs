@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use super::input::{self, Owner};
 use super::render::render_one;
 use super::{name_conflict, secrets, validate, visible};
+use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::change::Change;
@@ -55,12 +56,12 @@ impl Change for CredentialChange {
 
     fn change(
         ctx: &mut Context<'_>,
+        principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
     ) -> ApiResult<Self::Record> {
-        let principal = ctx.require_user()?;
-        let (stored, target) = visible(ctx, &principal, id)?;
+        let (stored, target) = visible(ctx, principal, id)?;
         acs_authz::can_change_credential(&principal.actor, &target)?;
         let owner = Owner {
             organization: stored.organization_id,
@@ -77,7 +78,7 @@ impl Change for CredentialChange {
         }
         let old_type = acs_storage::credential_types::find(ctx.conn()?, stored.credential_type_id)?;
         let old_config = crate::handlers::credential_types::input_configuration(&old_type)?;
-        let before = render_one(ctx.conn()?, &principal, &stored, &old_type)?;
+        let before = render_one(ctx.conn()?, principal, &stored, &old_type)?;
         let now = ctx.now;
         let state = ctx.state;
         ctx.write(|conn| {
@@ -114,7 +115,7 @@ impl Change for CredentialChange {
             };
             let updated =
                 acs_storage::credentials::update(conn, id, &changes).map_err(name_conflict)?;
-            let after = render_one(conn, &principal, &updated, &credential_type)?;
+            let after = render_one(conn, principal, &updated, &credential_type)?;
             activity::record(
                 conn,
                 now,

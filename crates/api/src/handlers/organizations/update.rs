@@ -6,6 +6,7 @@ use acs_storage::organizations::{OrganizationChanges, RoleCounts};
 use super::input::OrganizationInput;
 use super::render::render_organization;
 use super::{NAME_TAKEN, visible};
+use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::change::Change;
@@ -22,12 +23,12 @@ impl Change for OrganizationChange {
 
     fn change(
         ctx: &mut Context<'_>,
+        principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
     ) -> ApiResult<Self::Record> {
-        let principal = ctx.require_user()?;
-        let before = visible(ctx, &principal, id)?;
+        let before = visible(ctx, principal, id)?;
         acs_authz::can_change_organization(&principal.actor, id)?;
         let input = OrganizationInput::read(body, full)?;
         let changes = OrganizationChanges {
@@ -53,15 +54,15 @@ impl Change for OrganizationChange {
                 &Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name),
                 None,
                 activity::diff(
-                    &render_organization(&principal, &before, counts),
-                    &render_organization(&principal, &org, counts),
+                    &render_organization(principal, &before, counts),
+                    &render_organization(principal, &org, counts),
                 )?,
             )?;
             Ok(org)
         })?;
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &[id])?;
         Ok(render_organization(
-            &principal,
+            principal,
             &org,
             counts.get(&id).copied().unwrap_or_default(),
         ))

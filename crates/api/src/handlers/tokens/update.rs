@@ -7,6 +7,7 @@ use acs_storage::tokens::TokenChanges;
 use super::input::TokenInput;
 use super::render::render_one;
 use super::visible;
+use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::change::Change;
@@ -23,12 +24,12 @@ impl Change for TokenChange {
 
     fn change(
         ctx: &mut Context<'_>,
+        principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
     ) -> ApiResult<Self::Record> {
-        let principal = ctx.require_user()?;
-        let (token, target) = visible(ctx, &principal, id)?;
+        let (token, target) = visible(ctx, principal, id)?;
         acs_authz::can_change_token(&principal.actor, &target)?;
         let input = TokenInput::read(body, full, false)?;
         let before = render_one(ctx.conn()?, token, None)?;

@@ -6,6 +6,7 @@ use acs_storage::users::UserChanges;
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
 use super::{render_user, visible};
+use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::change::Change;
@@ -22,12 +23,12 @@ impl Change for UserChange {
 
     fn change(
         ctx: &mut Context<'_>,
+        principal: &Principal,
         segment: String,
         body: &Map<String, Value>,
         full: bool,
     ) -> ApiResult<Self::Record> {
-        let principal = ctx.require_user()?;
-        let (user, memberships, target) = visible(ctx, &principal, &segment)?;
+        let (user, memberships, target) = visible(ctx, principal, &segment)?;
         let input = UserInput::read(body, full, false)?;
         acs_authz::can_change_user(&principal.actor, &target, input.flags())?;
 
@@ -76,8 +77,8 @@ impl Change for UserChange {
                 acs_storage::sessions::delete_for_user_except(conn, user.id, keep)?;
             }
             let mut changes = activity::diff(
-                &render_user(&principal, &user, &memberships),
-                &render_user(&principal, &updated, &memberships),
+                &render_user(principal, &user, &memberships),
+                &render_user(principal, &updated, &memberships),
             )?;
             if password_changed && let Some(fields) = changes.as_object_mut() {
                 fields.insert("password".into(), serde_json::json!(acs_oauth2::MASK));
@@ -99,6 +100,6 @@ impl Change for UserChange {
             password_changed,
             "user updated"
         );
-        Ok(render_user(&principal, &updated, &memberships))
+        Ok(render_user(principal, &updated, &memberships))
     }
 }
