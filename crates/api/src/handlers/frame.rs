@@ -8,10 +8,27 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::{Context, Reply, run};
 use crate::error::ApiResult;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
+
+/// `work` run inside the request's context for the signed-in caller.
+async fn for_signed_in<T, F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    work: F,
+) -> ApiResult<Reply<T>>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<T> + Send + 'static,
+{
+    run(state, req, move |ctx| {
+        let principal = ctx.require_user()?;
+        work(ctx, &principal)
+    })
+    .await
+}
 
 /// Answers with `status` and what `work` returns for the signed-in caller.
 pub async fn signed_in<T, F>(
@@ -24,12 +41,34 @@ where
     T: Serialize + Send + 'static,
     F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<T> + Send + 'static,
 {
-    let reply = run(state, req, move |ctx| {
-        let principal = ctx.require_user()?;
-        work(ctx, &principal)
-    })
-    .await?;
-    Ok(reply.json(status))
+    Ok(for_signed_in(req, state, work).await?.json(status))
+}
+
+/// Answers 204 once `work` is done for the signed-in caller.
+pub async fn signed_in_no_content<F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    work: F,
+) -> ApiResult<HttpResponse>
+where
+    F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<()> + Send + 'static,
+{
+    Ok(for_signed_in(req, state, work).await?.no_content())
+}
+
+/// Answers `OPTIONS` with the metadata and the `Allow` header `work` gives for the signed-in
+/// caller.
+pub async fn signed_in_options<F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    work: F,
+) -> ApiResult<HttpResponse>
+where
+    F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<(serde_json::Value, String)>
+        + Send
+        + 'static,
+{
+    Ok(for_signed_in(req, state, work).await?.options())
 }
 
 /// Answers a list request with the page `page` computes for the signed-in caller.

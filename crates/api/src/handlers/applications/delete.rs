@@ -5,8 +5,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::render::render_one;
 use super::visible;
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -17,12 +18,10 @@ pub async fn delete_application(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        delete(ctx, &principal, id)
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        delete(ctx, principal, id)
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }
 
 /// Deletes application `id` for `principal` under the API's rules (the applications page

@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_options;
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::state::AppState;
 
@@ -83,8 +84,7 @@ pub async fn options_application(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_options(&req, &state, move |ctx, principal| {
         let can_change = match acs_storage::applications::find(ctx.conn()?, id) {
             Ok(app) => {
                 acs_authz::application_capabilities(&principal.actor, &super::target_of(&app)).edit
@@ -93,6 +93,5 @@ pub async fn options_application(
         };
         Ok(META.detail(can_change))
     })
-    .await?;
-    Ok(reply.options())
+    .await
 }

@@ -4,9 +4,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::resource::{Resource, name_conflict, visible};
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in;
+use crate::handlers::frame::{signed_in, signed_in_no_content, signed_in_options};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
@@ -95,13 +94,12 @@ pub async fn delete_resource<R: Resource>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (row, organization) = visible::<R>(ctx, &principal, id)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        let (row, organization) = visible::<R>(ctx, principal, id)?;
         acs_authz::can_change_automation(&principal.actor, organization)?;
         let now = ctx.now;
         ctx.write(|conn| {
-            let record = R::render(conn, &principal, &row)?;
+            let record = R::render(conn, principal, &row)?;
             R::delete(conn, id)?;
             activity::record(
                 conn,
@@ -117,8 +115,7 @@ pub async fn delete_resource<R: Resource>(
         tracing::info!(actor = principal.user.id, kind = R::KIND, id, "deleted");
         Ok(())
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }
 
 /// Detail metadata of `R`.
@@ -128,12 +125,11 @@ pub async fn options_member<R: Resource>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_options(&req, &state, move |ctx, principal| {
         // Answers for any id, as the other details do (awxkit probes `OPTIONS <collection>/1/`
         // to learn the subcommands, whichever object 1 is): an object the caller cannot see,
         // or that does not exist, gets the metadata without the write action.
-        let can_change = match visible::<R>(ctx, &principal, id) {
+        let can_change = match visible::<R>(ctx, principal, id) {
             Ok((_, organization)) => {
                 acs_authz::automation_capabilities(&principal.actor, organization).edit
             }
@@ -142,6 +138,5 @@ pub async fn options_member<R: Resource>(
         };
         Ok(R::META.detail(can_change))
     })
-    .await?;
-    Ok(reply.options())
+    .await
 }

@@ -11,10 +11,9 @@ use serde_json::{Value, json};
 use super::job_templates::JobTemplates;
 use super::references;
 use super::resource::{Resource, visible};
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::{render_page, secrets};
-use crate::handlers::frame::signed_in_list;
+use crate::handlers::frame::{signed_in_list, signed_in_no_content};
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::state::AppState;
@@ -49,9 +48,8 @@ pub async fn change_template_credentials(
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
     let template_id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (template, organization) = visible::<JobTemplates>(ctx, &principal, template_id)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        let (template, organization) = visible::<JobTemplates>(ctx, principal, template_id)?;
         acs_authz::can_change_automation(&principal.actor, organization)?;
         let mut fields = FieldReader::new(&body.0, true);
         let credential_id = fields.id("id", true);
@@ -104,8 +102,7 @@ pub async fn change_template_credentials(
             .map_err(Into::into)
         })
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }
 
 /// What the attachment rules need to know about `credential`.

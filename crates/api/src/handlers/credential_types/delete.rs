@@ -4,8 +4,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::find;
 use super::render::render_credential_type;
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -18,8 +18,7 @@ pub async fn delete_credential_type(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
         let stored = find(ctx, id)?;
         acs_authz::can_write_credential_types(&principal.actor)?;
         if stored.managed {
@@ -27,7 +26,7 @@ pub async fn delete_credential_type(
                 "Deletion not allowed for managed credential types".into(),
             ));
         }
-        let record = render_credential_type(&principal, &stored)?;
+        let record = render_credential_type(principal, &stored)?;
         let now = ctx.now;
         ctx.write(|conn| {
             if acs_storage::credential_types::credential_count(conn, id)? > 0 {
@@ -56,6 +55,5 @@ pub async fn delete_credential_type(
         );
         Ok(())
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }

@@ -4,8 +4,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_one;
 use super::visible;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -16,13 +16,12 @@ pub async fn delete_credential(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (credential, target) = visible(ctx, &principal, id)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        let (credential, target) = visible(ctx, principal, id)?;
         acs_authz::can_delete_credential(&principal.actor, &target)?;
         let credential_type =
             acs_storage::credential_types::find(ctx.conn()?, credential.credential_type_id)?;
-        let record = render_one(ctx.conn()?, &principal, &credential, &credential_type)?;
+        let record = render_one(ctx.conn()?, principal, &credential, &credential_type)?;
         let now = ctx.now;
         ctx.write(|conn| {
             acs_storage::credentials::delete(conn, id)?;
@@ -44,6 +43,5 @@ pub async fn delete_credential(
         );
         Ok(())
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }

@@ -4,8 +4,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::render::render_organization;
 use super::visible;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -16,11 +16,10 @@ pub async fn delete_organization(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let org = visible(ctx, &principal, id)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        let org = visible(ctx, principal, id)?;
         acs_authz::can_delete_organization(&principal.actor, id)?;
-        let record = render_organization(&principal, &org, Default::default());
+        let record = render_organization(principal, &org, Default::default());
         let now = ctx.now;
         ctx.write(|conn| {
             use acs_storage::tokens::{TokenHolder, ids_held_by};
@@ -46,6 +45,5 @@ pub async fn delete_organization(
         );
         Ok(())
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }

@@ -5,9 +5,8 @@ use acs_authz::OrganizationRole;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in_list;
+use crate::handlers::frame::{signed_in_list, signed_in_no_content, signed_in_options};
 use crate::handlers::users::target_of;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
@@ -66,14 +65,12 @@ pub async fn options_members(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_options(&req, &state, move |_ctx, principal| {
         let can_change = acs_authz::can_change_organization(&principal.actor, id).is_ok();
         let (body, allow) = crate::handlers::users::META_FOR_SUBLIST.collection(can_change);
         Ok((body, allow.to_owned()))
     })
-    .await?;
-    Ok(reply.options())
+    .await
 }
 
 async fn list(
@@ -104,14 +101,13 @@ async fn change(
     body: JsonObject,
     role: OrganizationRole,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
         let mut fields = FieldReader::new(&body.0, true);
         let user_id = fields.id("id", true);
         let disassociate = fields.boolean("disassociate").unwrap_or(false);
         fields.finish()?;
         let user_id = user_id.ok_or_else(|| ApiError::field("id", "This field is required."))?;
-        let org = visible(ctx, &principal, id)?;
+        let org = visible(ctx, principal, id)?;
         let user = match acs_storage::users::find(ctx.conn()?, user_id) {
             Ok(user) => user,
             Err(acs_storage::StorageError::NotFound) => {
@@ -168,6 +164,5 @@ async fn change(
         );
         Ok(())
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }

@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_options;
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::state::AppState;
 
@@ -41,11 +42,9 @@ pub async fn options_organization(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_options(&req, &state, move |_ctx, principal| {
         let caps = acs_authz::organization_capabilities(&principal.actor, id);
         Ok(META.detail(caps.edit))
     })
-    .await?;
-    Ok(reply.options())
+    .await
 }

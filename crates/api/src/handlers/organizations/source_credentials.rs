@@ -6,10 +6,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
 use super::visible;
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::render_page;
-use crate::handlers::frame::signed_in_list;
+use crate::handlers::frame::{signed_in_list, signed_in_no_content};
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::state::AppState;
@@ -86,9 +85,8 @@ pub async fn change_source_credentials(
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
     let org_id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let org = visible(ctx, &principal, org_id)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        let org = visible(ctx, principal, org_id)?;
         acs_authz::can_change_organization(&principal.actor, org_id)?;
         let (credential_id, change) = read_change(&body.0)?;
         let credential = match acs_storage::credentials::find(ctx.conn()?, credential_id) {
@@ -154,8 +152,7 @@ pub async fn change_source_credentials(
             .map_err(Into::into)
         })
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }
 
 /// The new order after `change`, or `None` when nothing changes (appending a listed

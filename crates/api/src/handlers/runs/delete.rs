@@ -4,8 +4,8 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::{RunType, visible};
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -16,9 +16,8 @@ pub async fn delete_run<T: RunType>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let job = visible::<T>(ctx, &principal, id)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        let job = visible::<T>(ctx, principal, id)?;
         acs_authz::can_run_automation(&principal.actor, job.organization_id.unwrap_or_default())?;
         let now = ctx.now;
         ctx.write(|conn| {
@@ -39,6 +38,5 @@ pub async fn delete_run<T: RunType>(
             .map_err(Into::into)
         })
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use super::{require_reader, require_superuser};
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in;
+use crate::handlers::frame::{signed_in, signed_in_no_content, signed_in_options};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 use acs_app::settings::registry::{self, Category};
@@ -168,9 +168,8 @@ pub(super) async fn reset_scope(
     scope: &'static Category,
 ) -> ApiResult<HttpResponse> {
     let slug = scope.slug;
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        require_superuser(&principal)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        require_superuser(principal)?;
         ctx.write(|conn| {
             for def in registry::in_category(slug) {
                 acs_storage::settings::remove(conn, def.name)?;
@@ -184,8 +183,7 @@ pub(super) async fn reset_scope(
         );
         Ok(())
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }
 
 /// Field metadata of the category.
@@ -204,9 +202,8 @@ pub(super) async fn options_scope(
     state: web::Data<AppState>,
     scope: &'static Category,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        require_reader(&principal)?;
+    signed_in_options(&req, &state, move |_ctx, principal| {
+        require_reader(principal)?;
         let fields: Map<String, Value> = registry::in_category(scope.slug)
             .map(|def| {
                 let category = registry::category(def.category).map_or(def.category, |c| c.name);
@@ -233,6 +230,5 @@ pub(super) async fn options_scope(
             allow.to_owned(),
         ))
     })
-    .await?;
-    Ok(reply.options())
+    .await
 }

@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_options;
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::state::AppState;
 
@@ -54,8 +55,7 @@ pub async fn options_token(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_options(&req, &state, move |ctx, principal| {
         let can_change = match acs_storage::tokens::find(ctx.conn()?, id) {
             Ok(token) => {
                 let target = super::target_of(ctx, &token)?;
@@ -65,6 +65,5 @@ pub async fn options_token(
         };
         Ok(META.detail(can_change))
     })
-    .await?;
-    Ok(reply.options())
+    .await
 }

@@ -3,8 +3,8 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
-use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
@@ -15,11 +15,10 @@ pub async fn delete_user(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let segment = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (user, memberships, target) = visible(ctx, &principal, &segment)?;
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        let (user, memberships, target) = visible(ctx, principal, &segment)?;
         acs_authz::can_delete_user(&principal.actor, &target)?;
-        let record = super::render_user(&principal, &user, &memberships);
+        let record = super::render_user(principal, &user, &memberships);
         let now = ctx.now;
         ctx.write(|conn| {
             use acs_storage::tokens::{TokenHolder, ids_held_by};
@@ -41,6 +40,5 @@ pub async fn delete_user(
         tracing::info!(actor = principal.user.id, user = user.id, "user deleted");
         Ok(())
     })
-    .await?;
-    Ok(reply.no_content())
+    .await
 }

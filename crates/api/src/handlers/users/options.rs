@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::context::run;
 use crate::error::ApiResult;
+use crate::handlers::frame::signed_in_options;
 use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
 use crate::state::AppState;
 
@@ -70,8 +71,7 @@ pub async fn options_user(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let segment = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_options(&req, &state, move |ctx, principal| {
         let caps = match super::resolve(ctx, &segment) {
             Ok(user) => {
                 let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
@@ -87,8 +87,7 @@ pub async fn options_user(
         };
         Ok(META.detail(caps.edit))
     })
-    .await?;
-    Ok(reply.options())
+    .await
 }
 
 /// Metadata of user sub-lists (organization members and admins): the user fields, with
