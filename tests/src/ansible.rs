@@ -197,6 +197,19 @@ impl AutomationServer {
 pub const SLOW_PLAYBOOK: &str =
     "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 120\n";
 
+/// Launches job template `template` as `agent` with no launch-time values; returns the job's
+/// detail path.
+#[track_caller]
+pub fn launch(agent: &Agent, template: i64) -> String {
+    let launched = agent
+        .post(&format!("/api/v2/job_templates/{template}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(201)
+        .json();
+    format!("/api/v2/jobs/{}/", launched["job"])
+}
+
 /// Polls `path` (a run's detail) until its process runs.
 #[track_caller]
 pub fn wait_until_running(agent: &Agent, path: &str) {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use acs_credential_types::InputCipher;
 use acs_credential_types::cipher::{SEALED_PREFIX, sealed_key_id};
 use acs_tests::ansible::{
-    AutomationServer, REPORTING_PLAYBOOK, read_report, wait_for_run, wait_until_running,
+    AutomationServer, REPORTING_PLAYBOOK, launch, read_report, wait_for_run, wait_until_running,
 };
 use acs_tests::{Agent, Backend, Call, TestServer, backend_tests, id_of};
 use serde_json::{Value, json};
@@ -194,6 +194,32 @@ fn dump_holds_nothing_the_old_key_opens(server: &TestServer, old_key: &[u8], at_
     }
 }
 
+/// A job template of `organization` running `playbook` (written with `content` into a project
+/// of its own) on a local inventory with `extra_vars`; returns its id.
+fn playbook_template(
+    fixture: &AutomationServer,
+    admin: &Agent,
+    organization: i64,
+    (playbook, content): (&str, &str),
+    extra_vars: &Value,
+) -> i64 {
+    let directory = playbook.trim_end_matches(".yml");
+    fixture.project_file(directory, playbook, content);
+    let project = fixture.create_project(admin, organization, directory);
+    let inventory = fixture.create_local_inventory(admin, organization);
+    id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({
+                "name": directory, "project": project, "inventory": inventory,
+                "playbook": playbook, "extra_vars": extra_vars.to_string(),
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    )
+}
+
 /// A reporting job template of `organization` using `credential`; returns its id.
 fn job_template(
     fixture: &AutomationServer,
@@ -201,21 +227,13 @@ fn job_template(
     organization: i64,
     credential: i64,
 ) -> i64 {
-    fixture.project_file("site", "site.yml", REPORTING_PLAYBOOK);
-    let project = fixture.create_project(admin, organization, "site");
-    let inventory = fixture.create_local_inventory(admin, organization);
     let report = fixture.report_path("report.json");
-    let template = id_of(
-        &admin
-            .post("/api/v2/job_templates/")
-            .json(&json!({
-                "name": "report", "project": project, "inventory": inventory,
-                "playbook": "site.yml",
-                "extra_vars": json!({"report_path": report, "report_env": ["MY_TOKEN"]}).to_string(),
-            }))
-            .call()
-            .expect(201)
-            .json(),
+    let template = playbook_template(
+        fixture,
+        admin,
+        organization,
+        ("site.yml", REPORTING_PLAYBOOK),
+        &json!({"report_path": report, "report_env": ["MY_TOKEN"]}),
     );
     admin
         .post(&format!("/api/v2/job_templates/{template}/credentials/"))
@@ -223,17 +241,6 @@ fn job_template(
         .call()
         .expect(204);
     template
-}
-
-/// Launches the template; returns the job's detail path.
-fn launch(admin: &Agent, template: i64) -> String {
-    let launched = admin
-        .post(&format!("/api/v2/job_templates/{template}/launch/"))
-        .json(&json!({}))
-        .call()
-        .expect(201)
-        .json();
-    format!("/api/v2/jobs/{}/", launched["id"])
 }
 
 /// Runs the template to its end; returns the finished job.
@@ -535,25 +542,16 @@ fn a_next_key_written_while_a_job_runs_stays_hidden_from_it(backend: Backend) {
     let fixture = AutomationServer::start(backend, &[("ACS_SECRET_KEY_FILE", key_var.as_str())]);
     let admin = fixture.server.admin();
     let organization = fixture.server.create_organization("Acme");
-    fixture.project_file("probe", "probe.yml", PROBING_PLAYBOOK);
-    let project = fixture.create_project(&admin, organization, "probe");
-    let inventory = fixture.create_local_inventory(&admin, organization);
     let go = fixture.report_path("go");
     let report = fixture.report_path("probes.json");
     let next_file = key_dir.join("secret_key.next");
     let probes = [&neighbour, &key_file, &next_file];
-    let template = id_of(
-        &admin
-            .post("/api/v2/job_templates/")
-            .json(&json!({
-                "name": "probe", "project": project, "inventory": inventory,
-                "playbook": "probe.yml",
-                "extra_vars": json!({"go_path": go, "report_path": report,
-                                     "probe_paths": probes}).to_string(),
-            }))
-            .call()
-            .expect(201)
-            .json(),
+    let template = playbook_template(
+        &fixture,
+        &admin,
+        organization,
+        ("probe.yml", PROBING_PLAYBOOK),
+        &json!({"go_path": go, "report_path": report, "probe_paths": probes}),
     );
     let job = launch(&admin, template);
     wait_until_running(&admin, &job);

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use acs_tests::ansible::{
-    AutomationServer, SLOW_PLAYBOOK, bin_dir, wait_for_run, wait_until_running,
+    AutomationServer, SLOW_PLAYBOOK, bin_dir, launch, wait_for_run, wait_until_running,
 };
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
@@ -58,16 +58,6 @@ impl Targets {
         }
         format!("( {script} ) > '{}' 2>&1\n", report.display())
     }
-}
-
-fn launch(agent: &Agent, template: i64) -> String {
-    let launched = agent
-        .post(&format!("/api/v2/job_templates/{template}/launch/"))
-        .json(&json!({}))
-        .call()
-        .expect(201)
-        .json();
-    format!("/api/v2/jobs/{}/", launched["job"])
 }
 
 fn stdout(agent: &Agent, job: &Value) -> String {

@@ -134,13 +134,7 @@ fn a_cancel_sent_to_another_node_stops_the_job() {
             .expect(201)
             .json(),
     );
-    let launched = admin
-        .post(&format!("/api/v2/job_templates/{template}/launch/"))
-        .json(&json!({}))
-        .call()
-        .expect(201)
-        .json();
-    let path = format!("/api/v2/jobs/{}/", launched["job"]);
+    let path = acs_tests::ansible::launch(&admin, template);
     let on_peer = peer.admin();
     let started = Instant::now();
     while on_peer.get_json(&path)["status"] != "running" {
