@@ -75,9 +75,10 @@ pub struct NewActivity<'a> {
 
 /// Appends an entry.
 pub fn record(conn: &mut DbConnection, entry: &NewActivity<'_>) -> StorageResult<()> {
-    diesel::insert_into(activity_stream::table)
+    // Every write records an entry inside its transaction: on the backend's statement cache.
+    crate::with_backend!(conn, |c| diesel::insert_into(activity_stream::table)
         .values(entry)
-        .execute(conn)?;
+        .execute(c))?;
     Ok(())
 }
 

@@ -8,7 +8,8 @@
 
 use diesel::prelude::*;
 
-use crate::schema::{access_tokens, refresh_tokens};
+use crate::schema::{access_tokens, refresh_tokens, users};
+use crate::users::User;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A stored refresh token.
@@ -64,6 +65,43 @@ pub fn find_by_digest(
         .optional()?)
 }
 
+/// A refresh token with what rotating it needs, read at once: its owner, and the description
+/// of its access token (`None` once that is gone).
+#[derive(Debug, Clone)]
+pub struct WithOwner {
+    /// The refresh token.
+    pub token: RefreshToken,
+    /// The user it acts for.
+    pub owner: User,
+    /// The description of its access token, which the replacing token keeps.
+    pub description: Option<String>,
+}
+
+/// The refresh token with this digest, used or not, with its owner and its access token's
+/// description: the refresh grant's one read before its write transaction.
+pub fn find_with_owner(conn: &mut DbConnection, digest: &[u8]) -> StorageResult<Option<WithOwner>> {
+    let found = crate::with_backend!(conn, |c| refresh_tokens::table
+        .inner_join(users::table.on(users::id.eq(refresh_tokens::user_id)))
+        .left_join(
+            access_tokens::table.on(access_tokens::id
+                .nullable()
+                .eq(refresh_tokens::access_token_id)),
+        )
+        .filter(refresh_tokens::digest.eq(digest))
+        .select((
+            RefreshToken::as_select(),
+            User::as_select(),
+            access_tokens::description.nullable(),
+        ))
+        .first(c)
+        .optional())?;
+    Ok(found.map(|(token, owner, description)| WithOwner {
+        token,
+        owner,
+        description,
+    }))
+}
+
 /// Marks the token used at `now` and deletes its access token, if it is still unused. True
 /// for exactly one of several concurrent callers: the update is conditional on `revoked`
 /// being null, and the database serialises the writes to one row (PostgreSQL re-checks the
@@ -73,19 +111,50 @@ pub fn mark_used(
     token: &RefreshToken,
     now: Timestamp,
 ) -> StorageResult<bool> {
-    let won = diesel::update(
-        refresh_tokens::table
-            .find(token.id)
-            .filter(refresh_tokens::revoked.is_null()),
-    )
-    .set((
+    use_once(conn, token, now, false)
+}
+
+/// The refresh grant's rotation: [`mark_used`], but only while the token's owner is active.
+/// The owner is checked by the update itself, so a deactivation committed after the token was
+/// read still refuses the rotation.
+pub fn rotate(
+    conn: &mut DbConnection,
+    token: &RefreshToken,
+    now: Timestamp,
+) -> StorageResult<bool> {
+    use_once(conn, token, now, true)
+}
+
+fn use_once(
+    conn: &mut DbConnection,
+    token: &RefreshToken,
+    now: Timestamp,
+    owner_must_be_active: bool,
+) -> StorageResult<bool> {
+    // Both statements run inside every rotation's write transaction (on SQLite, on the one
+    // writer): on the backend's statement cache.
+    let unused = refresh_tokens::table
+        .find(token.id)
+        .filter(refresh_tokens::revoked.is_null());
+    let used = (
         refresh_tokens::revoked.eq(Some(now)),
         refresh_tokens::access_token_id.eq(None::<i64>),
-    ))
-    .execute(conn)?
-        == 1;
+    );
+    let changed = if owner_must_be_active {
+        let owner_active =
+            diesel::dsl::exists(users::table.find(token.user_id).filter(users::is_active));
+        crate::with_backend!(conn, |c| diesel::update(unused.filter(owner_active))
+            .set(used)
+            .execute(c))?
+    } else {
+        crate::with_backend!(conn, |c| diesel::update(unused).set(used).execute(c))?
+    };
+    let won = changed == 1;
     if won && let Some(access_token) = token.access_token_id {
-        diesel::delete(access_tokens::table.find(access_token)).execute(conn)?;
+        crate::with_backend!(conn, |c| diesel::delete(
+            access_tokens::table.find(access_token)
+        )
+        .execute(c))?;
     }
     Ok(won)
 }
@@ -210,6 +279,41 @@ mod tests {
             .expect("still stored");
         assert_eq!(used.revoked, Some(now));
         assert_eq!(used.access_token_id, None);
+    }
+
+    #[test]
+    fn rotation_reads_owner_and_description_and_needs_an_active_owner() {
+        let mut conn = seeded();
+        let token = issue(&mut conn, "a", None);
+        let found = find_with_owner(&mut conn, b"refresh-a")
+            .expect("find")
+            .expect("found");
+        assert_eq!(found.token, token);
+        assert_eq!(found.owner.id, 1);
+        assert_eq!(found.description.as_deref(), Some(""));
+        assert!(find_with_owner(&mut conn, b"nope").expect("find").is_none());
+
+        // A deactivated owner: the rotation is refused and changes nothing.
+        let now = at("2024-07-02 00:00:00");
+        diesel::update(users::table.find(1))
+            .set(users::is_active.eq(false))
+            .execute(&mut conn)
+            .expect("deactivate");
+        assert!(!rotate(&mut conn, &token, now).expect("rotate"));
+        assert_eq!(access_tokens(&mut conn), 1);
+        // Active again: it rotates once, and its access token is gone.
+        diesel::update(users::table.find(1))
+            .set(users::is_active.eq(true))
+            .execute(&mut conn)
+            .expect("reactivate");
+        assert!(rotate(&mut conn, &token, now).expect("rotate"));
+        assert!(!rotate(&mut conn, &token, now).expect("rotate again"));
+        assert_eq!(access_tokens(&mut conn), 0);
+        let used = find_with_owner(&mut conn, b"refresh-a")
+            .expect("find")
+            .expect("still stored");
+        assert_eq!(used.token.revoked, Some(now));
+        assert_eq!(used.description, None, "its access token is gone");
     }
 
     #[test]

@@ -181,18 +181,23 @@ pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<AccessToken> {
 }
 
 /// Stores an access token.
+///
+/// Every grant and token creation runs this inside its write transaction (on SQLite, on the
+/// one writer): it goes through the backend's statement cache.
 pub fn insert(conn: &mut DbConnection, token: &NewAccessToken<'_>) -> StorageResult<AccessToken> {
-    Ok(diesel::insert_into(access_tokens::table)
-        .values(token)
-        .returning(access_tokens::all_columns)
-        .get_result(conn)?)
+    Ok(crate::with_backend!(conn, |c| diesel::insert_into(
+        access_tokens::table
+    )
+    .values(token)
+    .returning(access_tokens::all_columns)
+    .get_result(c))?)
 }
 
-/// Stores a refresh token.
+/// Stores a refresh token (on the backend's statement cache, as [`insert`]).
 pub fn insert_refresh(conn: &mut DbConnection, token: &NewRefreshToken<'_>) -> StorageResult<()> {
-    diesel::insert_into(refresh_tokens::table)
+    crate::with_backend!(conn, |c| diesel::insert_into(refresh_tokens::table)
         .values(token)
-        .execute(conn)?;
+        .execute(c))?;
     Ok(())
 }
 

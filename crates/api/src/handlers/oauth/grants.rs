@@ -157,9 +157,14 @@ pub fn refresh_token(
     scope: Option<Scope>,
     asked: Option<&str>,
 ) -> OAuthResult<Issued> {
-    let stored =
-        acs_storage::refresh_tokens::find_by_digest(ctx.conn()?, token.digest().as_bytes())?
-            .ok_or_else(OAuthError::invalid_refresh_token)?;
+    // One read before the write transaction: the token, its owner and its access token's
+    // description; the rotation's update re-checks what may have changed since.
+    let acs_storage::refresh_tokens::WithOwner {
+        token: stored,
+        owner,
+        description,
+    } = acs_storage::refresh_tokens::find_with_owner(ctx.conn()?, token.digest().as_bytes())?
+        .ok_or_else(OAuthError::invalid_refresh_token)?;
     let settings = ctx.settings()?;
     let now = ctx.now;
     let facts = RefreshTokenFacts {
@@ -199,31 +204,25 @@ pub fn refresh_token(
             return Err(refused.into());
         }
     };
+    // Codes and refresh tokens outlive deactivation; an inactive owner gets nothing.
+    if !owner.is_active {
+        return Err(OAuthError::invalid_refresh_token().into());
+    }
     let issuer = Issuer::new(ctx, application)?;
     let outcome = ctx.write(|conn| {
-        let Some(owner) = active_user(conn, stored.user_id)? else {
-            return Ok(Err(OAuthError::invalid_refresh_token()));
-        };
-        // The new token keeps the description of the one it replaces (read before the
-        // rotation deletes it).
-        let description = match stored.access_token_id {
-            Some(id) => acs_storage::tokens::find(conn, id)
-                .map(|token| token.description)
-                .or_else(|error| match error {
-                    acs_storage::StorageError::NotFound => Ok(String::new()),
-                    other => Err(other),
-                })?,
-            None => String::new(),
-        };
-        if !acs_storage::refresh_tokens::mark_used(conn, &stored, now)? {
+        // Refused when another request used the token first or the owner was deactivated
+        // since the read.
+        if !acs_storage::refresh_tokens::rotate(conn, &stored, now)? {
             return Ok(Err(OAuthError::invalid_refresh_token()));
         }
         if let Some(id) = stored.access_token_id {
             record_token_deletion(conn, now, id, "rotated_by_client", application)?;
         }
+        // The new token keeps the description of the one it replaces.
+        let description = description.as_deref().unwrap_or_default();
         let words = scope.words(asked.or(Some(&stored.scope)));
         issuer
-            .pair(conn, &owner, &words, &description, Some(stored.chain()))
+            .pair(conn, &owner, &words, description, Some(stored.chain()))
             .map(Ok)
     })?;
     Ok(outcome?)
