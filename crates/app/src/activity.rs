@@ -113,28 +113,41 @@ fn mask_within(value: &mut Value) {
     }
 }
 
-/// Records the deletion of each access token in `ids`, which went with `cause` (the user,
-/// application or organization `actor` deleted; the database cascades to their tokens without
-/// telling anyone). No secret is recorded.
-pub fn record_cascaded_token_deletions(
+/// Records that `actor` created `subject`, whose record (as the API renders it) is `rendered`.
+pub fn record_creation(
     conn: &mut DbConnection,
     now: acs_storage::Timestamp,
     actor: &User,
-    ids: &[i64],
-    cause: &Subject,
+    subject: &Subject,
+    rendered: &impl Serialize,
 ) -> AppResult<()> {
-    for id in ids {
-        record(
-            conn,
-            now,
-            Some(actor),
-            "delete",
-            &Subject::named(acs_storage::activity::TOKEN, *id, ""),
-            None,
-            json!({ "id": id, "deleted_with": Map::from_iter([(cause.kind.to_owned(), cause.summary.clone())]) }),
-        )?;
-    }
-    Ok(())
+    let fields = fields_of(rendered)?;
+    record(conn, now, Some(actor), "create", subject, None, fields)
+}
+
+/// Records that `actor` changed `subject` from the record `before` to `after`.
+pub fn record_update(
+    conn: &mut DbConnection,
+    now: acs_storage::Timestamp,
+    actor: &User,
+    subject: &Subject,
+    before: &impl Serialize,
+    after: &impl Serialize,
+) -> AppResult<()> {
+    let changes = diff(before, after)?;
+    record(conn, now, Some(actor), "update", subject, None, changes)
+}
+
+/// Records that `actor` deleted `subject`, whose last record was `rendered`.
+pub fn record_deletion(
+    conn: &mut DbConnection,
+    now: acs_storage::Timestamp,
+    actor: &User,
+    subject: &Subject,
+    rendered: &impl Serialize,
+) -> AppResult<()> {
+    let fields = fields_of(rendered)?;
+    record(conn, now, Some(actor), "delete", subject, None, fields)
 }
 
 /// Appends an entry: `actor` did `operation` to `object1` (and `object2`, for associations).

@@ -1,6 +1,6 @@
 //! The use cases of ACS that the HTTP API and the management commands share: the settings
 //! registry and the snapshots servers read, recording activity-stream entries, issuing tokens,
-//! token housekeeping (bulk revocation and clean-up), the secret key files, and the sealed
+//! token housekeeping (bulk revocation and clean-up), deleting what holds tokens, the secret key files, and the sealed
 //! values of the database with the key rotation that moves them to a new key.
 //!
 //! Beneath `acs-api` and `xtask`, above `acs-storage` and the domain crates. It knows nothing
@@ -17,6 +17,7 @@ pub mod sealed_values;
 pub mod secret_key;
 pub mod settings;
 mod timestamp;
+pub mod token_holders;
 pub mod tokens;
 
 pub use error::{AppError, AppResult};

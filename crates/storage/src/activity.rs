@@ -307,21 +307,13 @@ pub fn list(
             object,
         )
     };
-    let counted = match filtered(base(), params) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let paged = match filtered(base(), params).and_then(|query| ordered(query, params)) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let count = counted.count().get_result(conn)?;
-    let items = paged
-        .select(Activity::as_select())
-        .offset(params.offset)
-        .limit(params.limit)
-        .load(conn)?;
-    Ok(Ok(Page { count, items }))
+    crate::list_page!(
+        conn,
+        params,
+        || filtered(base(), params),
+        ordered,
+        Activity::as_select()
+    )
 }
 
 /// One entry, if `visibility` allows it.

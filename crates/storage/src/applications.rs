@@ -277,67 +277,26 @@ fn visible_query<'a>(
     scoped(visible(applications::table.into_boxed(), visibility), scope)
 }
 
-fn filtered<'a>(
-    mut query: ApplicationsQuery<'a>,
-    params: &ListParams,
-) -> Result<ApplicationsQuery<'a>, ListError> {
-    for filter in &params.filters {
-        query = match filter.field.as_str() {
-            "id" => crate::filter_integer!(query, applications::id, filter)?,
-            "name" => crate::filter_text!(query, applications::name, filter)?,
-            "description" => crate::filter_text!(query, applications::description, filter)?,
-            "client_type" => crate::filter_text!(query, applications::client_type, filter)?,
-            "redirect_uris" => crate::filter_text!(query, applications::redirect_uris, filter)?,
-            "authorization_grant_type" => {
-                crate::filter_text!(query, applications::authorization_grant_type, filter)?
-            }
-            "skip_authorization" => {
-                crate::filter_bool!(query, applications::skip_authorization, filter)?
-            }
-            "organization" => crate::filter_integer!(query, applications::organization_id, filter)?,
-            "user" => crate::filter_integer!(query, applications::user_id, filter)?,
-            "created" => crate::filter_timestamp!(query, applications::created, filter)?,
-            "modified" => crate::filter_timestamp!(query, applications::modified, filter)?,
-            // Client credentials: filtering would let a caller probe for them.
-            "client_id" | "client_secret" => {
-                return Err(ListError::SecretField(filter.field.clone()));
-            }
-            _ => return Err(ListError::UnknownField(filter.field.clone())),
-        };
+crate::list_fields! {
+    table: applications;
+    search: [applications::name, applications::description];
+    fields: {
+        "id" => integer(applications::id),
+        "name" => text(applications::name),
+        "description" => text(applications::description),
+        "client_type" => text(applications::client_type),
+        "authorization_grant_type" => text(applications::authorization_grant_type),
+        "organization" => integer(applications::organization_id),
+        "user" => integer(applications::user_id),
+        "created" => timestamp(applications::created),
+        "modified" => timestamp(applications::modified),
     }
-    Ok(crate::search_columns!(
-        query,
-        &params.search,
-        applications::name,
-        applications::description
-    ))
-}
-
-fn ordered<'a>(
-    mut query: ApplicationsQuery<'a>,
-    params: &ListParams,
-) -> Result<ApplicationsQuery<'a>, ListError> {
-    for key in &params.order {
-        let desc = key.descending;
-        query = match key.field.as_str() {
-            "id" => crate::order_column!(query, applications::id, desc),
-            "name" => crate::order_column!(query, applications::name, desc),
-            "description" => crate::order_column!(query, applications::description, desc),
-            "client_type" => crate::order_column!(query, applications::client_type, desc),
-            "authorization_grant_type" => {
-                crate::order_column!(query, applications::authorization_grant_type, desc)
-            }
-            "organization" => crate::order_column!(query, applications::organization_id, desc),
-            "user" => crate::order_column!(query, applications::user_id, desc),
-            "created" => crate::order_column!(query, applications::created, desc),
-            "modified" => crate::order_column!(query, applications::modified, desc),
-            "client_id" | "client_secret" => {
-                return Err(ListError::SecretField(key.field.clone()));
-            }
-            _ => return Err(ListError::UnknownField(key.field.clone())),
-        };
+    filter_only: {
+        "redirect_uris" => text(applications::redirect_uris),
+        "skip_authorization" => boolean(applications::skip_authorization),
     }
-    Ok(query.then_order_by(applications::id.asc()))
+    // Client credentials: filtering would let a caller probe for them.
+    secret: ["client_id", "client_secret"]
 }
 
 /// Lists the applications `visibility` allows within `scope`, as `params` ask.
@@ -347,21 +306,11 @@ pub fn list(
     scope: ApplicationScope,
     params: &ListParams,
 ) -> StorageResult<Result<Page<Application>, ListError>> {
-    let counted = match filtered(visible_query(visibility, scope), params) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let paged = match filtered(visible_query(visibility, scope), params)
-        .and_then(|query| ordered(query, params))
-    {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let count = counted.count().get_result(conn)?;
-    let items = paged
-        .select(Application::as_select())
-        .offset(params.offset)
-        .limit(params.limit)
-        .load(conn)?;
-    Ok(Ok(Page { count, items }))
+    crate::list_page!(
+        conn,
+        params,
+        || filtered(visible_query(visibility, scope), params),
+        ordered,
+        Application::as_select()
+    )
 }

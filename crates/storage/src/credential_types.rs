@@ -362,21 +362,7 @@ pub fn list(
         filtered(credential_types::table.into_boxed(), params, "")
             .map(|query| searched(query, params))
     };
-    let counted = match build() {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let paged = match build().and_then(|query| ordered(query, params)) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let count = counted.count().get_result(conn)?;
-    let items = paged
-        .select(CredentialType::as_select())
-        .offset(params.offset)
-        .limit(params.limit)
-        .load(conn)?;
-    Ok(Ok(Page { count, items }))
+    crate::list_page!(conn, params, build, ordered, CredentialType::as_select())
 }
 
 /// The ids of the credential types matching the `credential_type__<field>` filters of

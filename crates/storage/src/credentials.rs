@@ -346,19 +346,5 @@ pub fn list(
             type_ids.as_deref(),
         )
     };
-    let counted = match build() {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let paged = match build().and_then(|query| ordered(query, params)) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let count = counted.count().get_result(conn)?;
-    let items = paged
-        .select(Credential::as_select())
-        .offset(params.offset)
-        .limit(params.limit)
-        .load(conn)?;
-    Ok(Ok(Page { count, items }))
+    crate::list_page!(conn, params, build, ordered, Credential::as_select())
 }

@@ -365,15 +365,19 @@ macro_rules! order_column {
 
 /// Writes a table's `filtered` and `ordered` functions from the fields it accepts, each with its
 /// kind (`integer`, `text`, `boolean`, `timestamp`) and column, the columns `?search=` looks in
-/// and the column that breaks ties after the requested order (the primary key last).
+/// and the column that breaks ties after the requested order (the primary key last); then,
+/// optionally, fields that filter but do not order, and secret fields, which neither filter
+/// nor order and are refused as such ([`ListError::SecretField`]) rather than as unknown.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! list_fields {
     (
         table: $table:ident;
         search: [$($search:expr),+ $(,)?];
-        default_order: $default:expr;
+        $(default_order: $default:expr;)?
         fields: { $($name:literal => $kind:ident($column:expr)),+ $(,)? }
+        $(filter_only: { $($filter_name:literal => $filter_kind:ident($filter_column:expr)),+ $(,)? })?
+        $(secret: [$($secret:literal),+ $(,)?])?
     ) => {
         fn filtered<'a>(
             mut query: $table::BoxedQuery<'a, $crate::Backend>,
@@ -382,6 +386,12 @@ macro_rules! list_fields {
             for filter in &params.filters {
                 query = match filter.field.as_str() {
                     $($name => $crate::list_fields!(@filter $kind, query, $column, filter)?,)+
+                    $($($filter_name => {
+                        $crate::list_fields!(@filter $filter_kind, query, $filter_column, filter)?
+                    })+)?
+                    $($($secret)|+ => {
+                        return Err($crate::list::ListError::SecretField(filter.field.clone()));
+                    })?
                     _ => return Err($crate::list::ListError::UnknownField(filter.field.clone())),
                 };
             }
@@ -396,11 +406,14 @@ macro_rules! list_fields {
                 let descending = key.descending;
                 query = match key.field.as_str() {
                     $($name => $crate::order_column!(query, $column, descending),)+
+                    $($($secret)|+ => {
+                        return Err($crate::list::ListError::SecretField(key.field.clone()));
+                    })?
                     _ => return Err($crate::list::ListError::UnknownField(key.field.clone())),
                 };
             }
             Ok(query
-                .then_order_by($default.asc())
+                $(.then_order_by($default.asc()))?
                 .then_order_by($table::id.asc()))
         }
     };

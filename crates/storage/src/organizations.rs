@@ -184,44 +184,16 @@ fn visible<'a>(
     }
 }
 
-fn filtered<'a>(
-    mut query: OrganizationsQuery<'a>,
-    params: &ListParams,
-) -> Result<OrganizationsQuery<'a>, ListError> {
-    for filter in &params.filters {
-        query = match filter.field.as_str() {
-            "id" => crate::filter_integer!(query, organizations::id, filter)?,
-            "name" => crate::filter_text!(query, organizations::name, filter)?,
-            "description" => crate::filter_text!(query, organizations::description, filter)?,
-            "created" => crate::filter_timestamp!(query, organizations::created, filter)?,
-            "modified" => crate::filter_timestamp!(query, organizations::modified, filter)?,
-            _ => return Err(ListError::UnknownField(filter.field.clone())),
-        };
+crate::list_fields! {
+    table: organizations;
+    search: [organizations::name, organizations::description];
+    fields: {
+        "id" => integer(organizations::id),
+        "name" => text(organizations::name),
+        "description" => text(organizations::description),
+        "created" => timestamp(organizations::created),
+        "modified" => timestamp(organizations::modified),
     }
-    Ok(crate::search_columns!(
-        query,
-        &params.search,
-        organizations::name,
-        organizations::description
-    ))
-}
-
-fn ordered<'a>(
-    mut query: OrganizationsQuery<'a>,
-    params: &ListParams,
-) -> Result<OrganizationsQuery<'a>, ListError> {
-    for key in &params.order {
-        let desc = key.descending;
-        query = match key.field.as_str() {
-            "id" => crate::order_column!(query, organizations::id, desc),
-            "name" => crate::order_column!(query, organizations::name, desc),
-            "description" => crate::order_column!(query, organizations::description, desc),
-            "created" => crate::order_column!(query, organizations::created, desc),
-            "modified" => crate::order_column!(query, organizations::modified, desc),
-            _ => return Err(ListError::UnknownField(key.field.clone())),
-        };
-    }
-    Ok(query.then_order_by(organizations::id.asc()))
 }
 
 /// Lists the organizations `visibility` allows, as `params` ask.
@@ -230,27 +202,14 @@ pub fn list(
     visibility: &OrganizationVisibility,
     params: &ListParams,
 ) -> StorageResult<Result<Page<Organization>, ListError>> {
-    let counted = match filtered(
-        visible(organizations::table.into_boxed(), visibility),
+    crate::list_page!(
+        conn,
         params,
-    ) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let paged = match filtered(
-        visible(organizations::table.into_boxed(), visibility),
-        params,
+        || filtered(
+            visible(organizations::table.into_boxed(), visibility),
+            params
+        ),
+        ordered,
+        Organization::as_select()
     )
-    .and_then(|query| ordered(query, params))
-    {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let count = counted.count().get_result(conn)?;
-    let items = paged
-        .select(Organization::as_select())
-        .offset(params.offset)
-        .limit(params.limit)
-        .load(conn)?;
-    Ok(Ok(Page { count, items }))
 }

@@ -317,53 +317,21 @@ fn visible_query<'a>(visibility: &TokenVisibility, scope: TokenScope) -> TokensQ
     }
 }
 
-fn filtered<'a>(
-    mut query: TokensQuery<'a>,
-    params: &ListParams,
-) -> Result<TokensQuery<'a>, ListError> {
-    for filter in &params.filters {
-        query = match filter.field.as_str() {
-            "id" => crate::filter_integer!(query, access_tokens::id, filter)?,
-            "user" => crate::filter_integer!(query, access_tokens::user_id, filter)?,
-            "application" => crate::filter_integer!(query, access_tokens::application_id, filter)?,
-            "description" => crate::filter_text!(query, access_tokens::description, filter)?,
-            "scope" => crate::filter_text!(query, access_tokens::scope, filter)?,
-            "expires" => crate::filter_timestamp!(query, access_tokens::expires, filter)?,
-            "created" => crate::filter_timestamp!(query, access_tokens::created, filter)?,
-            "modified" => crate::filter_timestamp!(query, access_tokens::modified, filter)?,
-            "token" | "refresh_token" => {
-                return Err(ListError::SecretField(filter.field.clone()));
-            }
-            _ => return Err(ListError::UnknownField(filter.field.clone())),
-        };
+crate::list_fields! {
+    table: access_tokens;
+    search: [access_tokens::description];
+    fields: {
+        "id" => integer(access_tokens::id),
+        "user" => integer(access_tokens::user_id),
+        "application" => integer(access_tokens::application_id),
+        "description" => text(access_tokens::description),
+        "scope" => text(access_tokens::scope),
+        "expires" => timestamp(access_tokens::expires),
+        "created" => timestamp(access_tokens::created),
+        "modified" => timestamp(access_tokens::modified),
     }
-    Ok(crate::search_columns!(
-        query,
-        &params.search,
-        access_tokens::description
-    ))
-}
-
-fn ordered<'a>(
-    mut query: TokensQuery<'a>,
-    params: &ListParams,
-) -> Result<TokensQuery<'a>, ListError> {
-    for key in &params.order {
-        let desc = key.descending;
-        query = match key.field.as_str() {
-            "id" => crate::order_column!(query, access_tokens::id, desc),
-            "user" => crate::order_column!(query, access_tokens::user_id, desc),
-            "application" => crate::order_column!(query, access_tokens::application_id, desc),
-            "description" => crate::order_column!(query, access_tokens::description, desc),
-            "scope" => crate::order_column!(query, access_tokens::scope, desc),
-            "expires" => crate::order_column!(query, access_tokens::expires, desc),
-            "created" => crate::order_column!(query, access_tokens::created, desc),
-            "modified" => crate::order_column!(query, access_tokens::modified, desc),
-            "token" | "refresh_token" => return Err(ListError::SecretField(key.field.clone())),
-            _ => return Err(ListError::UnknownField(key.field.clone())),
-        };
-    }
-    Ok(query.then_order_by(access_tokens::id.asc()))
+    // The token values: filtering would let a caller probe for them.
+    secret: ["token", "refresh_token"]
 }
 
 /// Lists the tokens `visibility` allows within `scope`, as `params` ask.
@@ -373,21 +341,11 @@ pub fn list(
     scope: TokenScope,
     params: &ListParams,
 ) -> StorageResult<Result<Page<AccessToken>, ListError>> {
-    let counted = match filtered(visible_query(visibility, scope), params) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let paged = match filtered(visible_query(visibility, scope), params)
-        .and_then(|query| ordered(query, params))
-    {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let count = counted.count().get_result(conn)?;
-    let items = paged
-        .select(AccessToken::as_select())
-        .offset(params.offset)
-        .limit(params.limit)
-        .load(conn)?;
-    Ok(Ok(Page { count, items }))
+    crate::list_page!(
+        conn,
+        params,
+        || filtered(visible_query(visibility, scope), params),
+        ordered,
+        AccessToken::as_select()
+    )
 }

@@ -244,58 +244,24 @@ pub(crate) fn visible<'a>(query: UsersQuery<'a>, visibility: &UserVisibility) ->
     }
 }
 
-/// Applies the filters and search of `params` to a users query.
-pub(crate) fn filtered<'a>(
-    mut query: UsersQuery<'a>,
-    params: &ListParams,
-) -> Result<UsersQuery<'a>, ListError> {
-    for filter in &params.filters {
-        query = match filter.field.as_str() {
-            "id" => crate::filter_integer!(query, users::id, filter)?,
-            "username" => crate::filter_text!(query, users::username, filter)?,
-            "first_name" => crate::filter_text!(query, users::first_name, filter)?,
-            "last_name" => crate::filter_text!(query, users::last_name, filter)?,
-            "email" => crate::filter_text!(query, users::email, filter)?,
-            "is_superuser" => crate::filter_bool!(query, users::is_superuser, filter)?,
-            "is_system_auditor" => crate::filter_bool!(query, users::is_system_auditor, filter)?,
-            "is_active" => crate::filter_bool!(query, users::is_active, filter)?,
-            "created" => crate::filter_timestamp!(query, users::created, filter)?,
-            "modified" => crate::filter_timestamp!(query, users::modified, filter)?,
-            "password" => return Err(ListError::SecretField(filter.field.clone())),
-            _ => return Err(ListError::UnknownField(filter.field.clone())),
-        };
+crate::list_fields! {
+    table: users;
+    search: [users::username, users::first_name, users::last_name, users::email];
+    fields: {
+        "id" => integer(users::id),
+        "username" => text(users::username),
+        "first_name" => text(users::first_name),
+        "last_name" => text(users::last_name),
+        "email" => text(users::email),
+        "is_superuser" => boolean(users::is_superuser),
+        "is_system_auditor" => boolean(users::is_system_auditor),
+        "created" => timestamp(users::created),
+        "modified" => timestamp(users::modified),
     }
-    Ok(crate::search_columns!(
-        query,
-        &params.search,
-        users::username,
-        users::first_name,
-        users::last_name,
-        users::email
-    ))
-}
-
-fn ordered<'a>(
-    mut query: UsersQuery<'a>,
-    params: &ListParams,
-) -> Result<UsersQuery<'a>, ListError> {
-    for key in &params.order {
-        let desc = key.descending;
-        query = match key.field.as_str() {
-            "id" => crate::order_column!(query, users::id, desc),
-            "username" => crate::order_column!(query, users::username, desc),
-            "first_name" => crate::order_column!(query, users::first_name, desc),
-            "last_name" => crate::order_column!(query, users::last_name, desc),
-            "email" => crate::order_column!(query, users::email, desc),
-            "is_superuser" => crate::order_column!(query, users::is_superuser, desc),
-            "is_system_auditor" => crate::order_column!(query, users::is_system_auditor, desc),
-            "created" => crate::order_column!(query, users::created, desc),
-            "modified" => crate::order_column!(query, users::modified, desc),
-            "password" => return Err(ListError::SecretField(key.field.clone())),
-            _ => return Err(ListError::UnknownField(key.field.clone())),
-        };
+    filter_only: {
+        "is_active" => boolean(users::is_active),
     }
-    Ok(query.then_order_by(users::id.asc()))
+    secret: ["password"]
 }
 
 /// Lists the users `visibility` allows, as `params` ask; `within` restricts the list to the
@@ -320,19 +286,11 @@ pub fn list(
             None => query,
         }
     };
-    let counted = match filtered(base(), params) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let paged = match filtered(base(), params).and_then(|query| ordered(query, params)) {
-        Ok(query) => query,
-        Err(error) => return Ok(Err(error)),
-    };
-    let count = counted.count().get_result(conn)?;
-    let items = paged
-        .select(User::as_select())
-        .offset(params.offset)
-        .limit(params.limit)
-        .load(conn)?;
-    Ok(Ok(Page { count, items }))
+    crate::list_page!(
+        conn,
+        params,
+        || filtered(base(), params),
+        ordered,
+        User::as_select()
+    )
 }

@@ -158,14 +158,12 @@ fn create(
         )
         .map_err(name_conflict)?;
         let masked = render_one(conn, principal, &app, None)?;
-        activity::record(
+        activity::record_creation(
             conn,
             now,
-            Some(&principal.user),
-            "create",
+            &principal.user,
             &Subject::named(acs_storage::activity::APPLICATION, app.id, &app.name),
-            None,
-            activity::fields_of(&masked)?,
+            &masked,
         )?;
         Ok(app)
     })?;

@@ -9,7 +9,9 @@ use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
-use acs_app::activity::{self, Subject};
+use acs_app::activity::Subject;
+use acs_app::token_holders;
+use acs_storage::tokens::TokenHolder;
 
 /// Deletes an application and every token issued to it.
 pub async fn delete_application(
@@ -32,20 +34,9 @@ pub fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResul
     let record = render_one(ctx.conn()?, principal, &app, None)?;
     let now = ctx.now;
     ctx.write(|conn| {
-        use acs_storage::tokens::{TokenHolder, ids_held_by};
-        let tokens = ids_held_by(conn, TokenHolder::Application(id))?;
-        acs_storage::applications::delete(conn, id)?;
+        let holder = TokenHolder::Application(id);
         let subject = Subject::named(acs_storage::activity::APPLICATION, id, &app.name);
-        activity::record(
-            conn,
-            now,
-            Some(&principal.user),
-            "delete",
-            &subject,
-            None,
-            activity::fields_of(&record)?,
-        )?;
-        activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
+        token_holders::delete(conn, now, &principal.user, holder, &subject, &record)
             .map_err(Into::into)
     })?;
     tracing::info!(

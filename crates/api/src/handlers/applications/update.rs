@@ -69,14 +69,13 @@ pub fn change(
         let updated =
             acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
         let after = render_one(conn, principal, &updated, None)?;
-        activity::record(
+        activity::record_update(
             conn,
             now,
-            Some(&principal.user),
-            "update",
+            &principal.user,
             &Subject::named(acs_storage::activity::APPLICATION, id, &updated.name),
-            None,
-            activity::diff(&before, &after)?,
+            &before,
+            &after,
         )?;
         Ok(after)
     })?;

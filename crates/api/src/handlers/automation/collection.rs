@@ -94,14 +94,12 @@ async fn create<R: Resource>(
             acs_authz::can_change_automation(&principal.actor, organization)?;
             let row = R::insert(conn, input, principal.user.id, now).map_err(name_conflict::<R>)?;
             let record = R::render(conn, &principal, &row)?;
-            activity::record(
+            activity::record_creation(
                 conn,
                 now,
-                Some(&principal.user),
-                "create",
+                &principal.user,
                 &Subject::named(R::KIND, R::id(&row), R::name(&row)),
-                None,
-                activity::fields_of(&record)?,
+                &record,
             )?;
             tracing::info!(
                 actor = principal.user.id,

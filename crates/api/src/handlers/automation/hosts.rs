@@ -1,8 +1,7 @@
 //! `/api/v2/hosts/` and `/api/v2/inventories/<id>/hosts/`.
 
-use acs_authz::{Actor, OrganizationVisibility};
+use acs_authz::Actor;
 use acs_storage::hosts::{Host, HostChanges, NewHost};
-use acs_storage::list::{ListError, ListParams, Page};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
@@ -56,20 +55,7 @@ impl Resource for Hosts {
         ],
     };
 
-    crate::stored_rows!(acs_storage::hosts);
-
-    fn organization(conn: &mut DbConnection, row: &Host) -> ApiResult<i64> {
-        Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
-    }
-
-    fn list(
-        conn: &mut DbConnection,
-        visibility: &OrganizationVisibility,
-        parent: Option<i64>,
-        params: &ListParams,
-    ) -> StorageResult<Result<Page<Host>, ListError>> {
-        acs_storage::hosts::list(conn, visibility, parent, params)
-    }
+    crate::stored_rows!(acs_storage::hosts, owner: inventory);
 
     fn read(
         conn: &mut DbConnection,

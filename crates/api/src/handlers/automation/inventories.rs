@@ -1,8 +1,7 @@
 //! `/api/v2/inventories/`: named sets of hosts.
 
-use acs_authz::{Actor, OrganizationVisibility};
+use acs_authz::Actor;
 use acs_storage::inventories::{Inventory, InventoryChanges, NewInventory};
-use acs_storage::list::{ListError, ListParams, Page};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
@@ -54,20 +53,7 @@ impl Resource for Inventories {
         ],
     };
 
-    crate::stored_rows!(acs_storage::inventories);
-
-    fn organization(_: &mut DbConnection, row: &Inventory) -> ApiResult<i64> {
-        Ok(row.organization_id)
-    }
-
-    fn list(
-        conn: &mut DbConnection,
-        visibility: &OrganizationVisibility,
-        _: Option<i64>,
-        params: &ListParams,
-    ) -> StorageResult<Result<Page<Inventory>, ListError>> {
-        acs_storage::inventories::list(conn, visibility, params)
-    }
+    crate::stored_rows!(acs_storage::inventories, owner: organization);
 
     fn read(
         conn: &mut DbConnection,

@@ -1,9 +1,8 @@
 //! `/api/v2/inventory_sources/` and `/api/v2/inventories/<id>/inventory_sources/`: an
 //! inventory file or script in a project, read by `ansible-inventory` to fill an inventory.
 
-use acs_authz::{Actor, OrganizationVisibility};
+use acs_authz::Actor;
 use acs_storage::inventory_sources::{InventorySource, InventorySourceChanges, NewInventorySource};
-use acs_storage::list::{ListError, ListParams, Page};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
@@ -73,20 +72,7 @@ impl Resource for InventorySources {
         ],
     };
 
-    crate::stored_rows!(acs_storage::inventory_sources);
-
-    fn organization(conn: &mut DbConnection, row: &InventorySource) -> ApiResult<i64> {
-        Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
-    }
-
-    fn list(
-        conn: &mut DbConnection,
-        visibility: &OrganizationVisibility,
-        parent: Option<i64>,
-        params: &ListParams,
-    ) -> StorageResult<Result<Page<InventorySource>, ListError>> {
-        acs_storage::inventory_sources::list(conn, visibility, parent, params)
-    }
+    crate::stored_rows!(acs_storage::inventory_sources, owner: inventory);
 
     fn read(
         conn: &mut DbConnection,

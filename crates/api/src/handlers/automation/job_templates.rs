@@ -1,8 +1,7 @@
 //! `/api/v2/job_templates/`: a playbook of a project run against an inventory.
 
-use acs_authz::{Actor, OrganizationVisibility};
+use acs_authz::Actor;
 use acs_storage::job_templates::{JobTemplate, JobTemplateChanges, NewJobTemplate};
-use acs_storage::list::{ListError, ListParams, Page};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
@@ -57,20 +56,7 @@ impl Resource for JobTemplates {
         ],
     };
 
-    crate::stored_rows!(acs_storage::job_templates);
-
-    fn organization(_: &mut DbConnection, row: &JobTemplate) -> ApiResult<i64> {
-        Ok(row.organization_id)
-    }
-
-    fn list(
-        conn: &mut DbConnection,
-        visibility: &OrganizationVisibility,
-        _: Option<i64>,
-        params: &ListParams,
-    ) -> StorageResult<Result<Page<JobTemplate>, ListError>> {
-        acs_storage::job_templates::list(conn, visibility, params)
-    }
+    crate::stored_rows!(acs_storage::job_templates, owner: organization);
 
     fn read(
         conn: &mut DbConnection,

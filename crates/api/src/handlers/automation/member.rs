@@ -72,14 +72,13 @@ async fn update<R: Resource>(
             let row =
                 R::update(conn, id, input, principal.user.id, now).map_err(name_conflict::<R>)?;
             let record = R::render(conn, principal, &row)?;
-            activity::record(
+            activity::record_update(
                 conn,
                 now,
-                Some(&principal.user),
-                "update",
+                &principal.user,
                 &Subject::named(R::KIND, id, R::name(&row)),
-                None,
-                activity::diff(&old, &record)?,
+                &old,
+                &record,
             )?;
             Ok(record)
         })
@@ -101,14 +100,12 @@ pub async fn delete_resource<R: Resource>(
         ctx.write(|conn| {
             let record = R::render(conn, principal, &row)?;
             R::delete(conn, id)?;
-            activity::record(
+            activity::record_deletion(
                 conn,
                 now,
-                Some(&principal.user),
-                "delete",
+                &principal.user,
                 &Subject::named(R::KIND, id, R::name(&row)),
-                None,
-                activity::fields_of(&record)?,
+                &record,
             )
             .map_err(Into::into)
         })?;

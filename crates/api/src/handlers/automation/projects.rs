@@ -1,7 +1,6 @@
 //! `/api/v2/projects/`: a directory of playbooks under the `PROJECTS_ROOT` setting.
 
-use acs_authz::{Actor, OrganizationVisibility};
-use acs_storage::list::{ListError, ListParams, Page};
+use acs_authz::Actor;
 use acs_storage::projects::{NewProject, Project, ProjectChanges};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
@@ -75,20 +74,7 @@ impl Resource for Projects {
         ],
     };
 
-    crate::stored_rows!(acs_storage::projects);
-
-    fn organization(_: &mut DbConnection, row: &Project) -> ApiResult<i64> {
-        Ok(row.organization_id)
-    }
-
-    fn list(
-        conn: &mut DbConnection,
-        visibility: &OrganizationVisibility,
-        _: Option<i64>,
-        params: &ListParams,
-    ) -> StorageResult<Result<Page<Project>, ListError>> {
-        acs_storage::projects::list(conn, visibility, params)
-    }
+    crate::stored_rows!(acs_storage::projects, owner: organization);
 
     fn read(
         conn: &mut DbConnection,

@@ -120,11 +120,46 @@ pub fn name_conflict<R: Resource>(error: acs_storage::StorageError) -> ApiError 
 }
 
 /// Writes the [`Resource`] methods that only reach storage module `$module` (whose rows have
-/// `id` and `name`): `find`, `id`, `name` and `delete`.
+/// `id` and `name`): `find`, `id`, `name`, `delete`, `list` and `organization`. A resource is
+/// owned by an organization (`organization`: its rows carry `organization_id`, its list has
+/// no parent) or lives in an inventory (`inventory`: its rows carry `inventory_id`, the
+/// inventory's organization owns them, and its list may be an inventory's sub-collection).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! stored_rows {
-    ($($module:ident)::+) => {
+    ($($module:ident)::+, owner: organization) => {
+        $crate::stored_rows!(@common $($module)::+);
+
+        fn organization(_: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<i64> {
+            Ok(row.organization_id)
+        }
+
+        fn list(
+            conn: &mut acs_storage::DbConnection,
+            visibility: &acs_authz::OrganizationVisibility,
+            _: Option<i64>,
+            params: &acs_storage::list::ListParams,
+        ) -> acs_storage::StorageResult<Result<acs_storage::list::Page<Self::Row>, acs_storage::list::ListError>> {
+            $($module)::+::list(conn, visibility, params)
+        }
+    };
+    ($($module:ident)::+, owner: inventory) => {
+        $crate::stored_rows!(@common $($module)::+);
+
+        fn organization(conn: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<i64> {
+            Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
+        }
+
+        fn list(
+            conn: &mut acs_storage::DbConnection,
+            visibility: &acs_authz::OrganizationVisibility,
+            inventory: Option<i64>,
+            params: &acs_storage::list::ListParams,
+        ) -> acs_storage::StorageResult<Result<acs_storage::list::Page<Self::Row>, acs_storage::list::ListError>> {
+            $($module)::+::list(conn, visibility, inventory, params)
+        }
+    };
+    (@common $($module:ident)::+) => {
         fn find(conn: &mut acs_storage::DbConnection, id: i64) -> acs_storage::StorageResult<Self::Row> {
             $($module)::+::find(conn, id)
         }

@@ -53,18 +53,16 @@ pub async fn create_credential_type(
             )
             .map_err(name_conflict)?;
             let record = render_credential_type(&principal, &created)?;
-            activity::record(
+            activity::record_creation(
                 conn,
                 now,
-                Some(&principal.user),
-                "create",
+                &principal.user,
                 &Subject::named(
                     acs_storage::activity::CREDENTIAL_TYPE,
                     created.id,
                     &created.name,
                 ),
-                None,
-                activity::fields_of(&record)?,
+                &record,
             )?;
             tracing::info!(
                 actor = principal.user.id,

@@ -37,14 +37,12 @@ pub async fn delete_credential_type(
                 acs_storage::StorageError::Conflict(_) => ApiError::Forbidden(IN_USE.into()),
                 other => other.into(),
             })?;
-            activity::record(
+            activity::record_deletion(
                 conn,
                 now,
-                Some(&principal.user),
-                "delete",
+                &principal.user,
                 &Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &stored.name),
-                None,
-                activity::fields_of(&record)?,
+                &record,
             )
             .map_err(Into::into)
         })?;

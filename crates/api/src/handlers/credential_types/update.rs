@@ -58,14 +58,13 @@ impl Change for CredentialTypeChange {
                 ));
             }
             let after = render_credential_type(principal, &updated)?;
-            activity::record(
+            activity::record_update(
                 conn,
                 now,
-                Some(&principal.user),
-                "update",
+                &principal.user,
                 &Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &updated.name),
-                None,
-                activity::diff(&before, &after)?,
+                &before,
+                &after,
             )?;
             Ok(after)
         })

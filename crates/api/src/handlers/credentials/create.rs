@@ -94,18 +94,16 @@ fn create(
         )
         .map_err(name_conflict)?;
         let record = render_one(conn, principal, &credential, &credential_type)?;
-        activity::record(
+        activity::record_creation(
             conn,
             now,
-            Some(&principal.user),
-            "create",
+            &principal.user,
             &Subject::named(
                 acs_storage::activity::CREDENTIAL,
                 credential.id,
                 &credential.name,
             ),
-            None,
-            activity::fields_of(&record)?,
+            &record,
         )?;
         tracing::info!(
             actor = principal.user.id,

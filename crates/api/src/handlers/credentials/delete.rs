@@ -25,14 +25,12 @@ pub async fn delete_credential(
         let now = ctx.now;
         ctx.write(|conn| {
             acs_storage::credentials::delete(conn, id)?;
-            activity::record(
+            activity::record_deletion(
                 conn,
                 now,
-                Some(&principal.user),
-                "delete",
+                &principal.user,
                 &Subject::named(acs_storage::activity::CREDENTIAL, id, &credential.name),
-                None,
-                activity::fields_of(&record)?,
+                &record,
             )
             .map_err(Into::into)
         })?;

@@ -116,14 +116,13 @@ impl Change for CredentialChange {
             let updated =
                 acs_storage::credentials::update(conn, id, &changes).map_err(name_conflict)?;
             let after = render_one(conn, principal, &updated, &credential_type)?;
-            activity::record(
+            activity::record_update(
                 conn,
                 now,
-                Some(&principal.user),
-                "update",
+                &principal.user,
                 &Subject::named(acs_storage::activity::CREDENTIAL, id, &updated.name),
-                None,
-                activity::diff(&before, &after)?,
+                &before,
+                &after,
             )?;
             Ok(after)
         })

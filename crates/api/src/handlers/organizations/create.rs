@@ -36,14 +36,12 @@ pub async fn create_organization(
                     StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
                     other => other.into(),
                 })?;
-            activity::record(
+            activity::record_creation(
                 conn,
                 now,
-                Some(&principal.user),
-                "create",
+                &principal.user,
                 &Subject::named(acs_storage::activity::ORGANIZATION, org.id, &org.name),
-                None,
-                activity::fields_of(&render_organization(principal, &org, Default::default()))?,
+                &render_organization(principal, &org, Default::default()),
             )?;
             Ok(org)
         })?;

@@ -7,7 +7,9 @@ use super::visible;
 use crate::error::ApiResult;
 use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
-use acs_app::activity::{self, Subject};
+use acs_app::activity::Subject;
+use acs_app::token_holders;
+use acs_storage::tokens::TokenHolder;
 
 /// Deletes an organization and its roles (superusers only).
 pub async fn delete_organization(
@@ -22,20 +24,9 @@ pub async fn delete_organization(
         let record = render_organization(principal, &org, Default::default());
         let now = ctx.now;
         ctx.write(|conn| {
-            use acs_storage::tokens::{TokenHolder, ids_held_by};
-            let tokens = ids_held_by(conn, TokenHolder::Organization(id))?;
-            acs_storage::organizations::delete(conn, id)?;
+            let holder = TokenHolder::Organization(id);
             let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "delete",
-                &subject,
-                None,
-                activity::fields_of(&record)?,
-            )?;
-            activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
+            token_holders::delete(conn, now, &principal.user, holder, &subject, &record)
                 .map_err(Into::into)
         })?;
         tracing::info!(

@@ -46,17 +46,13 @@ impl Change for OrganizationChange {
                     },
                 )?;
             let counts = RoleCounts::default();
-            activity::record(
+            activity::record_update(
                 conn,
                 now,
-                Some(&principal.user),
-                "update",
+                &principal.user,
                 &Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name),
-                None,
-                activity::diff(
-                    &render_organization(principal, &before, counts),
-                    &render_organization(principal, &org, counts),
-                )?,
+                &render_organization(principal, &before, counts),
+                &render_organization(principal, &org, counts),
             )?;
             Ok(org)
         })?;

@@ -34,14 +34,12 @@ pub fn revoke(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResul
     let now = ctx.now;
     ctx.write(|conn| {
         acs_storage::tokens::revoke(conn, id, now)?;
-        activity::record(
+        activity::record_deletion(
             conn,
             now,
-            Some(&principal.user),
-            "delete",
+            &principal.user,
             &Subject::named(acs_storage::activity::TOKEN, id, &description),
-            None,
-            activity::fields_of(&record)?,
+            &record,
         )
         .map_err(Into::into)
     })?;

@@ -46,15 +46,7 @@ impl Change for TokenChange {
             }
             let subject = Subject::named(acs_storage::activity::TOKEN, id, &updated.description);
             let after = render_one(conn, updated, None)?;
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "update",
-                &subject,
-                None,
-                activity::diff(&before, &after)?,
-            )?;
+            activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;
             Ok(after)
         })
     }

@@ -57,15 +57,7 @@ pub async fn create_user(
                 other => other.into(),
             })?;
             let record = render_user(principal, &user, &Default::default());
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "create",
-                &Subject::user(&user),
-                None,
-                activity::fields_of(&record)?,
-            )?;
+            activity::record_creation(conn, now, &principal.user, &Subject::user(&user), &record)?;
             Ok(user)
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user created");

@@ -6,7 +6,9 @@ use super::visible;
 use crate::error::ApiResult;
 use crate::handlers::frame::signed_in_no_content;
 use crate::state::AppState;
-use acs_app::activity::{self, Subject};
+use acs_app::activity::Subject;
+use acs_app::token_holders;
+use acs_storage::tokens::TokenHolder;
 
 /// Deletes a user with their sessions and memberships.
 pub async fn delete_user(
@@ -21,20 +23,9 @@ pub async fn delete_user(
         let record = super::render_user(principal, &user, &memberships);
         let now = ctx.now;
         ctx.write(|conn| {
-            use acs_storage::tokens::{TokenHolder, ids_held_by};
-            let tokens = ids_held_by(conn, TokenHolder::User(user.id))?;
-            acs_storage::users::delete(conn, user.id)?;
+            let holder = TokenHolder::User(user.id);
             let subject = Subject::user(&user);
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "delete",
-                &subject,
-                None,
-                activity::fields_of(&record)?,
-            )?;
-            activity::record_cascaded_token_deletions(conn, now, &principal.user, &tokens, &subject)
+            token_holders::delete(conn, now, &principal.user, holder, &subject, &record)
                 .map_err(Into::into)
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user deleted");
