@@ -4,7 +4,7 @@ mod migrate;
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
@@ -51,12 +51,10 @@ fn main() -> ExitCode {
 /// baseline top out well below a release server (about 50 000 against 80 000 requests/s on
 /// two cores), so a debug build would measure the bench rather than ACS.
 fn bench(args: &[OsString]) -> Result<()> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap_or(Path::new("."));
-    let status = Command::new(cargo)
-        .current_dir(workspace)
+    let status = xtask::nested_cargo::command(workspace)
         .args(["run", "--release", "--package", "acs-bench", "--"])
         .args(args)
         .status()

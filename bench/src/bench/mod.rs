@@ -23,7 +23,6 @@ mod suite;
 mod wrk;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
@@ -335,16 +334,10 @@ fn workspace_root() -> &'static Path {
         .unwrap_or(Path::new("."))
 }
 
-/// The cargo running this task, so nested builds use the same toolchain.
-fn cargo() -> std::ffi::OsString {
-    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
-}
-
 /// Builds `what` (cargo package and target options) in release, its output shown as it
 /// goes, and returns the directory of the release binaries.
 fn build(workspace: &Path, what: &[&str]) -> Result<PathBuf> {
-    let status = Command::new(cargo())
-        .current_dir(workspace)
+    let status = xtask::nested_cargo::command(workspace)
         .args(["build", "--release"])
         .args(what)
         .status()
