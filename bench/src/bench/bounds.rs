@@ -43,10 +43,15 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "refresh_grant",
-        "One write transaction per rotation (old refresh token marked used, its access token \
-         deleted, the new pair stored): about a dozen round trips on PostgreSQL. An earlier \
-         profile on SQLite showed allocation (about 15%), SQLite re-reading pages after other \
-         connections' writes, and statement parsing, with no single hot spot. On PostgreSQL \
+        "One read of the refresh token with its owner and its access token's description, then \
+         one write transaction per rotation (old refresh token marked used if its owner is still \
+         active, its access token deleted, the new pair and two activity entries stored): about \
+         ten round trips on PostgreSQL, where taking two reads out of the transaction changed \
+         nothing measurable, so round trips are not what bounds it there. A profile of the \
+         server on SQLite: a third of its samples in system calls, many of them SQLite's \
+         statement journals (a temporary file opened, written and closed for each statement \
+         that may change several rows inside the writer's savepoints), then allocation (about \
+         13%) and statement parsing (about 4%). On PostgreSQL \
          the deletion's change counter was one row, which every rotation then held locked \
          until its commit was flushed, so rotations ran one at a time; the counters are now \
          64 rows, one per session slot (same run: 0.4% to 0.7% of the baseline, 0.9% with \
