@@ -15,7 +15,8 @@
 //!   the log file from its beginning again. Passive
 //!   checkpoints alone never get there under a steady write load, since a commit lands during
 //!   nearly every one of them, and the log grew by gigabytes. Should the writes outpace the
-//!   copying, the restart waits until the log is four times that long.
+//!   copying, the restart waits until the log reaches [`FORCE_RESTART_AT_FRAMES`], the size
+//!   the file is truncated back to, and then holds the writes up while it copies the rest.
 //!
 //! Other processes (management commands) keep SQLite's automatic checkpoints.
 
@@ -34,6 +35,13 @@ pub const INTERVAL: Duration = Duration::from_millis(100);
 
 /// The length of the log, in pages, past which the thread restarts it (about 32 MiB).
 pub const RESTART_AT_FRAMES: i32 = 8_192;
+
+/// The length of the log, in pages, past which the thread restarts it even though the writes
+/// outpace the copying (64 MiB, the log file's size limit in [`POOLED_PRAGMAS`]): the writes
+/// wait for the pages the last passive round left, rather than the file growing on. At four
+/// times [`RESTART_AT_FRAMES`], a steady load of group-committed writes took the file to
+/// 140 MiB before it restarted.
+pub const FORCE_RESTART_AT_FRAMES: i32 = RESTART_AT_FRAMES * 2;
 
 /// Passive rounds at most before a restart, until one finds at most [`RESTART_LEFT_FRAMES`]
 /// pages to copy: each copies what was written during the one before.
@@ -142,7 +150,7 @@ fn checkpoint(
         }
     }
     // Writes outpacing the copying: hold them up only once the log is far too long.
-    if !caught_up && passive.log < RESTART_AT_FRAMES * 4 {
+    if !caught_up && passive.log < FORCE_RESTART_AT_FRAMES {
         return Ok(());
     }
     let writes_wait = writer.lock();
