@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use crate::handlers::{
     account, activity_stream as activity, applications as apps, automation as auto, change, config,
-    credential_types as ctypes, credentials as creds, fallback, login, logout, metrics, oauth,
-    openapi, organizations as orgs, root, runs, settings, sso, tokens, users,
+    create, credential_types as ctypes, credentials as creds, detail, fallback, listing, login,
+    logout, metrics, oauth, openapi, organizations as orgs, root, runs, settings, sso, tokens,
+    users,
 };
 use crate::http::options::FieldMeta;
 use crate::openapi::{Endpoint, Operation as Op, Routes};
@@ -253,49 +254,88 @@ fn register_accounts(routes: &mut Routes<'_>) {
     let user = &users::META;
     routes.add(
         Endpoint::new("/api/v2/users/")
-            .get(users::list_users, Op::list(user))
-            .post(users::create_user, Op::create(user))
-            .options(users::options_users, Op::metadata("Users: metadata")),
+            .get(listing::list::<users::Users>, Op::list(user))
+            .post(create::create::<users::Users>, Op::create(user))
+            .options(
+                detail::options_collection::<users::Users>,
+                Op::metadata("Users: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/users/{user}/")
-            .get(users::get_user, Op::detail(user))
-            .put(change::put::<users::UserChange>, Op::replace(user))
-            .patch(change::patch::<users::UserChange>, Op::modify(user))
-            .delete(users::delete_user, Op::delete("Delete a user"))
-            .options(users::options_user, Op::metadata("A user: metadata")),
+            .get(detail::get::<users::Users>, Op::detail(user))
+            .put(change::put::<users::Users>, Op::replace(user))
+            .patch(change::patch::<users::Users>, Op::modify(user))
+            .delete(detail::delete::<users::Users>, Op::delete("Delete a user"))
+            .options(
+                detail::options::<users::Users>,
+                Op::metadata("A user: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/users/{user}/applications/")
-            .get(apps::list_user_applications, Op::list(&apps::META))
-            .post(apps::create_user_application, Op::create(&apps::META))
+            .get(
+                listing::sub_list::<apps::UserApplications>,
+                Op::list(&apps::META),
+            )
+            .post(
+                create::create_under::<apps::UserApplications>,
+                Op::create(&apps::META),
+            )
             .options(
-                apps::options_applications,
+                detail::options_collection::<apps::Applications>,
                 Op::metadata("Applications: metadata"),
             ),
     );
     routes.add(
         Endpoint::new("/api/v2/users/{user}/tokens/")
-            .get(tokens::list_user_tokens, Op::list(&tokens::META))
-            .post(tokens::create_user_token, Op::create(&tokens::META))
-            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+            .get(
+                listing::sub_list::<tokens::UserTokens>,
+                Op::list(&tokens::META),
+            )
+            .post(
+                create::create_under::<tokens::UserTokens>,
+                Op::create(&tokens::META),
+            )
+            .options(
+                detail::options_collection::<tokens::Tokens>,
+                Op::metadata("Tokens: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/users/{user}/personal_tokens/")
-            .get(tokens::list_personal_tokens, Op::list(&tokens::META))
-            .post(tokens::create_personal_token, Op::create(&tokens::META))
-            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+            .get(
+                listing::sub_list::<tokens::PersonalTokens>,
+                Op::list(&tokens::META),
+            )
+            .post(
+                create::create_under::<tokens::PersonalTokens>,
+                Op::create(&tokens::META),
+            )
+            .options(
+                detail::options_collection::<tokens::Tokens>,
+                Op::metadata("Tokens: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/users/{user}/authorized_tokens/")
-            .get(tokens::list_authorized_tokens, Op::list(&tokens::META))
-            .post(tokens::create_authorized_token, Op::create(&tokens::META))
-            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+            .get(
+                listing::sub_list::<tokens::AuthorizedTokens>,
+                Op::list(&tokens::META),
+            )
+            .post(
+                create::create_under::<tokens::AuthorizedTokens>,
+                Op::create(&tokens::META),
+            )
+            .options(
+                detail::options_collection::<tokens::Tokens>,
+                Op::metadata("Tokens: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/users/{user}/activity_stream/")
             .get(
-                activity::list_user_activity,
+                listing::sub_list::<activity::ActivityOf<users::Users>>,
                 Op::list_records("A user's activity"),
             )
             .options(
@@ -309,30 +349,33 @@ fn register_organizations(routes: &mut Routes<'_>) {
     let organization = &orgs::META;
     routes.add(
         Endpoint::new("/api/v2/organizations/")
-            .get(orgs::list_organizations, Op::list(organization))
-            .post(orgs::create_organization, Op::create(organization))
+            .get(listing::list::<orgs::Organizations>, Op::list(organization))
+            .post(
+                create::create::<orgs::Organizations>,
+                Op::create(organization),
+            )
             .options(
-                orgs::options_organizations,
+                detail::options_collection::<orgs::Organizations>,
                 Op::metadata("Organizations: metadata"),
             ),
     );
     routes.add(
         Endpoint::new("/api/v2/organizations/{id}/")
-            .get(orgs::get_organization, Op::detail(organization))
+            .get(detail::get::<orgs::Organizations>, Op::detail(organization))
             .put(
-                change::put::<orgs::OrganizationChange>,
+                change::put::<orgs::Organizations>,
                 Op::replace(organization),
             )
             .patch(
-                change::patch::<orgs::OrganizationChange>,
+                change::patch::<orgs::Organizations>,
                 Op::modify(organization),
             )
             .delete(
-                orgs::delete_organization,
+                detail::delete::<orgs::Organizations>,
                 Op::delete("Delete an organization"),
             )
             .options(
-                orgs::options_organization,
+                detail::options::<orgs::Organizations>,
                 Op::metadata("An organization: metadata"),
             ),
     );
@@ -356,13 +399,16 @@ fn register_organizations(routes: &mut Routes<'_>) {
     );
     routes.add(
         Endpoint::new("/api/v2/organizations/{id}/applications/")
-            .get(apps::list_organization_applications, Op::list(&apps::META))
+            .get(
+                listing::sub_list::<apps::OrganizationApplications>,
+                Op::list(&apps::META),
+            )
             .post(
-                apps::create_organization_application,
+                create::create_under::<apps::OrganizationApplications>,
                 Op::create(&apps::META),
             )
             .options(
-                apps::options_applications,
+                detail::options_collection::<apps::Applications>,
                 Op::metadata("Applications: metadata"),
             ),
     );
@@ -373,7 +419,7 @@ fn register_organizations(routes: &mut Routes<'_>) {
                 Op::metadata("Activity: metadata"),
             )
             .get(
-                activity::list_organization_activity,
+                listing::sub_list::<activity::ActivityOf<orgs::Organizations>>,
                 Op::list_records("An organization's activity"),
             ),
     );
@@ -385,7 +431,7 @@ fn register_organizations(routes: &mut Routes<'_>) {
                 Op::command("Add, remove or move a content source", SOURCE_ORDER, 204),
             )
             .options(
-                creds::options_credentials,
+                detail::options_collection::<creds::Credentials>,
                 Op::metadata("Credentials: metadata"),
             ),
     );
@@ -395,38 +441,44 @@ fn register_tokens(routes: &mut Routes<'_>) {
     let application = &apps::META;
     routes.add(
         Endpoint::new("/api/v2/applications/")
-            .get(apps::list_applications, Op::list(application))
-            .post(apps::create_application, Op::create(application))
+            .get(listing::list::<apps::Applications>, Op::list(application))
+            .post(
+                create::create::<apps::Applications>,
+                Op::create(application),
+            )
             .options(
-                apps::options_applications,
+                detail::options_collection::<apps::Applications>,
                 Op::metadata("Applications: metadata"),
             ),
     );
     routes.add(
         Endpoint::new("/api/v2/applications/{id}/")
-            .get(apps::get_application, Op::detail(application))
-            .put(
-                change::put::<apps::ApplicationChange>,
-                Op::replace(application),
-            )
-            .patch(
-                change::patch::<apps::ApplicationChange>,
-                Op::modify(application),
-            )
+            .get(detail::get::<apps::Applications>, Op::detail(application))
+            .put(change::put::<apps::Applications>, Op::replace(application))
+            .patch(change::patch::<apps::Applications>, Op::modify(application))
             .delete(
-                apps::delete_application,
+                detail::delete::<apps::Applications>,
                 Op::delete("Delete an application"),
             )
             .options(
-                apps::options_application,
+                detail::options::<apps::Applications>,
                 Op::metadata("An application: metadata"),
             ),
     );
     routes.add(
         Endpoint::new("/api/v2/applications/{id}/tokens/")
-            .get(tokens::list_application_tokens, Op::list(&tokens::META))
-            .post(tokens::create_application_token, Op::create(&tokens::META))
-            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+            .get(
+                listing::sub_list::<tokens::ApplicationTokens>,
+                Op::list(&tokens::META),
+            )
+            .post(
+                create::create_under::<tokens::ApplicationTokens>,
+                Op::create(&tokens::META),
+            )
+            .options(
+                detail::options_collection::<tokens::Tokens>,
+                Op::metadata("Tokens: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/applications/{id}/activity_stream/")
@@ -435,27 +487,33 @@ fn register_tokens(routes: &mut Routes<'_>) {
                 Op::metadata("Activity: metadata"),
             )
             .get(
-                activity::list_application_activity,
+                listing::sub_list::<activity::ActivityOf<apps::Applications>>,
                 Op::list_records("An application's activity"),
             ),
     );
     let token = &tokens::META;
     routes.add(
         Endpoint::new("/api/v2/tokens/")
-            .get(tokens::list_tokens, Op::list(token))
-            .post(tokens::create_token, Op::create(token))
-            .options(tokens::options_tokens, Op::metadata("Tokens: metadata")),
+            .get(listing::list::<tokens::Tokens>, Op::list(token))
+            .post(create::create::<tokens::Tokens>, Op::create(token))
+            .options(
+                detail::options_collection::<tokens::Tokens>,
+                Op::metadata("Tokens: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/tokens/{id}/")
-            .get(tokens::get_token, Op::detail(token))
-            .put(change::put::<tokens::TokenChange>, Op::replace(token))
-            .patch(change::patch::<tokens::TokenChange>, Op::modify(token))
+            .get(detail::get::<tokens::Tokens>, Op::detail(token))
+            .put(change::put::<tokens::Tokens>, Op::replace(token))
+            .patch(change::patch::<tokens::Tokens>, Op::modify(token))
             .delete(
-                tokens::delete_token,
+                detail::delete::<tokens::Tokens>,
                 Op::delete("Revoke and delete a token"),
             )
-            .options(tokens::options_token, Op::metadata("A token: metadata")),
+            .options(
+                detail::options::<tokens::Tokens>,
+                Op::metadata("A token: metadata"),
+            ),
     );
     routes.add(
         Endpoint::new("/api/v2/tokens/{id}/activity_stream/")
@@ -464,7 +522,7 @@ fn register_tokens(routes: &mut Routes<'_>) {
                 Op::metadata("Activity: metadata"),
             )
             .get(
-                activity::list_token_activity,
+                listing::sub_list::<activity::ActivityOf<tokens::Tokens>>,
                 Op::list_records("A token's activity"),
             ),
     );
@@ -474,40 +532,55 @@ fn register_credentials(routes: &mut Routes<'_>) {
     let credential_type = &ctypes::META;
     routes.add(
         Endpoint::new("/api/v2/credential_types/")
-            .get(ctypes::list_credential_types, Op::list(credential_type))
-            .post(ctypes::create_credential_type, Op::create(credential_type))
+            .get(
+                listing::list::<ctypes::CredentialTypes>,
+                Op::list(credential_type),
+            )
+            .post(
+                create::create::<ctypes::CredentialTypes>,
+                Op::create(credential_type),
+            )
             .options(
-                ctypes::options_credential_types,
+                detail::options_collection::<ctypes::CredentialTypes>,
                 Op::metadata("Credential types: metadata"),
             ),
     );
     routes.add(
         Endpoint::new("/api/v2/credential_types/{id}/")
-            .get(ctypes::get_credential_type, Op::detail(credential_type))
+            .get(
+                detail::get::<ctypes::CredentialTypes>,
+                Op::detail(credential_type),
+            )
             .put(
-                change::put::<ctypes::CredentialTypeChange>,
+                change::put::<ctypes::CredentialTypes>,
                 Op::replace(credential_type),
             )
             .patch(
-                change::patch::<ctypes::CredentialTypeChange>,
+                change::patch::<ctypes::CredentialTypes>,
                 Op::modify(credential_type),
             )
             .delete(
-                ctypes::delete_credential_type,
+                detail::delete::<ctypes::CredentialTypes>,
                 Op::delete("Delete a credential type"),
             )
             .options(
-                ctypes::options_credential_type,
+                detail::options::<ctypes::CredentialTypes>,
                 Op::metadata("A credential type: metadata"),
             ),
     );
     let credential = &creds::META;
     routes.add(
         Endpoint::new("/api/v2/credential_types/{id}/credentials/")
-            .get(creds::list_type_credentials, Op::list(credential))
-            .post(creds::create_type_credential, Op::create(credential))
+            .get(
+                listing::sub_list::<creds::TypeCredentials>,
+                Op::list(credential),
+            )
+            .post(
+                create::create_under::<creds::TypeCredentials>,
+                Op::create(credential),
+            )
             .options(
-                creds::options_credentials,
+                detail::options_collection::<creds::Credentials>,
                 Op::metadata("Credentials: metadata"),
             ),
     );
@@ -518,33 +591,30 @@ fn register_credentials(routes: &mut Routes<'_>) {
                 Op::metadata("Activity: metadata"),
             )
             .get(
-                activity::list_credential_type_activity,
+                listing::sub_list::<activity::ActivityOf<ctypes::CredentialTypes>>,
                 Op::list_records("A credential type's activity"),
             ),
     );
     routes.add(
         Endpoint::new("/api/v2/credentials/")
-            .get(creds::list_credentials, Op::list(credential))
-            .post(creds::create_credential, Op::create(credential))
+            .get(listing::list::<creds::Credentials>, Op::list(credential))
+            .post(create::create::<creds::Credentials>, Op::create(credential))
             .options(
-                creds::options_credentials,
+                detail::options_collection::<creds::Credentials>,
                 Op::metadata("Credentials: metadata"),
             ),
     );
     routes.add(
         Endpoint::new("/api/v2/credentials/{id}/")
-            .get(creds::get_credential, Op::detail(credential))
-            .put(
-                change::put::<creds::CredentialChange>,
-                Op::replace(credential),
+            .get(detail::get::<creds::Credentials>, Op::detail(credential))
+            .put(change::put::<creds::Credentials>, Op::replace(credential))
+            .patch(change::patch::<creds::Credentials>, Op::modify(credential))
+            .delete(
+                detail::delete::<creds::Credentials>,
+                Op::delete("Delete a credential"),
             )
-            .patch(
-                change::patch::<creds::CredentialChange>,
-                Op::modify(credential),
-            )
-            .delete(creds::delete_credential, Op::delete("Delete a credential"))
             .options(
-                creds::options_credential,
+                detail::options::<creds::Credentials>,
                 Op::metadata("A credential: metadata"),
             ),
     );
@@ -555,7 +625,7 @@ fn register_credentials(routes: &mut Routes<'_>) {
                 Op::metadata("Activity: metadata"),
             )
             .get(
-                activity::list_credential_activity,
+                listing::sub_list::<activity::ActivityOf<creds::Credentials>>,
                 Op::list_records("A credential's activity"),
             ),
     );
@@ -569,7 +639,7 @@ fn register_activity_and_settings(routes: &mut Routes<'_>) {
                 Op::metadata("Activity: metadata"),
             )
             .get(
-                activity::list_activity,
+                listing::list::<activity::ActivityStream>,
                 Op::list_records("The activity stream"),
             ),
     );
@@ -580,7 +650,7 @@ fn register_activity_and_settings(routes: &mut Routes<'_>) {
                 Op::metadata("Activity: metadata"),
             )
             .get(
-                activity::get_activity,
+                detail::get::<activity::ActivityStream>,
                 Op::read("One entry of the activity stream"),
             ),
     );
@@ -638,17 +708,17 @@ fn automation<R: auto::Resource>(routes: &mut Routes<'_>) {
             .get(auto::list_resource::<R>, Op::list(meta))
             .post(auto::create_resource::<R>, Op::create(meta))
             .options(
-                auto::options_collection::<R>,
+                detail::options_collection::<R>,
                 Op::metadata("Collection metadata"),
             ),
     );
     routes.add(
         Endpoint::new(format!("/api/v2/{}/{{id}}/", R::COLLECTION))
-            .get(auto::get_resource::<R>, Op::detail(meta))
-            .put(auto::put_resource::<R>, Op::replace(meta))
-            .patch(auto::patch_resource::<R>, Op::modify(meta))
-            .delete(auto::delete_resource::<R>, Op::delete("Delete one"))
-            .options(auto::options_member::<R>, Op::metadata("Record metadata")),
+            .get(detail::get::<R>, Op::detail(meta))
+            .put(change::put::<R>, Op::replace(meta))
+            .patch(change::patch::<R>, Op::modify(meta))
+            .delete(detail::delete::<R>, Op::delete("Delete one"))
+            .options(detail::options::<R>, Op::metadata("Record metadata")),
     );
 }
 
@@ -660,7 +730,7 @@ fn inventory_children<R: auto::Resource>(routes: &mut Routes<'_>) {
             .get(auto::list_children::<R>, Op::list(meta))
             .post(auto::create_child::<R>, Op::create(meta))
             .options(
-                auto::options_collection::<R>,
+                detail::options_collection::<R>,
                 Op::metadata("Collection metadata"),
             ),
     );
@@ -677,8 +747,11 @@ fn run_type<T: runs::RunType>(routes: &mut Routes<'_>) {
     );
     routes.add(
         Endpoint::new(format!("{base}{{id}}/"))
-            .get(runs::get_run::<T>, Op::detail(meta))
-            .delete(runs::delete_run::<T>, Op::delete("Delete a finished run"))
+            .get(detail::get::<runs::Runs<T>>, Op::detail(meta))
+            .delete(
+                detail::delete::<runs::Runs<T>>,
+                Op::delete("Delete a finished run"),
+            )
             .options(runs::options_run::<T>, Op::metadata("A run: metadata")),
     );
     routes.add(
@@ -723,7 +796,7 @@ fn register_automation(routes: &mut Routes<'_>) {
                 Op::command("Attach or detach a credential", ASSOCIATION, 204),
             )
             .options(
-                creds::options_credentials,
+                detail::options_collection::<creds::Credentials>,
                 Op::metadata("Credentials: metadata"),
             ),
     );

@@ -9,17 +9,13 @@ use serde_json::{Map, Value};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
+use crate::handlers::detail::Detail;
 use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 
 /// What a `PUT` or `PATCH` does to one record of a resource.
-pub trait Change: 'static {
-    /// The record's key in the path (an id; a user's segment, which may be `me`).
-    type Key: serde::de::DeserializeOwned + Send + 'static;
-    /// The record as the response shows it.
-    type Record: serde::Serialize + Send + 'static;
-
+pub trait Change: Detail {
     /// Changes the record at `key` from `body` for the signed-in `principal`: every field for
     /// `PUT` (`full`), the given ones for `PATCH`; checks, writes and records the activity.
     fn change(
@@ -28,7 +24,7 @@ pub trait Change: 'static {
         key: Self::Key,
         body: &Map<String, Value>,
         full: bool,
-    ) -> ApiResult<Self::Record>;
+    ) -> ApiResult<Self::Shown>;
 }
 
 /// `PUT`: a full update.

@@ -13,7 +13,9 @@ use super::page::{
 use crate::auth::Principal;
 use crate::context::{Context, Reply};
 use crate::error::ApiResult;
-use crate::handlers::applications;
+use crate::handlers::applications::{self, Applications};
+use crate::handlers::change::Change;
+use crate::handlers::detail::Delete;
 use crate::http::body::FormBody;
 use crate::state::AppState;
 
@@ -115,7 +117,7 @@ pub async fn update_application(
     );
     let values = ApplicationForm::read(&form);
     let reply = as_user(&state, &req, access, move |ctx, principal| {
-        let error = match applications::change(ctx, &principal, id, &body.0, false) {
+        let error = match <Applications as Change>::change(ctx, &principal, id, &body.0, false) {
             Ok(_) => return Ok(Outcome::Saved("saved")),
             Err(error) => error,
         };
@@ -153,7 +155,7 @@ pub async fn delete_application(
         &req,
         &form,
         (&path_of(id), &back),
-        move |ctx, principal| applications::delete(ctx, principal, id),
+        move |ctx, principal| Applications::delete(ctx, principal, id),
     )
     .await
 }

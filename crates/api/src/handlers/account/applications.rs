@@ -13,7 +13,8 @@ use super::page::{Access, Nav, as_user, body_of, form_errors, notice, render, st
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::applications;
+use crate::handlers::applications::{self, Applications};
+use crate::handlers::create::Create;
 use crate::http::body::{FormBody, JsonObject};
 use crate::state::AppState;
 
@@ -217,7 +218,7 @@ pub async fn create_application(
         .get("organization")
         .and_then(|id| id.parse::<i64>().ok());
     let reply = as_user(&state, &req, access, move |ctx, principal| {
-        let created = applications::create_from_body(ctx, &principal, body);
+        let created = <Applications as Create>::create(ctx, &principal, body, Default::default());
         let mut page = view(ctx, &principal)?;
         let status = match created {
             Ok(record) => {

@@ -8,7 +8,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::page::{Access, as_user, body_of, form_errors, removal, render, stopped};
 use super::profile::{PATH, view};
 use crate::error::ApiResult;
-use crate::handlers::tokens;
+use crate::handlers::detail::Delete;
+use crate::handlers::tokens::{self, Tokens};
 use crate::http::body::{FormBody, JsonObject};
 use crate::state::AppState;
 
@@ -58,7 +59,7 @@ pub async fn revoke_token(
     let id = path.into_inner();
     let back = format!("{PATH}?done=revoked");
     removal(&state, &req, &form, (PATH, &back), move |ctx, principal| {
-        tokens::revoke(ctx, principal, id)
+        Tokens::delete(ctx, principal, id)
     })
     .await
 }

@@ -5,18 +5,17 @@ mod list;
 mod options;
 mod render;
 
-pub use detail::get_activity;
-pub use list::{
-    list_activity, list_application_activity, list_credential_activity,
-    list_credential_type_activity, list_organization_activity, list_token_activity,
-    list_user_activity,
-};
+pub use list::ActivityOf;
 pub use options::options_activity;
 pub use render::{ActivityRecord, render_activity};
 
 use acs_storage::activity::ActivityVisibility;
 
 use crate::auth::Principal;
+
+/// The activity stream: `GET` of an entry is [`crate::handlers::detail`]'s.
+#[derive(Debug)]
+pub struct ActivityStream;
 
 /// Which entries `principal` may read: everything for superusers and system auditors; else
 /// their own actions and entries about objects they can see now.

@@ -1,105 +1,49 @@
 //! `POST /api/v2/applications/`, `/api/v2/users/<id>/applications/` (owned by that user) and
 //! `/api/v2/organizations/<id>/applications/` (in that organization).
 
-use acs_storage::applications::NewApplication;
-use actix_web::{HttpRequest, HttpResponse, web};
+use acs_storage::applications::{ApplicationScope, NewApplication};
 
 use super::input::ApplicationInput;
-use super::name_conflict;
 use super::render::{ApplicationRecord, render_one};
+use super::{Applications, name_conflict};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::create::Create;
 use crate::http::body::JsonObject;
-use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
-/// Creates an application from the body alone.
-pub async fn create_application(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        create(ctx, &principal, body, Parent::None)
-    })
-    .await?;
-    Ok(created(reply))
-}
+/// Creates an application; under a user, owned by them; under an organization, in it.
+impl Create for Applications {
+    type Created = ApplicationRecord;
 
-/// Creates an application owned by the user in the path.
-pub async fn create_user_application(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let segment = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (user, _, _) = crate::handlers::users::visible(ctx, &principal, &segment)?;
-        create(ctx, &principal, body, Parent::User(user.id))
-    })
-    .await?;
-    Ok(created(reply))
-}
+    fn create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        mut body: JsonObject,
+        scope: ApplicationScope,
+    ) -> ApiResult<ApplicationRecord> {
+        if let Some(user) = scope.user {
+            body.0.insert("user".into(), user.into());
+        }
+        if let Some(organization) = scope.organization {
+            body.0.insert("organization".into(), organization.into());
+        }
+        create(ctx, principal, body)
+    }
 
-/// Creates an application in the organization in the path.
-pub async fn create_organization_application(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::organizations::visible(ctx, &principal, id)?;
-        create(ctx, &principal, body, Parent::Organization(id))
-    })
-    .await?;
-    Ok(created(reply))
-}
-
-fn created(reply: crate::context::Reply<ApplicationRecord>) -> HttpResponse {
-    let location = format!("/api/v2/applications/{}/", reply.value.id());
-    reply.created(&location)
-}
-
-/// What the path fixes about the new application.
-#[derive(Debug, Clone, Copy)]
-enum Parent {
-    None,
-    User(i64),
-    Organization(i64),
+    fn location(created: &ApplicationRecord) -> Option<String> {
+        Some(format!("/api/v2/applications/{}/", created.id()))
+    }
 }
 
 /// Creates an application for `principal` from a body of the API's shape, under the API's
-/// rules (the applications page uses it too). The record carries the client secret in clear.
-pub fn create_from_body(
+/// rules. The record carries the client secret in clear.
+fn create(
     ctx: &mut Context<'_>,
     principal: &Principal,
     body: JsonObject,
 ) -> ApiResult<ApplicationRecord> {
-    create(ctx, principal, body, Parent::None)
-}
-
-fn create(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
-    mut body: JsonObject,
-    parent: Parent,
-) -> ApiResult<ApplicationRecord> {
-    match parent {
-        Parent::User(id) => {
-            body.0.insert("user".into(), id.into());
-        }
-        Parent::Organization(id) => {
-            body.0.insert("organization".into(), id.into());
-        }
-        Parent::None => {}
-    }
     let input = ApplicationInput::read(&body.0, true, None)?;
     let (Some(organization), Some(grant_type), Some(client_type)) =
         (input.organization, input.grant_type, input.client_type)

@@ -1,24 +1,48 @@
-//! `GET /api/v2/applications/<id>/`.
+//! `GET` and `OPTIONS /api/v2/applications/<id>/` (see [`crate::handlers::detail`]).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::render::render_one;
-use super::visible;
+use super::render::{ApplicationRecord, render_one};
+use super::{Applications, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in;
-use crate::state::AppState;
+use crate::handlers::detail::{Detail, Options};
+use crate::handlers::listing::Parent;
+use crate::http::options::ResourceMeta;
 
-/// One application (its secret masked).
-pub async fn get_application(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+impl Detail for Applications {
+    type Key = i64;
+    type Shown = ApplicationRecord;
+
+    /// One application (its secret masked).
+    fn get(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<ApplicationRecord> {
         let app = visible(ctx, principal, id)?;
         render_one(ctx.conn()?, principal, &app, None)
-    })
-    .await
+    }
+}
+
+impl Options for Applications {
+    const META: ResourceMeta = super::META;
+
+    /// Superusers and organization admins.
+    fn can_create(principal: &Principal) -> bool {
+        let actor = &principal.actor;
+        !actor.read_only && (actor.is_superuser || actor.is_org_admin_anywhere())
+    }
+
+    fn can_change(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<bool> {
+        Ok(match acs_storage::applications::find(ctx.conn()?, id) {
+            Ok(app) => {
+                acs_authz::application_capabilities(&principal.actor, &super::target_of(&app)).edit
+            }
+            Err(_) => principal.actor.is_superuser && !principal.actor.read_only,
+        })
+    }
+}
+
+impl Parent for Applications {
+    const KIND: &'static str = acs_storage::activity::APPLICATION;
+
+    fn visible_id(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<i64> {
+        visible(ctx, principal, id).map(|_| id)
+    }
 }

@@ -9,15 +9,9 @@ mod options;
 mod render;
 mod update;
 
-pub use create::{
-    create_application, create_from_body, create_organization_application, create_user_application,
-};
-pub use delete::{delete, delete_application};
-pub use detail::get_application;
-pub use list::{list_applications, list_organization_applications, list_user_applications};
-pub use options::{META, options_application, options_applications};
+pub use list::{OrganizationApplications, UserApplications};
+pub use options::META;
 pub use render::{ApplicationRecord, render_application};
-pub use update::{ApplicationChange, change};
 
 use acs_authz::TargetApplication;
 use acs_storage::applications::Application;
@@ -25,6 +19,11 @@ use acs_storage::applications::Application;
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+
+/// The resource: its handlers are generic ([`crate::handlers::detail`],
+/// [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct Applications;
 
 /// The facts `authz` needs about an application.
 pub fn target_of(app: &Application) -> TargetApplication {

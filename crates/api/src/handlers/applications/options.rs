@@ -1,12 +1,6 @@
-//! `OPTIONS /api/v2/applications/` and `<id>/`.
+//! What `OPTIONS /api/v2/applications/` and `<id>/` say about the fields.
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use crate::context::run;
-use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_options;
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::state::AppState;
 
 /// What the application resource says about its fields.
 pub const META: ResourceMeta = ResourceMeta {
@@ -60,38 +54,3 @@ pub const META: ResourceMeta = ResourceMeta {
         ),
     ],
 };
-
-/// Collection metadata; `POST` appears for superusers and organization admins.
-pub async fn options_applications(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        let principal = ctx.require_user()?;
-        let actor = &principal.actor;
-        let can_create = !actor.read_only && (actor.is_superuser || actor.is_org_admin_anywhere());
-        let (body, allow) = META.collection(can_create);
-        Ok((body, allow.to_owned()))
-    })
-    .await?;
-    Ok(reply.options())
-}
-
-/// Detail metadata; answers for any id.
-pub async fn options_application(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_options(&req, &state, move |ctx, principal| {
-        let can_change = match acs_storage::applications::find(ctx.conn()?, id) {
-            Ok(app) => {
-                acs_authz::application_capabilities(&principal.actor, &super::target_of(&app)).edit
-            }
-            Err(_) => principal.actor.is_superuser && !principal.actor.read_only,
-        };
-        Ok(META.detail(can_change))
-    })
-    .await
-}

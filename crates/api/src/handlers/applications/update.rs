@@ -7,77 +7,59 @@ use super::input::{ApplicationInput, Fixed};
 use serde_json::{Map, Value};
 
 use super::render::{ApplicationRecord, render_one};
-use super::{name_conflict, visible};
+use super::{Applications, name_conflict, visible};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
 
-/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
-#[derive(Debug)]
-pub struct ApplicationChange;
-
-impl Change for ApplicationChange {
-    type Key = i64;
-    type Record = ApplicationRecord;
-
+/// Also what the applications page's form does, from a body of the API's shape.
+impl Change for Applications {
     fn change(
         ctx: &mut Context<'_>,
         principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
-    ) -> ApiResult<Self::Record> {
-        change(ctx, principal, id, body, full)
+    ) -> ApiResult<ApplicationRecord> {
+        let app = visible(ctx, principal, id)?;
+        acs_authz::can_change_application(&principal.actor, &super::target_of(&app))?;
+        let grant_type = acs_oauth2::GrantType::parse(&app.authorization_grant_type)
+            .map_err(|e| ApiError::Internal(format!("stored grant type: {e}")))?;
+        let fixed = Fixed {
+            grant_type,
+            organization: app.organization_id,
+            user: app.user_id,
+        };
+        let input = ApplicationInput::read(body, full, Some(fixed))?;
+        if input.skip_authorization == Some(true) && !app.skip_authorization {
+            acs_authz::can_skip_authorization(&principal.actor, &super::target_of(&app))?;
+        }
+        let before = render_one(ctx.conn()?, principal, &app, None)?;
+        let changes = ApplicationChanges {
+            name: input.name,
+            description: input.description,
+            client_type: input.client_type.map(|t| t.as_str().to_owned()),
+            redirect_uris: input.redirect_uris,
+            skip_authorization: input.skip_authorization,
+            modified: Some(ctx.now),
+        };
+        let now = ctx.now;
+        let updated = ctx.write(|conn| {
+            let updated =
+                acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
+            let after = render_one(conn, principal, &updated, None)?;
+            activity::record_update(
+                conn,
+                now,
+                &principal.user,
+                &Subject::named(acs_storage::activity::APPLICATION, id, &updated.name),
+                &before,
+                &after,
+            )?;
+            Ok(after)
+        })?;
+        Ok(updated)
     }
-}
-
-/// Changes application `id` for `principal` from a body of the API's shape, under the API's
-/// rules (the applications page uses it too); `full` is PUT, else PATCH.
-pub fn change(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
-    id: i64,
-    body: &Map<String, Value>,
-    full: bool,
-) -> ApiResult<ApplicationRecord> {
-    let app = visible(ctx, principal, id)?;
-    acs_authz::can_change_application(&principal.actor, &super::target_of(&app))?;
-    let grant_type = acs_oauth2::GrantType::parse(&app.authorization_grant_type)
-        .map_err(|e| ApiError::Internal(format!("stored grant type: {e}")))?;
-    let fixed = Fixed {
-        grant_type,
-        organization: app.organization_id,
-        user: app.user_id,
-    };
-    let input = ApplicationInput::read(body, full, Some(fixed))?;
-    if input.skip_authorization == Some(true) && !app.skip_authorization {
-        acs_authz::can_skip_authorization(&principal.actor, &super::target_of(&app))?;
-    }
-    let before = render_one(ctx.conn()?, principal, &app, None)?;
-    let changes = ApplicationChanges {
-        name: input.name,
-        description: input.description,
-        client_type: input.client_type.map(|t| t.as_str().to_owned()),
-        redirect_uris: input.redirect_uris,
-        skip_authorization: input.skip_authorization,
-        modified: Some(ctx.now),
-    };
-    let now = ctx.now;
-    let updated = ctx.write(|conn| {
-        let updated =
-            acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
-        let after = render_one(conn, principal, &updated, None)?;
-        activity::record_update(
-            conn,
-            now,
-            &principal.user,
-            &Subject::named(acs_storage::activity::APPLICATION, id, &updated.name),
-            &before,
-            &after,
-        )?;
-        Ok(after)
-    })?;
-    Ok(updated)
 }

@@ -114,19 +114,3 @@ async fn create<R: Resource>(
     let (location, reply) = reply.split::<String, Value>();
     Ok(reply.created(&location))
 }
-
-/// Collection metadata of `R`.
-pub async fn options_collection<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        let principal = ctx.require_user()?;
-        let actor = &principal.actor;
-        let can_create = !actor.read_only && (actor.is_superuser || actor.is_org_admin_anywhere());
-        let (body, allow) = R::META.collection(can_create);
-        Ok((body, allow.to_owned()))
-    })
-    .await?;
-    Ok(reply.options())
-}

@@ -1,57 +1,35 @@
-//! `GET`, `PUT`, `PATCH`, `DELETE` and `OPTIONS` on one row of a resource.
+//! One row of a resource: what `GET`, `PUT`, `PATCH`, `DELETE` and `OPTIONS` do with it
+//! (the handlers are [`crate::handlers::detail`]'s and [`crate::handlers::change`]'s).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Map, Value};
 
 use super::resource::{Resource, name_conflict, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::{signed_in, signed_in_no_content, signed_in_options};
-use crate::http::body::JsonObject;
-use crate::state::AppState;
+use crate::handlers::change::Change;
+use crate::handlers::detail::{Delete, Detail, Options};
+use crate::http::options::ResourceMeta;
 use acs_app::activity::{self, Subject};
 
-/// One row of `R`.
-pub async fn get_resource<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+impl<R: Resource> Detail for R {
+    type Key = i64;
+    type Shown = Value;
+
+    fn get(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Value> {
         let (row, _) = visible::<R>(ctx, principal, id)?;
         R::render(ctx.conn()?, principal, &row)
-    })
-    .await
+    }
 }
 
-/// Full update.
-pub async fn put_resource<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update::<R>(req, state, path.into_inner(), body, true).await
-}
-
-/// Partial update.
-pub async fn patch_resource<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    update::<R>(req, state, path.into_inner(), body, false).await
-}
-
-async fn update<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: i64,
-    body: JsonObject,
-    full: bool,
-) -> ApiResult<HttpResponse> {
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+impl<R: Resource> Change for R {
+    fn change(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        id: i64,
+        body: &Map<String, Value>,
+        full: bool,
+    ) -> ApiResult<Value> {
         let (_, organization) = visible::<R>(ctx, principal, id)?;
         acs_authz::can_change_automation(&principal.actor, organization)?;
         let settings = ctx.settings()?;
@@ -59,14 +37,8 @@ async fn update<R: Resource>(
         ctx.write(|conn| {
             // Read again inside the transaction, so the checks see what the update changes.
             let before = R::find(conn, id)?;
-            let (input, moved_to) = R::read(
-                conn,
-                &principal.actor,
-                &settings,
-                &body.0,
-                Some(&before),
-                full,
-            )?;
+            let (input, moved_to) =
+                R::read(conn, &principal.actor, &settings, body, Some(&before), full)?;
             acs_authz::can_change_automation(&principal.actor, moved_to)?;
             let old = R::render(conn, principal, &before)?;
             let row =
@@ -82,18 +54,11 @@ async fn update<R: Resource>(
             )?;
             Ok(record)
         })
-    })
-    .await
+    }
 }
 
-/// Deletes one row of `R`.
-pub async fn delete_resource<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_no_content(&req, &state, move |ctx, principal| {
+impl<R: Resource> Delete for R {
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
         let (row, organization) = visible::<R>(ctx, principal, id)?;
         acs_authz::can_change_automation(&principal.actor, organization)?;
         let now = ctx.now;
@@ -111,29 +76,27 @@ pub async fn delete_resource<R: Resource>(
         })?;
         tracing::info!(actor = principal.user.id, kind = R::KIND, id, "deleted");
         Ok(())
-    })
-    .await
+    }
 }
 
-/// Detail metadata of `R`.
-pub async fn options_member<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_options(&req, &state, move |ctx, principal| {
-        // Answers for any id, as the other details do (awxkit probes `OPTIONS <collection>/1/`
-        // to learn the subcommands, whichever object 1 is): an object the caller cannot see,
-        // or that does not exist, gets the metadata without the write action.
-        let can_change = match visible::<R>(ctx, principal, id) {
+impl<R: Resource> Options for R {
+    const META: ResourceMeta = <R as Resource>::META;
+
+    /// Superusers and organization admins.
+    fn can_create(principal: &Principal) -> bool {
+        let actor = &principal.actor;
+        !actor.read_only && (actor.is_superuser || actor.is_org_admin_anywhere())
+    }
+
+    /// An object the caller cannot see, or that does not exist, gets the metadata without
+    /// the write action.
+    fn can_change(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<bool> {
+        match visible::<R>(ctx, principal, id) {
             Ok((_, organization)) => {
-                acs_authz::automation_capabilities(&principal.actor, organization).edit
+                Ok(acs_authz::automation_capabilities(&principal.actor, organization).edit)
             }
-            Err(ApiError::NotFound(_) | ApiError::Forbidden(_)) => false,
-            Err(other) => return Err(other),
-        };
-        Ok(R::META.detail(can_change))
-    })
-    .await
+            Err(ApiError::NotFound(_) | ApiError::Forbidden(_)) => Ok(false),
+            Err(other) => Err(other),
+        }
+    }
 }

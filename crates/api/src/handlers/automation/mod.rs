@@ -16,14 +16,11 @@ mod references;
 mod resource;
 mod template_credentials;
 
-pub use collection::{
-    create_child, create_resource, list_children, list_resource, options_collection,
-};
+pub use collection::{create_child, create_resource, list_children, list_resource};
 pub use hosts::Hosts;
 pub use inventories::Inventories;
 pub use inventory_sources::InventorySources;
 pub use job_templates::JobTemplates;
-pub use member::{delete_resource, get_resource, options_member, patch_resource, put_resource};
 pub use projects::Projects;
 pub use references::{parse_variables, relative_path_problem};
 pub use resource::{Resource, visible};

@@ -1,26 +1,29 @@
 //! `POST /api/v2/credential_types/`.
 
 use acs_storage::credential_types::NewCredentialType;
-use actix_web::{HttpRequest, HttpResponse, web};
 
+use super::CredentialTypes;
 use super::input;
 use super::name_conflict;
-use super::render::render_credential_type;
-use crate::context::run;
+use super::render::{CredentialTypeRecord, render_credential_type};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::create::Create;
 use crate::http::body::JsonObject;
-use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
-/// Creates a custom credential type (superusers only). `managed` and `namespace` are not
-/// writable: a created type is always custom.
-pub async fn create_credential_type(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+impl Create for CredentialTypes {
+    type Created = CredentialTypeRecord;
+
+    /// Creates a custom credential type (superusers only). `managed` and `namespace` are not
+    /// writable: a created type is always custom.
+    fn create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        body: JsonObject,
+        (): (),
+    ) -> ApiResult<CredentialTypeRecord> {
         acs_authz::can_write_credential_types(&principal.actor)?;
         let input = input::read(&body.0, true, None)?;
         let (Some(name), Some(kind), Some(inputs), Some(injectors)) = (
@@ -52,7 +55,7 @@ pub async fn create_credential_type(
                 },
             )
             .map_err(name_conflict)?;
-            let record = render_credential_type(&principal, &created)?;
+            let record = render_credential_type(principal, &created)?;
             activity::record_creation(
                 conn,
                 now,
@@ -71,8 +74,9 @@ pub async fn create_credential_type(
             );
             Ok(record)
         })
-    })
-    .await?;
-    let location = format!("/api/v2/credential_types/{}/", reply.value.id());
-    Ok(reply.created(&location))
+    }
+
+    fn location(created: &CredentialTypeRecord) -> Option<String> {
+        Some(format!("/api/v2/credential_types/{}/", created.id()))
+    }
 }

@@ -1,24 +1,18 @@
-//! `DELETE /api/v2/credential_types/<id>/`.
+//! `DELETE /api/v2/credential_types/<id>/` (see [`crate::handlers::detail`]).
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::find;
 use super::render::render_credential_type;
+use super::{CredentialTypes, find};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in_no_content;
-use crate::state::AppState;
+use crate::handlers::detail::Delete;
 use acs_app::activity::{self, Subject};
 
 const IN_USE: &str = "Credential types that are in use cannot be deleted";
 
-/// Deletes a custom credential type that no credential uses.
-pub async fn delete_credential_type(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_no_content(&req, &state, move |ctx, principal| {
+impl Delete for CredentialTypes {
+    /// Deletes a custom credential type that no credential uses.
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
         let stored = find(ctx, id)?;
         acs_authz::can_write_credential_types(&principal.actor)?;
         if stored.managed {
@@ -52,6 +46,5 @@ pub async fn delete_credential_type(
             "credential type deleted"
         );
         Ok(())
-    })
-    .await
+    }
 }

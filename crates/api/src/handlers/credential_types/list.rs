@@ -1,18 +1,24 @@
-//! `GET /api/v2/credential_types/`.
+//! `GET /api/v2/credential_types/` (see [`crate::handlers::listing`]).
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::render::render_credential_type;
+use super::CredentialTypes;
+use super::render::{CredentialTypeRecord, render_credential_type};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_list;
-use crate::state::AppState;
+use crate::handlers::listing::Listing;
+use crate::http::list::{ListPage, ListRequest};
 
 /// Every credential type (every authenticated user sees them all), ordered by kind and name.
-pub async fn list_credential_types(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    signed_in_list(&req, &state, move |ctx, principal, list| {
+impl Listing for CredentialTypes {
+    type Scope = ();
+    type Item = CredentialTypeRecord;
+
+    fn page(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        (): (),
+        list: &ListRequest,
+    ) -> ApiResult<ListPage<CredentialTypeRecord>> {
         let page = acs_storage::credential_types::list(ctx.conn()?, &list.params)??;
         let results = page
             .items
@@ -20,6 +26,5 @@ pub async fn list_credential_types(
             .map(|item| render_credential_type(principal, item))
             .collect::<ApiResult<Vec<_>>>()?;
         list.envelope(page.count, results)
-    })
-    .await
+    }
 }

@@ -9,19 +9,19 @@ mod options;
 mod render;
 mod update;
 
-pub use create::create_credential_type;
-pub use delete::delete_credential_type;
-pub use detail::get_credential_type;
-pub use list::list_credential_types;
-pub use options::{META, options_credential_type, options_credential_types};
+pub use options::META;
 pub use render::{CredentialTypeRecord, render_credential_type};
-pub use update::CredentialTypeChange;
 
 use acs_credential_types::InputConfiguration;
 use acs_storage::credential_types::CredentialType;
 
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+
+/// The resource: its handlers are generic ([`crate::handlers::detail`],
+/// [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct CredentialTypes;
 
 /// The credential type `id`, or 404. Every authenticated user may read every type.
 pub fn find(ctx: &mut Context<'_>, id: i64) -> ApiResult<CredentialType> {

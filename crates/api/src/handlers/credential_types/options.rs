@@ -1,11 +1,6 @@
-//! `OPTIONS /api/v2/credential_types/` and `<id>/`.
+//! What `OPTIONS /api/v2/credential_types/` and `<id>/` say about the fields.
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use crate::context::run;
-use crate::error::ApiResult;
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::state::AppState;
 
 /// Every kind, as reads show them.
 const KINDS: &[(&str, &str)] = &[
@@ -53,32 +48,3 @@ pub const META: ResourceMeta = ResourceMeta {
         .unfilterable(),
     ],
 };
-
-/// Collection metadata; `POST` appears for superusers.
-pub async fn options_credential_types(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        let principal = ctx.require_user()?;
-        let can_create = acs_authz::can_write_credential_types(&principal.actor).is_ok();
-        let (body, allow) = META.collection(can_create);
-        Ok((body, allow.to_owned()))
-    })
-    .await?;
-    Ok(reply.options())
-}
-
-/// Detail metadata; answers for any id.
-pub async fn options_credential_type(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        let principal = ctx.require_user()?;
-        let can_change = acs_authz::can_write_credential_types(&principal.actor).is_ok();
-        Ok(META.detail(can_change))
-    })
-    .await?;
-    Ok(reply.options())
-}

@@ -2,6 +2,7 @@
 
 use acs_storage::credential_types::CredentialTypeChanges;
 
+use super::CredentialTypes;
 use super::render::render_credential_type;
 use super::{find, input, name_conflict};
 use crate::auth::Principal;
@@ -11,21 +12,14 @@ use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
 use serde_json::{Map, Value};
 
-/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
-#[derive(Debug)]
-pub struct CredentialTypeChange;
-
-impl Change for CredentialTypeChange {
-    type Key = i64;
-    type Record = super::CredentialTypeRecord;
-
+impl Change for CredentialTypes {
     fn change(
         ctx: &mut Context<'_>,
         principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
-    ) -> ApiResult<Self::Record> {
+    ) -> ApiResult<super::CredentialTypeRecord> {
         let stored = find(ctx, id)?;
         acs_authz::can_write_credential_types(&principal.actor)?;
         if stored.managed {

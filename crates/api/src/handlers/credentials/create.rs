@@ -1,52 +1,35 @@
 //! `POST /api/v2/credentials/` and `/api/v2/credential_types/<id>/credentials/`.
 
-use acs_storage::credentials::NewCredential;
-use actix_web::{HttpRequest, HttpResponse, web};
+use acs_storage::credentials::{CredentialScope, NewCredential};
 
 use super::render::{CredentialRecord, render_one};
-use super::{input, name_conflict, owner_of, validate};
+use super::{Credentials, input, name_conflict, owner_of, validate};
 use crate::auth::Principal;
-use crate::context::{Context, Reply, run};
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::create::Create;
 use crate::http::body::JsonObject;
-use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
-/// Creates a credential from the body alone.
-pub async fn create_credential(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        create(ctx, &principal, body)
-    })
-    .await?;
-    Ok(created(reply))
-}
+/// Creates a credential; under a credential type, of that type.
+impl Create for Credentials {
+    type Created = CredentialRecord;
 
-/// Creates a credential of the type in the path.
-pub async fn create_type_credential(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    mut body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let type_id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::credential_types::find(ctx, type_id)?;
-        body.0.insert("credential_type".into(), type_id.into());
-        create(ctx, &principal, body)
-    })
-    .await?;
-    Ok(created(reply))
-}
+    fn create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        mut body: JsonObject,
+        scope: CredentialScope,
+    ) -> ApiResult<CredentialRecord> {
+        if let Some(type_id) = scope.credential_type {
+            body.0.insert("credential_type".into(), type_id.into());
+        }
+        create(ctx, principal, body)
+    }
 
-fn created(reply: Reply<CredentialRecord>) -> HttpResponse {
-    let location = format!("/api/v2/credentials/{}/", reply.value.id());
-    reply.created(&location)
+    fn location(created: &CredentialRecord) -> Option<String> {
+        Some(format!("/api/v2/credentials/{}/", created.id()))
+    }
 }
 
 fn create(

@@ -1,22 +1,16 @@
-//! `DELETE /api/v2/credentials/<id>/`.
-
-use actix_web::{HttpRequest, HttpResponse, web};
+//! `DELETE /api/v2/credentials/<id>/` (see [`crate::handlers::detail`]).
 
 use super::render::render_one;
-use super::visible;
+use super::{Credentials, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_no_content;
-use crate::state::AppState;
+use crate::handlers::detail::Delete;
 use acs_app::activity::{self, Subject};
 
-/// Deletes a credential; it leaves every content-source list it was in.
-pub async fn delete_credential(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_no_content(&req, &state, move |ctx, principal| {
+impl Delete for Credentials {
+    /// Deletes a credential; it leaves every content-source list it was in.
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
         let (credential, target) = visible(ctx, principal, id)?;
         acs_authz::can_delete_credential(&principal.actor, &target)?;
         let credential_type =
@@ -40,6 +34,5 @@ pub async fn delete_credential(
             "credential deleted"
         );
         Ok(())
-    })
-    .await
+    }
 }

@@ -1,26 +1,50 @@
-//! `GET /api/v2/credentials/<id>/`.
+//! `GET` and `OPTIONS /api/v2/credentials/<id>/`, `OPTIONS` of the collection (see
+//! [`crate::handlers::detail`]).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::render::render_one;
-use super::visible;
+use super::render::{CredentialRecord, render_one};
+use super::{Credentials, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in;
-use crate::state::AppState;
+use crate::handlers::detail::{Detail, Options};
+use crate::handlers::listing::Parent;
+use crate::http::options::ResourceMeta;
 
-/// One credential, its secrets shown as `$encrypted$`.
-pub async fn get_credential(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+impl Detail for Credentials {
+    type Key = i64;
+    type Shown = CredentialRecord;
+
+    /// One credential, its secrets shown as `$encrypted$`.
+    fn get(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<CredentialRecord> {
         let (credential, _) = visible(ctx, principal, id)?;
         let credential_type =
             acs_storage::credential_types::find(ctx.conn()?, credential.credential_type_id)?;
         render_one(ctx.conn()?, principal, &credential, &credential_type)
-    })
-    .await
+    }
+}
+
+impl Options for Credentials {
+    const META: ResourceMeta = super::META;
+
+    fn can_create(principal: &Principal) -> bool {
+        !principal.actor.read_only
+    }
+
+    fn can_change(ctx: &mut Context<'_>, principal: &Principal, key: i64) -> ApiResult<bool> {
+        Ok(match acs_storage::credentials::find(ctx.conn()?, key) {
+            Ok(credential) => {
+                let target = super::target_of(ctx.conn()?, &credential)?;
+                acs_authz::credential_capabilities(&principal.actor, &target).edit
+            }
+            Err(_) => principal.actor.is_superuser && !principal.actor.read_only,
+        })
+    }
+}
+
+impl Parent for Credentials {
+    const KIND: &'static str = acs_storage::activity::CREDENTIAL;
+
+    fn visible_id(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<i64> {
+        visible(ctx, principal, id).map(|_| id)
+    }
 }

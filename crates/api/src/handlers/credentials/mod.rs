@@ -11,13 +11,9 @@ pub(crate) mod secrets;
 mod update;
 mod validate;
 
-pub use create::{create_credential, create_type_credential};
-pub use delete::delete_credential;
-pub use detail::get_credential;
-pub use list::{list_credentials, list_type_credentials};
-pub use options::{META, options_credential, options_credentials};
+pub use list::TypeCredentials;
+pub use options::META;
 pub use render::{CredentialRecord, render_page};
-pub use update::CredentialChange;
 
 use acs_authz::{CredentialOwner, TargetCredential};
 use acs_storage::DbConnection;
@@ -26,6 +22,11 @@ use acs_storage::credentials::Credential;
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+
+/// The resource: its handlers are generic ([`crate::handlers::detail`],
+/// [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct Credentials;
 
 /// The facts `authz` needs about a credential (a user owner's roles are read).
 pub fn target_of(conn: &mut DbConnection, credential: &Credential) -> ApiResult<TargetCredential> {

@@ -4,6 +4,7 @@
 use acs_storage::credentials::CredentialChanges;
 use serde_json::{Map, Value};
 
+use super::Credentials;
 use super::input::{self, Owner};
 use super::render::render_one;
 use super::{name_conflict, secrets, validate, visible};
@@ -46,21 +47,14 @@ fn refuse_declassified(
 
 const TYPE_IN_USE: &str = "You cannot change the credential type of the credential, as it may break the functionality of the resources using it.";
 
-/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
-#[derive(Debug)]
-pub struct CredentialChange;
-
-impl Change for CredentialChange {
-    type Key = i64;
-    type Record = super::CredentialRecord;
-
+impl Change for Credentials {
     fn change(
         ctx: &mut Context<'_>,
         principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
-    ) -> ApiResult<Self::Record> {
+    ) -> ApiResult<super::CredentialRecord> {
         let (stored, target) = visible(ctx, principal, id)?;
         acs_authz::can_change_credential(&principal.actor, &target)?;
         let owner = Owner {

@@ -2,25 +2,28 @@
 
 use acs_storage::StorageError;
 use acs_storage::organizations::NewOrganization;
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
 
-use super::NAME_TAKEN;
 use super::input::OrganizationInput;
 use super::render::render_organization;
+use super::{NAME_TAKEN, Organizations};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in;
+use crate::handlers::create::Create;
 use crate::http::body::JsonObject;
-use crate::state::AppState;
 use acs_app::activity::{self, Subject};
+use serde_json::Value;
 
-/// Creates an organization (superusers only).
-pub async fn create_organization(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    signed_in(&req, &state, StatusCode::CREATED, move |ctx, principal| {
+impl Create for Organizations {
+    type Created = Value;
+
+    /// Creates an organization (superusers only).
+    fn create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        body: JsonObject,
+        (): (),
+    ) -> ApiResult<Value> {
         acs_authz::can_create_organization(&principal.actor)?;
         let input = OrganizationInput::read(&body.0, true)?;
         let now = ctx.now;
@@ -51,6 +54,10 @@ pub async fn create_organization(
             "organization created"
         );
         Ok(render_organization(principal, &org, Default::default()))
-    })
-    .await
+    }
+
+    /// None, as in the reference.
+    fn location(_: &Value) -> Option<String> {
+        None
+    }
 }

@@ -1,24 +1,18 @@
-//! `DELETE /api/v2/organizations/<id>/`.
-
-use actix_web::{HttpRequest, HttpResponse, web};
+//! `DELETE /api/v2/organizations/<id>/` (see [`crate::handlers::detail`]).
 
 use super::render::render_organization;
-use super::visible;
+use super::{Organizations, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_no_content;
-use crate::state::AppState;
+use crate::handlers::detail::Delete;
 use acs_app::activity::Subject;
 use acs_app::token_holders;
 use acs_storage::tokens::TokenHolder;
 
-/// Deletes an organization and its roles (superusers only).
-pub async fn delete_organization(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_no_content(&req, &state, move |ctx, principal| {
+impl Delete for Organizations {
+    /// Deletes an organization and its roles (superusers only).
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
         let org = visible(ctx, principal, id)?;
         acs_authz::can_delete_organization(&principal.actor, id)?;
         let record = render_organization(principal, &org, Default::default());
@@ -35,6 +29,5 @@ pub async fn delete_organization(
             "organization deleted"
         );
         Ok(())
-    })
-    .await
+    }
 }

@@ -1,22 +1,23 @@
-//! `GET /api/v2/organizations/<id>/`.
+//! `GET` and `OPTIONS /api/v2/organizations/<id>/`, `OPTIONS` of the collection (see
+//! [`crate::handlers::detail`]).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
 
 use super::render::render_organization;
-use super::visible;
+use super::{Organizations, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in;
-use crate::state::AppState;
+use crate::handlers::detail::{Detail, Options};
+use crate::handlers::listing::Parent;
+use crate::http::options::ResourceMeta;
 
-/// One organization.
-pub async fn get_organization(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+impl Detail for Organizations {
+    type Key = i64;
+    type Shown = Value;
+
+    /// One organization.
+    fn get(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Value> {
         let org = visible(ctx, principal, id)?;
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &[id])?;
         Ok(render_organization(
@@ -24,6 +25,25 @@ pub async fn get_organization(
             &org,
             counts.get(&id).copied().unwrap_or_default(),
         ))
-    })
-    .await
+    }
+}
+
+impl Options for Organizations {
+    const META: ResourceMeta = super::META;
+
+    fn can_create(principal: &Principal) -> bool {
+        acs_authz::can_create_organization(&principal.actor).is_ok()
+    }
+
+    fn can_change(_: &mut Context<'_>, principal: &Principal, key: i64) -> ApiResult<bool> {
+        Ok(acs_authz::organization_capabilities(&principal.actor, key).edit)
+    }
+}
+
+impl Parent for Organizations {
+    const KIND: &'static str = acs_storage::activity::ORGANIZATION;
+
+    fn visible_id(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<i64> {
+        visible(ctx, principal, id).map(|_| id)
+    }
 }

@@ -1,18 +1,25 @@
-//! `GET /api/v2/organizations/`.
+//! `GET /api/v2/organizations/` (see [`crate::handlers::listing`]).
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
+use super::Organizations;
 use super::render::render_organization;
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_list;
-use crate::state::AppState;
+use crate::handlers::listing::Listing;
+use crate::http::list::{ListPage, ListRequest};
+use serde_json::Value;
 
-/// Lists the organizations the caller may see.
-pub async fn list_organizations(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    signed_in_list(&req, &state, move |ctx, principal, list| {
+/// The organizations the caller may see.
+impl Listing for Organizations {
+    type Scope = ();
+    type Item = Value;
+
+    fn page(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        (): (),
+        list: &ListRequest,
+    ) -> ApiResult<ListPage<Value>> {
         let visibility = acs_authz::visible_organizations(&principal.actor);
         let page = acs_storage::organizations::list(ctx.conn()?, &visibility, &list.params)??;
         let ids: Vec<i64> = page.items.iter().map(|o| o.id).collect();
@@ -29,6 +36,5 @@ pub async fn list_organizations(
             })
             .collect();
         list.envelope(page.count, results)
-    })
-    .await
+    }
 }

@@ -11,20 +11,20 @@ mod render;
 mod source_credentials;
 mod update;
 
-pub use create::create_organization;
-pub use delete::delete_organization;
-pub use detail::get_organization;
-pub use list::list_organizations;
 pub use members::{change_admins, change_members, list_admins, list_members, options_members};
-pub use options::{META, options_organization, options_organizations};
+pub use options::META;
 pub use source_credentials::{change_source_credentials, list_source_credentials};
-pub use update::OrganizationChange;
 
 use acs_storage::organizations::Organization;
 
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+
+/// The resource: its handlers are generic ([`crate::handlers::detail`],
+/// [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct Organizations;
 
 /// The organization `id`, if the caller may see it: 404 if missing, 403 if invisible.
 pub fn visible(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Organization> {

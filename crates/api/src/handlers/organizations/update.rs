@@ -5,7 +5,7 @@ use acs_storage::organizations::{OrganizationChanges, RoleCounts};
 
 use super::input::OrganizationInput;
 use super::render::render_organization;
-use super::{NAME_TAKEN, visible};
+use super::{NAME_TAKEN, Organizations, visible};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
@@ -13,21 +13,14 @@ use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
 use serde_json::{Map, Value};
 
-/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
-#[derive(Debug)]
-pub struct OrganizationChange;
-
-impl Change for OrganizationChange {
-    type Key = i64;
-    type Record = Value;
-
+impl Change for Organizations {
     fn change(
         ctx: &mut Context<'_>,
         principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
-    ) -> ApiResult<Self::Record> {
+    ) -> ApiResult<Value> {
         let before = visible(ctx, principal, id)?;
         acs_authz::can_change_organization(&principal.actor, id)?;
         let input = OrganizationInput::read(body, full)?;

@@ -1,22 +1,16 @@
 //! `DELETE /api/v2/<runs>/<id>/`: removes a finished run (its output and recorded
 //! environment with it); an unfinished one must be canceled first.
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::{RunType, visible};
+use super::{RunType, Runs, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in_no_content;
-use crate::state::AppState;
+use crate::handlers::detail::Delete;
 use acs_app::activity::{self, Subject};
 
-/// Deletes run `id`.
-pub async fn delete_run<T: RunType>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_no_content(&req, &state, move |ctx, principal| {
+impl<T: RunType> Delete for Runs<T> {
+    /// Deletes run `id`.
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
         let job = visible::<T>(ctx, principal, id)?;
         acs_authz::can_run_automation(&principal.actor, job.organization_id.unwrap_or_default())?;
         let now = ctx.now;
@@ -37,6 +31,5 @@ pub async fn delete_run<T: RunType>(
             )
             .map_err(Into::into)
         })
-    })
-    .await
+    }
 }

@@ -1,24 +1,21 @@
-//! `GET /api/v2/<runs>/<id>/`.
+//! `GET /api/v2/<runs>/<id>/` (see [`crate::handlers::detail`]).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
 
-use super::{RunType, render_run, visible};
+use super::{RunType, Runs, render_run, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in;
-use crate::state::AppState;
+use crate::handlers::detail::Detail;
 
-/// One run.
-pub async fn get_run<T: RunType>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+impl<T: RunType> Detail for Runs<T> {
+    type Key = i64;
+    type Shown = Value;
+
+    /// One run.
+    fn get(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Value> {
         let job = visible::<T>(ctx, principal, id)?;
         let credentials = acs_storage::unified_jobs::credential_ids(ctx.conn()?, id)?;
         Ok(render_run(principal, &job, &credentials))
-    })
-    .await
+    }
 }

@@ -12,8 +12,6 @@ mod start;
 mod stdout;
 
 pub use cancel::{can_cancel_run, cancel_run};
-pub use delete::delete_run;
-pub use detail::get_run;
 pub use events::list_events;
 pub use list::{list_runs, list_runs_of};
 pub use options::{META, options_events, options_run, options_runs};
@@ -44,6 +42,11 @@ pub trait RunType: 'static {
     /// parent's collection (`job_templates`).
     const PARENT: (&'static str, &'static str);
 }
+
+/// The runs of kind `T` as one resource: `GET` and `DELETE` of a run are
+/// [`crate::handlers::detail`]'s.
+#[derive(Debug)]
+pub struct Runs<T>(std::marker::PhantomData<T>);
 
 /// Jobs.
 #[derive(Debug)]

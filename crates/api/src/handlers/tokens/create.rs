@@ -3,16 +3,17 @@
 //! Whichever path, the token belongs to the caller (the user in a `users/<id>/` path only has
 //! to be visible), as in the reference.
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use acs_storage::tokens::TokenScope;
 
+use super::Tokens;
 use super::input::TokenInput;
 use super::issue::{IssueRequest, issue};
 use super::render::{TokenRecord, render_token};
 use crate::auth::Principal;
-use crate::context::{Context, Reply, run};
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::create::Create;
 use crate::http::body::JsonObject;
-use crate::state::AppState;
 
 /// Which application the new token is for.
 #[derive(Debug, Clone, Copy)]
@@ -27,86 +28,29 @@ enum Kind {
     Of(i64),
 }
 
-/// `POST /api/v2/tokens/`.
-pub async fn create_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        create(ctx, &principal, &body, Kind::FromBody)
-    })
-    .await?;
-    Ok(created(reply))
-}
+/// The token belongs to the caller whichever list it is posted to; the list decides which
+/// application it is for.
+impl Create for Tokens {
+    type Created = TokenRecord;
 
-/// `POST /api/v2/users/<id>/tokens/`.
-pub async fn create_user_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    under_user(req, state, path.into_inner(), body, Kind::FromBody).await
-}
+    fn create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        body: JsonObject,
+        scope: TokenScope,
+    ) -> ApiResult<TokenRecord> {
+        let kind = match (scope.application, scope.personal) {
+            (Some(application), _) => Kind::Of(application),
+            (None, Some(true)) => Kind::Personal,
+            (None, Some(false)) => Kind::Authorized,
+            (None, None) => Kind::FromBody,
+        };
+        create(ctx, principal, &body, kind)
+    }
 
-/// `POST /api/v2/users/<id>/personal_tokens/`.
-pub async fn create_personal_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    under_user(req, state, path.into_inner(), body, Kind::Personal).await
-}
-
-/// `POST /api/v2/users/<id>/authorized_tokens/`.
-pub async fn create_authorized_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    under_user(req, state, path.into_inner(), body, Kind::Authorized).await
-}
-
-/// `POST /api/v2/applications/<id>/tokens/`.
-pub async fn create_application_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::applications::visible(ctx, &principal, id)?;
-        create(ctx, &principal, &body, Kind::Of(id))
-    })
-    .await?;
-    Ok(created(reply))
-}
-
-async fn under_user(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    segment: String,
-    body: JsonObject,
-    kind: Kind,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        crate::handlers::users::visible(ctx, &principal, &segment)?;
-        create(ctx, &principal, &body, kind)
-    })
-    .await?;
-    Ok(created(reply))
-}
-
-fn created(reply: Reply<TokenRecord>) -> HttpResponse {
-    let location = format!("/api/v2/tokens/{}/", reply.value.id());
-    reply.created(&location)
+    fn location(created: &TokenRecord) -> Option<String> {
+        Some(format!("/api/v2/tokens/{}/", created.id()))
+    }
 }
 
 /// Creates a personal token for `principal` from a body of the API's shape, exactly as

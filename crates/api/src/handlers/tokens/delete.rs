@@ -1,48 +1,34 @@
 //! `DELETE /api/v2/tokens/<id>/`: revocation. The token and its refresh token stop working at
 //! once, on every server (bearer principals are cached only under the tokens counter).
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
 use super::render::render_one;
-use super::visible;
+use super::{Tokens, visible};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_no_content;
-use crate::state::AppState;
+use crate::handlers::detail::Delete;
 use acs_app::activity::{self, Subject};
 
-/// Revokes a token.
-pub async fn delete_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_no_content(&req, &state, move |ctx, principal| {
-        revoke(ctx, principal, id)
-    })
-    .await
-}
-
-/// Revokes token `id` for `principal` under the API's rules (the profile page uses it too).
-pub fn revoke(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
-    let (token, target) = visible(ctx, principal, id)?;
-    acs_authz::can_delete_token(&principal.actor, &target)?;
-    let description = token.description.clone();
-    let record = render_one(ctx.conn()?, token, None)?;
-    let now = ctx.now;
-    ctx.write(|conn| {
-        acs_storage::tokens::revoke(conn, id, now)?;
-        activity::record_deletion(
-            conn,
-            now,
-            &principal.user,
-            &Subject::named(acs_storage::activity::TOKEN, id, &description),
-            &record,
-        )
-        .map_err(Into::into)
-    })?;
-    tracing::info!(actor = principal.user.id, token = id, "token revoked");
-    Ok(())
+/// Revokes a token (the profile page too).
+impl Delete for Tokens {
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+        let (token, target) = visible(ctx, principal, id)?;
+        acs_authz::can_delete_token(&principal.actor, &target)?;
+        let description = token.description.clone();
+        let record = render_one(ctx.conn()?, token, None)?;
+        let now = ctx.now;
+        ctx.write(|conn| {
+            acs_storage::tokens::revoke(conn, id, now)?;
+            activity::record_deletion(
+                conn,
+                now,
+                &principal.user,
+                &Subject::named(acs_storage::activity::TOKEN, id, &description),
+                &record,
+            )
+            .map_err(Into::into)
+        })?;
+        tracing::info!(actor = principal.user.id, token = id, "token revoked");
+        Ok(())
+    }
 }

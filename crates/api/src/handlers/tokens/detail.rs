@@ -1,24 +1,48 @@
-//! `GET /api/v2/tokens/<id>/`.
+//! `GET` and `OPTIONS /api/v2/tokens/<id>/`, `OPTIONS` of the token lists (see
+//! [`crate::handlers::detail`]).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::render::render_one;
-use super::visible;
+use super::render::{TokenRecord, render_one};
+use super::{Tokens, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in;
-use crate::state::AppState;
+use crate::handlers::detail::{Detail, Options};
+use crate::handlers::listing::Parent;
+use crate::http::options::ResourceMeta;
 
-/// One token (values masked).
-pub async fn get_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+impl Detail for Tokens {
+    type Key = i64;
+    type Shown = TokenRecord;
+
+    /// One token (values masked).
+    fn get(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<TokenRecord> {
         let (token, _) = visible(ctx, principal, id)?;
         render_one(ctx.conn()?, token, None)
-    })
-    .await
+    }
+}
+
+impl Options for Tokens {
+    const META: ResourceMeta = super::META;
+
+    fn can_create(principal: &Principal) -> bool {
+        acs_authz::can_create_token(&principal.actor, None).is_ok()
+    }
+
+    fn can_change(ctx: &mut Context<'_>, principal: &Principal, key: i64) -> ApiResult<bool> {
+        Ok(match acs_storage::tokens::find(ctx.conn()?, key) {
+            Ok(token) => {
+                let target = super::target_of(ctx, &token)?;
+                acs_authz::token_capabilities(&principal.actor, &target).edit
+            }
+            Err(_) => principal.actor.is_superuser && !principal.actor.read_only,
+        })
+    }
+}
+
+impl Parent for Tokens {
+    const KIND: &'static str = acs_storage::activity::TOKEN;
+
+    fn visible_id(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<i64> {
+        visible(ctx, principal, id).map(|_| id)
+    }
 }

@@ -10,20 +10,11 @@ mod options;
 mod render;
 mod update;
 
-pub use create::{
-    create_application_token, create_authorized_token, create_personal, create_personal_token,
-    create_token, create_user_token,
-};
-pub use delete::{delete_token, revoke};
-pub use detail::get_token;
+pub use create::create_personal;
 pub use issue::{IssueRequest, Issued, issue};
-pub use list::{
-    list_application_tokens, list_authorized_tokens, list_personal_tokens, list_tokens,
-    list_user_tokens,
-};
-pub use options::{META, options_token, options_tokens};
+pub use list::{ApplicationTokens, AuthorizedTokens, PersonalTokens, UserTokens};
+pub use options::META;
 pub use render::{TokenRecord, render_token};
-pub use update::TokenChange;
 
 use acs_authz::TargetToken;
 use acs_storage::tokens::AccessToken;
@@ -31,6 +22,11 @@ use acs_storage::tokens::AccessToken;
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+
+/// The resource: its handlers are generic ([`crate::handlers::detail`],
+/// [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct Tokens;
 
 /// The facts `authz` needs about a token: its owner with their organization roles.
 pub fn target_of(ctx: &mut Context<'_>, token: &AccessToken) -> ApiResult<TargetToken> {

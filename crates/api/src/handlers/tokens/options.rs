@@ -1,12 +1,7 @@
-//! `OPTIONS /api/v2/tokens/` (and the token sub-lists) and `/api/v2/tokens/<id>/`.
+//! What `OPTIONS` of `/api/v2/tokens/`, the token sub-lists and `/api/v2/tokens/<id>/` says
+//! about the fields.
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use crate::context::run;
-use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_options;
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::state::AppState;
 
 /// What the token resource says about its fields.
 pub const META: ResourceMeta = ResourceMeta {
@@ -32,38 +27,3 @@ pub const META: ResourceMeta = ResourceMeta {
         ),
     ],
 };
-
-/// Collection metadata: anyone may create tokens (for themselves).
-pub async fn options_tokens(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        let principal = ctx.require_user()?;
-        let can_create = acs_authz::can_create_token(&principal.actor, None).is_ok();
-        let (body, allow) = META.collection(can_create);
-        Ok((body, allow.to_owned()))
-    })
-    .await?;
-    Ok(reply.options())
-}
-
-/// Detail metadata; answers for any id.
-pub async fn options_token(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let id = path.into_inner();
-    signed_in_options(&req, &state, move |ctx, principal| {
-        let can_change = match acs_storage::tokens::find(ctx.conn()?, id) {
-            Ok(token) => {
-                let target = super::target_of(ctx, &token)?;
-                acs_authz::token_capabilities(&principal.actor, &target).edit
-            }
-            Err(_) => principal.actor.is_superuser && !principal.actor.read_only,
-        };
-        Ok(META.detail(can_change))
-    })
-    .await
-}

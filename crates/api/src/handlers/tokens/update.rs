@@ -4,6 +4,7 @@
 
 use acs_storage::tokens::TokenChanges;
 
+use super::Tokens;
 use super::input::TokenInput;
 use super::render::render_one;
 use super::visible;
@@ -14,21 +15,14 @@ use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
 use serde_json::{Map, Value};
 
-/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
-#[derive(Debug)]
-pub struct TokenChange;
-
-impl Change for TokenChange {
-    type Key = i64;
-    type Record = super::TokenRecord;
-
+impl Change for Tokens {
     fn change(
         ctx: &mut Context<'_>,
         principal: &Principal,
         id: i64,
         body: &Map<String, Value>,
         full: bool,
-    ) -> ApiResult<Self::Record> {
+    ) -> ApiResult<super::TokenRecord> {
         let (token, target) = visible(ctx, principal, id)?;
         acs_authz::can_change_token(&principal.actor, &target)?;
         let input = TokenInput::read(body, full, false)?;

@@ -2,27 +2,29 @@
 
 use acs_storage::StorageError;
 use acs_storage::users::NewUser;
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::input::UserInput;
-use super::render_user;
+use super::{UserRecord, Users, render_user};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in;
+use crate::handlers::create::Create;
 use crate::http::body::JsonObject;
-use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
 /// The message for a taken username.
 pub const USERNAME_TAKEN: &str = "A user with that username already exists.";
 
-/// Creates a user (superusers, and organization admins for non-privileged users).
-pub async fn create_user(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    signed_in(&req, &state, StatusCode::CREATED, move |ctx, principal| {
+impl Create for Users {
+    type Created = UserRecord;
+
+    /// Creates a user (superusers, and organization admins for non-privileged users).
+    fn create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        body: JsonObject,
+        (): (),
+    ) -> ApiResult<UserRecord> {
         let input = UserInput::read(&body.0, true, true)?;
         acs_authz::can_create_user(&principal.actor, input.flags())?;
         let (Some(username), Some(password)) =
@@ -62,6 +64,10 @@ pub async fn create_user(
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user created");
         Ok(render_user(principal, &user, &Default::default()))
-    })
-    .await
+    }
+
+    /// None, as in the reference.
+    fn location(_: &UserRecord) -> Option<String> {
+        None
+    }
 }

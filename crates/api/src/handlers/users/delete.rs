@@ -1,23 +1,17 @@
-//! `DELETE /api/v2/users/<id or username>/`.
+//! `DELETE /api/v2/users/<id or username>/` (see [`crate::handlers::detail`]).
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::visible;
+use super::{Users, visible};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_no_content;
-use crate::state::AppState;
+use crate::handlers::detail::Delete;
 use acs_app::activity::Subject;
 use acs_app::token_holders;
 use acs_storage::tokens::TokenHolder;
 
-/// Deletes a user with their sessions and memberships.
-pub async fn delete_user(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> ApiResult<HttpResponse> {
-    let segment = path.into_inner();
-    signed_in_no_content(&req, &state, move |ctx, principal| {
+impl Delete for Users {
+    /// Deletes a user with their sessions and memberships.
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, segment: String) -> ApiResult<()> {
         let (user, memberships, target) = visible(ctx, principal, &segment)?;
         acs_authz::can_delete_user(&principal.actor, &target)?;
         let record = super::render_user(principal, &user, &memberships);
@@ -30,6 +24,5 @@ pub async fn delete_user(
         })?;
         tracing::info!(actor = principal.user.id, user = user.id, "user deleted");
         Ok(())
-    })
-    .await
+    }
 }

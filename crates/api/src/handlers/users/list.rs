@@ -1,30 +1,36 @@
-//! `GET /api/v2/users/`.
+//! `GET /api/v2/users/` (see [`crate::handlers::listing`]).
 
-use actix_web::{HttpRequest, HttpResponse, web};
-
-use super::render_user;
+use super::{UserRecord, Users, render_user};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_list;
-use crate::http::list::ListRequest;
-use crate::state::AppState;
+use crate::handlers::listing::Listing;
+use crate::http::list::{ListPage, ListRequest};
 
-/// Lists the users the caller may see.
-pub async fn list_users(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    signed_in_list(&req, &state, move |ctx, principal, list| {
+/// The users the caller may see.
+impl Listing for Users {
+    type Scope = ();
+    type Item = UserRecord;
+
+    fn page(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        (): (),
+        list: &ListRequest,
+    ) -> ApiResult<ListPage<UserRecord>> {
         let visibility = acs_authz::visible_users(&principal.actor);
         let page = acs_storage::users::list(ctx.conn()?, &visibility, None, &list.params)??;
         render_page(ctx, principal, list, page)
-    })
-    .await
+    }
 }
 
 /// Renders a page of users with their memberships (one query for the whole page).
 pub fn render_page(
-    ctx: &mut crate::context::Context<'_>,
-    principal: &crate::auth::Principal,
+    ctx: &mut Context<'_>,
+    principal: &Principal,
     list: &ListRequest,
     page: acs_storage::list::Page<acs_storage::users::User>,
-) -> ApiResult<crate::http::list::ListPage<super::UserRecord>> {
+) -> ApiResult<ListPage<UserRecord>> {
     let ids: Vec<i64> = page.items.iter().map(|u| u.id).collect();
     let mut memberships = acs_storage::users::memberships(ctx.conn()?, &ids)?;
     let results = page

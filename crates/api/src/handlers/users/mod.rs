@@ -10,19 +10,20 @@ mod options;
 mod render;
 mod update;
 
-pub use create::create_user;
-pub use delete::delete_user;
-pub use detail::get_user;
-pub use list::{list_users, render_page};
+pub use list::render_page;
 pub use me::get_me;
-pub use options::{META, META_FOR_SUBLIST, options_me, options_user, options_users};
+pub use options::{META, META_FOR_SUBLIST, options_me};
 pub use render::{UserRecord, render_user, target_of};
-pub use update::UserChange;
 
 use acs_storage::users::User;
 
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+
+/// The resource: its handlers are generic ([`crate::handlers::detail`],
+/// [`crate::handlers::change`]).
+#[derive(Debug)]
+pub struct Users;
 
 /// The user at `segment` with its memberships and `authz` facts, if the caller may see it:
 /// 404 when missing, 403 when it exists but is not visible.

@@ -1,10 +1,9 @@
-//! `OPTIONS /api/v2/users/` and `OPTIONS /api/v2/users/<id>/`.
+//! What `OPTIONS` of the users, their sub-lists and `/api/v2/me/` say about the fields;
+//! `OPTIONS /api/v2/me/`.
 
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use crate::context::run;
 use crate::error::ApiResult;
-use crate::handlers::frame::signed_in_options;
 use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
 use crate::state::AppState;
 
@@ -48,47 +47,6 @@ pub const META: ResourceMeta = ResourceMeta {
         FieldMeta::read_only("external_account", "string", "External account"),
     ],
 };
-
-/// Collection metadata; `POST` appears for callers who may create users.
-pub async fn options_users(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, |ctx| {
-        let principal = ctx.require_user()?;
-        let can_create = acs_authz::can_create_user(&principal.actor, Default::default()).is_ok();
-        let (body, allow) = META.collection(can_create);
-        Ok((body, allow.to_owned()))
-    })
-    .await?;
-    Ok(reply.options())
-}
-
-/// Detail metadata; answers even for an id that does not exist (awxkit probes `/users/1/`).
-pub async fn options_user(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> ApiResult<HttpResponse> {
-    let segment = path.into_inner();
-    signed_in_options(&req, &state, move |ctx, principal| {
-        let caps = match super::resolve(ctx, &segment) {
-            Ok(user) => {
-                let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
-                acs_authz::user_capabilities(
-                    &principal.actor,
-                    &super::target_of(&user, &memberships),
-                )
-            }
-            Err(_) => acs_authz::Capabilities {
-                edit: principal.actor.is_superuser,
-                delete: principal.actor.is_superuser,
-            },
-        };
-        Ok(META.detail(caps.edit))
-    })
-    .await
-}
 
 /// Metadata of user sub-lists (organization members and admins): the user fields, with
 /// associate by `id` as the write action.

@@ -5,7 +5,7 @@ use acs_storage::users::UserChanges;
 
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
-use super::{render_user, visible};
+use super::{Users, render_user, visible};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
@@ -13,21 +13,14 @@ use crate::handlers::change::Change;
 use acs_app::activity::{self, Subject};
 use serde_json::{Map, Value};
 
-/// `PUT` and `PATCH` (see [`crate::handlers::change`]).
-#[derive(Debug)]
-pub struct UserChange;
-
-impl Change for UserChange {
-    type Key = String;
-    type Record = super::UserRecord;
-
+impl Change for Users {
     fn change(
         ctx: &mut Context<'_>,
         principal: &Principal,
         segment: String,
         body: &Map<String, Value>,
         full: bool,
-    ) -> ApiResult<Self::Record> {
+    ) -> ApiResult<super::UserRecord> {
         let (user, memberships, target) = visible(ctx, principal, &segment)?;
         let input = UserInput::read(body, full, false)?;
         acs_authz::can_change_user(&principal.actor, &target, input.flags())?;

@@ -1,0 +1,99 @@
+//! One record of a resource at `/api/v2/<collection>/<key>/` (`GET`, `DELETE`, `OPTIONS`),
+//! and `OPTIONS` of its collection. A resource says what it shows and who may do what
+//! ([`Detail`], [`Delete`], [`Options`]; `PUT` and `PATCH` in [`crate::handlers::change`]);
+//! the handlers are these.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::ApiResult;
+use crate::handlers::frame::{signed_in, signed_in_no_content, signed_in_options};
+use crate::http::options::ResourceMeta;
+use crate::state::AppState;
+
+/// A resource whose records are read one at a time by key.
+pub trait Detail: 'static {
+    /// The record's key in the path (an id; a user's segment, which may be `me`).
+    type Key: serde::de::DeserializeOwned + Send + 'static;
+    /// The record as the response shows it.
+    type Shown: serde::Serialize + Send + 'static;
+
+    /// The record at `key` as the signed-in `principal` sees it: 404 when there is none, 403
+    /// when they may not see it.
+    fn get(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<Self::Shown>;
+}
+
+/// What `OPTIONS` of a resource's collection and records say: its fields, and whether the
+/// caller may write.
+pub trait Options: Detail {
+    /// The resource's fields.
+    const META: ResourceMeta;
+
+    /// Whether `principal` may create records (`POST` in the collection's `OPTIONS`).
+    fn can_create(principal: &Principal) -> bool;
+
+    /// Whether `principal` may change the record at `key` (`PUT` and `PATCH` in its
+    /// `OPTIONS`). Answers for a key with no record too: clients (awxkit) probe `OPTIONS` of
+    /// a detail URL to learn the fields.
+    fn can_change(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<bool>;
+}
+
+/// A resource whose records are deleted one at a time by key.
+pub trait Delete: Detail {
+    /// Deletes the record at `key` for the signed-in `principal`, with what goes with it and
+    /// its activity-stream entry, or refuses.
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<()>;
+}
+
+/// `GET` of one record.
+pub async fn get<D: Detail>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<D::Key>,
+) -> ApiResult<HttpResponse> {
+    let key = path.into_inner();
+    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+        D::get(ctx, principal, key)
+    })
+    .await
+}
+
+/// `DELETE` of one record: 204 once done.
+pub async fn delete<D: Delete>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<D::Key>,
+) -> ApiResult<HttpResponse> {
+    let key = path.into_inner();
+    signed_in_no_content(&req, &state, move |ctx, principal| {
+        D::delete(ctx, principal, key)
+    })
+    .await
+}
+
+/// `OPTIONS` of one record.
+pub async fn options<D: Options>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<D::Key>,
+) -> ApiResult<HttpResponse> {
+    let key = path.into_inner();
+    signed_in_options(&req, &state, move |ctx, principal| {
+        Ok(D::META.detail(D::can_change(ctx, principal, key)?))
+    })
+    .await
+}
+
+/// `OPTIONS` of the collection (and of the sub-collections that list the same records).
+pub async fn options_collection<D: Options>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    signed_in_options(&req, &state, move |_, principal| {
+        let (body, allow) = D::META.collection(D::can_create(principal));
+        Ok((body, allow.to_owned()))
+    })
+    .await
+}

@@ -1,0 +1,77 @@
+//! `GET` of a resource's collection, and of the lists under one of its records
+//! (`/api/v2/users/<user>/tokens/`, `…/activity_stream/`). A resource says how it lists
+//! ([`Listing`]), a list under a record which records and what of them ([`SubList`]); the
+//! handlers are these.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Serialize;
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::ApiResult;
+use crate::handlers::detail::Detail;
+use crate::handlers::frame::signed_in_list;
+use crate::http::list::{ListPage, ListRequest};
+use crate::state::AppState;
+
+/// A resource listed a page at a time, among what the caller may see.
+pub trait Listing: 'static {
+    /// Narrows the list (the default: the whole collection).
+    type Scope: Default + Send + 'static;
+    /// One item as the list shows it.
+    type Item: Serialize + Send + 'static;
+
+    /// The page `list` asks for, within `scope`, for the signed-in `principal`.
+    fn page(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        scope: Self::Scope,
+        list: &ListRequest,
+    ) -> ApiResult<ListPage<Self::Item>>;
+}
+
+/// A resource whose records have lists under them.
+pub trait Parent: Detail {
+    /// The activity-stream kind of its records.
+    const KIND: &'static str;
+
+    /// The id of the record at `key`, if `principal` may see it: 404 when there is none, 403
+    /// when they may not see it.
+    fn visible_id(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<i64>;
+}
+
+/// A list of [`SubList::Of`] under the records of [`SubList::Parent`].
+pub trait SubList: 'static {
+    /// The records the list is under.
+    type Parent: Parent;
+    /// What it lists.
+    type Of: Listing;
+
+    /// What the list holds under record `parent`, for `caller`.
+    fn scope(parent: i64, caller: &Principal) -> <Self::Of as Listing>::Scope;
+}
+
+/// `GET` of a collection.
+pub async fn list<L: Listing>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        L::page(ctx, principal, L::Scope::default(), list)
+    })
+    .await
+}
+
+/// `GET` of a list under one record, once the caller may see that record.
+pub async fn sub_list<S: SubList>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<<S::Parent as Detail>::Key>,
+) -> ApiResult<HttpResponse> {
+    let key = path.into_inner();
+    signed_in_list(&req, &state, move |ctx, principal, list| {
+        let parent = S::Parent::visible_id(ctx, principal, key)?;
+        S::Of::page(ctx, principal, S::scope(parent, principal), list)
+    })
+    .await
+}
