@@ -48,10 +48,14 @@ pub const BOUNDS: &[(&str, &str)] = &[
          active, its access token deleted, the new pair and two activity entries stored): about \
          ten round trips on PostgreSQL, where taking two reads out of the transaction changed \
          nothing measurable, so round trips are not what bounds it there. A profile of the \
-         server on SQLite: a third of its samples in system calls, many of them SQLite's \
-         statement journals (a temporary file opened, written and closed for each statement \
-         that may change several rows inside the writer's savepoints), then allocation (about \
-         13%) and statement parsing (about 4%). On PostgreSQL \
+         server on SQLite (2 600 rotations/s, the server using 1.25 of the 2 CPUs, the load \
+         generator the rest): 41% of its samples in the kernel, of which 12% waiting for and \
+         handing over the writer's lock (futex, task switches) and 10% writing the log \
+         (pwrite); allocation about 11%, SQLite's own work (statement execution, parsing, the \
+         page cache) about 8%. Keeping the writer's savepoint journal in memory \
+         (`temp_store = MEMORY`) left the rate unchanged (2 608 against 2 609 per s), and so \
+         did mimalloc in place of glibc's allocator within this machine's noise (2 600 to \
+         2 940 either way). On PostgreSQL \
          the deletion's change counter was one row, which every rotation then held locked \
          until its commit was flushed, so rotations ran one at a time; the counters are now \
          64 rows, one per session slot (same run: 0.4% to 0.7% of the baseline, 0.9% with \
