@@ -705,8 +705,8 @@ fn automation<R: auto::Resource>(routes: &mut Routes<'_>) {
     let meta = &R::META;
     routes.add(
         Endpoint::new(format!("/api/v2/{}/", R::COLLECTION))
-            .get(auto::list_resource::<R>, Op::list(meta))
-            .post(auto::create_resource::<R>, Op::create(meta))
+            .get(listing::list::<R>, Op::list(meta))
+            .post(create::create::<R>, Op::create(meta))
             .options(
                 detail::options_collection::<R>,
                 Op::metadata("Collection metadata"),
@@ -727,8 +727,14 @@ fn inventory_children<R: auto::Resource>(routes: &mut Routes<'_>) {
     let meta = &R::META;
     routes.add(
         Endpoint::new(format!("/api/v2/inventories/{{id}}/{}/", R::COLLECTION))
-            .get(auto::list_children::<R>, Op::list(meta))
-            .post(auto::create_child::<R>, Op::create(meta))
+            .get(
+                listing::sub_list::<auto::InventoryChildren<R>>,
+                Op::list(meta),
+            )
+            .post(
+                create::create_under::<auto::InventoryChildren<R>>,
+                Op::create(meta),
+            )
             .options(
                 detail::options_collection::<R>,
                 Op::metadata("Collection metadata"),

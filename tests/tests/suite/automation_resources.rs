@@ -228,6 +228,37 @@ fn organization_roles_decide_access(backend: Backend) {
         .json(&json!({"name": "t", "project": project, "inventory": foreign_inventory, "playbook": "site.yml"}))
         .call()
         .expect(403);
+    // An inventory's hosts and sources: listed and added only through an inventory the caller
+    // may see (403), and one that exists (404); in its own, the path fixes the inventory.
+    let foreign_hosts = format!("/api/v2/inventories/{foreign_inventory}/hosts/");
+    org_admin.get(&foreign_hosts).call().expect(403);
+    org_admin
+        .post(&foreign_hosts)
+        .json(&json!({"name": "h"}))
+        .call()
+        .expect(403);
+    org_admin
+        .post("/api/v2/inventories/999999/inventory_sources/")
+        .json(&json!({"name": "s", "source_path": "hosts"}))
+        .call()
+        .expect(404);
+    assert_eq!(w.admin.get_json(&foreign_hosts)["count"], 0);
+    let own_inventory = created(
+        &org_admin,
+        "/api/v2/inventories/",
+        json!({"name": "mine", "organization": w.organization}),
+    );
+    let own_hosts = format!("/api/v2/inventories/{own_inventory}/hosts/");
+    let host = created(
+        &org_admin,
+        &own_hosts,
+        json!({"name": "h", "inventory": foreign_inventory}),
+    );
+    assert_eq!(
+        org_admin.get_json(&format!("/api/v2/hosts/{host}/"))["inventory"],
+        own_inventory
+    );
+    assert_eq!(member.get_json(&own_hosts)["count"], 1);
     let template = created(
         &org_admin,
         "/api/v2/job_templates/",

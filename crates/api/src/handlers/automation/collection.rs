@@ -1,91 +1,59 @@
-//! `GET`, `POST` and `OPTIONS` on a resource's collection, and on a parent's sub-collection
-//! (`/api/v2/inventories/<id>/hosts/`).
+//! A resource's collection and an inventory's sub-collections
+//! (`/api/v2/inventories/<id>/hosts/`): what `GET` and `POST` do there (the handlers are
+//! [`crate::handlers::listing`]'s and [`crate::handlers::create`]'s).
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use std::marker::PhantomData;
+
 use serde_json::{Value, json};
 
 use super::resource::{Resource, name_conflict};
 use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::automation::Inventories;
-use crate::handlers::frame::signed_in_list;
+use crate::handlers::create::Create;
+use crate::handlers::listing::{Listing, SubList};
 use crate::http::body::JsonObject;
 use crate::http::list::{ListPage, ListRequest};
-use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
-/// Every row of `R` the caller may see.
-pub async fn list_resource<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-) -> ApiResult<HttpResponse> {
-    signed_in_list(&req, &state, move |ctx, principal, list| {
-        page::<R>(ctx, principal, None, list)
-    })
-    .await
-}
+/// Every row of `R` the caller may see; with a scope, those within that inventory.
+impl<R: Resource> Listing for R {
+    type Scope = Option<i64>;
+    type Item = Value;
 
-/// The rows of `R` within inventory `id` (the only parent so far).
-pub async fn list_children<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
-    let parent = path.into_inner();
-    signed_in_list(&req, &state, move |ctx, principal, list| {
-        super::visible::<Inventories>(ctx, principal, parent)?;
-        page::<R>(ctx, principal, Some(parent), list)
-    })
-    .await
-}
-
-fn page<R: Resource>(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
-    parent: Option<i64>,
-    list: &ListRequest,
-) -> ApiResult<ListPage<Value>> {
-    let visibility = acs_authz::visible_automation(&principal.actor);
-    let conn = ctx.conn()?;
-    let page = R::list(conn, &visibility, parent, &list.params)??;
-    let results = page
-        .items
-        .iter()
-        .map(|row| R::render(conn, principal, row))
-        .collect::<ApiResult<Vec<_>>>()?;
-    list.envelope(page.count, results)
-}
-
-/// Creates a row of `R` from the body.
-pub async fn create_resource<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    create::<R>(req, state, body).await
-}
-
-/// Creates a row of `R` within inventory `id`: the body's parent field is set to it.
-pub async fn create_child<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    mut body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    if let Some(field) = R::PARENT_FIELD {
-        body.0.insert(field.to_owned(), json!(path.into_inner()));
+    fn page(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        inventory: Option<i64>,
+        list: &ListRequest,
+    ) -> ApiResult<ListPage<Value>> {
+        let visibility = acs_authz::visible_automation(&principal.actor);
+        let conn = ctx.conn()?;
+        let page = R::list(conn, &visibility, inventory, &list.params)??;
+        let results = page
+            .items
+            .iter()
+            .map(|row| R::render(conn, principal, row))
+            .collect::<ApiResult<Vec<_>>>()?;
+        list.envelope(page.count, results)
     }
-    create::<R>(req, state, body).await
 }
 
-async fn create<R: Resource>(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    body: JsonObject,
-) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+/// Creates a row of `R` from the body; within an inventory, the body's parent field is set
+/// to it.
+impl<R: Resource> Create for R {
+    type Created = Value;
+
+    fn create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        mut body: JsonObject,
+        inventory: Option<i64>,
+    ) -> ApiResult<Value> {
+        if let (Some(field), Some(inventory)) = (R::PARENT_FIELD, inventory) {
+            body.0.insert(field.to_owned(), json!(inventory));
+        }
         let settings = ctx.settings()?;
         let now = ctx.now;
         ctx.write(|conn| {
@@ -93,7 +61,7 @@ async fn create<R: Resource>(
                 R::read(conn, &principal.actor, &settings, &body.0, None, true)?;
             acs_authz::can_change_automation(&principal.actor, organization)?;
             let row = R::insert(conn, input, principal.user.id, now).map_err(name_conflict::<R>)?;
-            let record = R::render(conn, &principal, &row)?;
+            let record = R::render(conn, principal, &row)?;
             activity::record_creation(
                 conn,
                 now,
@@ -107,10 +75,24 @@ async fn create<R: Resource>(
                 id = R::id(&row),
                 "created"
             );
-            Ok((R::url(R::id(&row)), record))
+            Ok(record)
         })
-    })
-    .await?;
-    let (location, reply) = reply.split::<String, Value>();
-    Ok(reply.created(&location))
+    }
+
+    fn location(created: &Value) -> Option<String> {
+        created["id"].as_i64().map(R::url)
+    }
+}
+
+/// The rows of `R` within one inventory (hosts, inventory sources).
+#[derive(Debug)]
+pub struct InventoryChildren<R>(PhantomData<R>);
+
+impl<R: Resource> SubList for InventoryChildren<R> {
+    type Parent = Inventories;
+    type Of = R;
+
+    fn scope(inventory: i64, _: &Principal) -> Option<i64> {
+        Some(inventory)
+    }
 }

@@ -9,6 +9,7 @@ use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::change::Change;
 use crate::handlers::detail::{Delete, Detail, Options};
+use crate::handlers::listing::Parent;
 use crate::http::options::ResourceMeta;
 use acs_app::activity::{self, Subject};
 
@@ -98,5 +99,13 @@ impl<R: Resource> Options for R {
             Err(ApiError::NotFound(_) | ApiError::Forbidden(_)) => Ok(false),
             Err(other) => Err(other),
         }
+    }
+}
+
+impl<R: Resource> Parent for R {
+    const KIND: &'static str = <R as Resource>::KIND;
+
+    fn visible_id(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<i64> {
+        visible::<R>(ctx, principal, id).map(|_| id)
     }
 }

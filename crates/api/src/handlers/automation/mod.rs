@@ -16,7 +16,7 @@ mod references;
 mod resource;
 mod template_credentials;
 
-pub use collection::{create_child, create_resource, list_children, list_resource};
+pub use collection::InventoryChildren;
 pub use hosts::Hosts;
 pub use inventories::Inventories;
 pub use inventory_sources::InventorySources;
