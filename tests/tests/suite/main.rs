@@ -13,6 +13,7 @@ mod auth_session;
 mod automation_resources;
 mod awx_collection;
 mod awxkit;
+mod browsable_api;
 mod browser_login;
 mod browser_pages;
 mod change_feed;

@@ -1,6 +1,7 @@
 //! HTTP conventions shared by every endpoint (contract §2).
 
 pub mod body;
+pub mod browsable;
 pub mod cors;
 pub mod fields;
 pub mod headers;

@@ -1,0 +1,442 @@
+//! The browsable API: a person's browser asking for `/api/v2/…` gets the JSON answer inside a
+//! page (the resource's name, its methods, the list's filters and ordering, the body
+//! pretty-printed with every API URL in it a link), where every program keeps getting the
+//! JSON itself.
+//!
+//! The page is chosen by negotiation ([`wants_page`]): `?format=api`, or a `GET` whose
+//! `Accept` prefers `text/html` to `application/json` (what browsers send) and no
+//! `Authorization` header (bearer and Basic clients are programs). `?format=json`, an
+//! `Accept` of `application/json`, `*/*` or none, and everything outside `/api/v2/` get the
+//! JSON unchanged. A browser that is not signed in (the API answers 401) is sent to the login
+//! page, which brings it back. The handlers know nothing of this: the page wraps their
+//! answer, so it masks secrets exactly as the JSON does.
+
+use std::sync::OnceLock;
+
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::{HttpResponse, web};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::pages::page_response;
+use crate::state::AppState;
+
+/// Where the browsable API is served.
+const PREFIX: &str = "/api/v2/";
+
+/// Whether the request is answered with a page: see the module's documentation.
+pub fn wants_page(
+    method: &Method,
+    path: &str,
+    query: &str,
+    accept: Option<&str>,
+    authorized: bool,
+) -> bool {
+    if !path.starts_with(PREFIX) || !matches!(*method, Method::GET | Method::HEAD) {
+        return false;
+    }
+    let format = url::form_urlencoded::parse(query.as_bytes())
+        .find(|(name, _)| name == "format")
+        .map(|(_, value)| value.into_owned());
+    match format.as_deref() {
+        Some("api") => true,
+        Some(_) => false,
+        None => !authorized && accept.is_some_and(prefers_html),
+    }
+}
+
+/// Whether an `Accept` header ranks `text/html` above `application/json` (a tie goes to
+/// JSON: a program listing both did not ask for a page).
+fn prefers_html(accept: &str) -> bool {
+    let html = quality(accept, "text", "html");
+    html > 0.0 && html > quality(accept, "application", "json")
+}
+
+/// The quality `accept` gives `kind/subtype`: its most specific matching range's `q`.
+fn quality(accept: &str, kind: &str, subtype: &str) -> f32 {
+    let mut best: Option<(u8, f32)> = None;
+    for range in accept.split(',') {
+        let mut parts = range.split(';').map(str::trim);
+        let Some((range_kind, range_subtype)) = parts.next().and_then(|r| r.split_once('/')) else {
+            continue;
+        };
+        let specificity = match (range_kind, range_subtype) {
+            (k, s) if k.eq_ignore_ascii_case(kind) && s.eq_ignore_ascii_case(subtype) => 2,
+            (k, "*") if k.eq_ignore_ascii_case(kind) => 1,
+            ("*", "*") => 0,
+            _ => continue,
+        };
+        let q = parts
+            .filter_map(|p| p.strip_prefix("q="))
+            .find_map(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if best.is_none_or(|(seen, _)| specificity > seen) {
+            best = Some((specificity, q));
+        }
+    }
+    best.map_or(0.0, |(_, q)| q)
+}
+
+/// The middleware function (wrap with `actix_web::middleware::from_fn`), inside the ones that
+/// add the standard headers.
+pub async fn browsable(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody, BoxBody>>, actix_web::Error> {
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|value| value.to_str().ok());
+    let authorized = req.headers().contains_key(header::AUTHORIZATION);
+    if !wants_page(
+        req.method(),
+        req.path(),
+        req.query_string(),
+        accept,
+        authorized,
+    ) {
+        return Ok(next.call(req).await?.map_into_left_body());
+    }
+    let response = next.call(req).await?;
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    if response.status() == StatusCode::UNAUTHORIZED {
+        let (req, _) = response.into_parts();
+        let login = login_redirect(&req);
+        return Ok(ServiceResponse::new(req, login).map_into_right_body());
+    }
+    if !is_json {
+        return Ok(response.map_into_left_body());
+    }
+    let (req, response) = response.into_parts();
+    let status = response.status();
+    let kept: Vec<_> = response
+        .headers()
+        .iter()
+        .filter(|(name, _)| **name != header::CONTENT_TYPE && **name != header::CONTENT_LENGTH)
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    let body = actix_web::body::to_bytes(response.into_body())
+        .await
+        .map_err(|_| actix_web::error::ErrorInternalServerError("reading the answer"))?;
+    let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let page = render_page(&req, status, &value)?;
+    let mut page = page;
+    for (name, value) in kept {
+        page.headers_mut().insert(name, value);
+    }
+    page.headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("Accept"));
+    Ok(ServiceResponse::new(req, page).map_into_right_body())
+}
+
+/// The login page, with `next` bringing the browser back here.
+fn login_redirect(req: &actix_web::HttpRequest) -> HttpResponse {
+    let here = req
+        .uri()
+        .path_and_query()
+        .map_or_else(|| req.path().to_owned(), |pq| pq.as_str().to_owned());
+    let next: String = url::form_urlencoded::byte_serialize(here.as_bytes()).collect();
+    HttpResponse::Found()
+        .insert_header((header::LOCATION, format!("/api/login/?next={next}")))
+        .insert_header((header::VARY, "Accept"))
+        .finish()
+}
+
+/// What the page shows.
+#[derive(Debug, Serialize)]
+struct ApiPage<'a> {
+    /// The resource's name (the `GET` operation's summary), or the path.
+    title: String,
+    /// The path, as asked.
+    path: &'a str,
+    /// The path's parents, each a link.
+    crumbs: Vec<Crumb>,
+    /// `Allow`: the methods of the endpoint.
+    methods: String,
+    /// The status line of the answer.
+    status: String,
+    /// The answer, as escaped HTML with its API URLs as links.
+    body: String,
+    /// Previous and next page of a list.
+    previous: Option<String>,
+    next: Option<String>,
+    /// The list's query parameters: paging, ordering, search and the filters.
+    parameters: Vec<Parameter>,
+}
+
+#[derive(Debug, Serialize)]
+struct Crumb {
+    name: String,
+    url: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Parameter {
+    name: String,
+    description: String,
+}
+
+fn render_page(
+    req: &actix_web::HttpRequest,
+    status: StatusCode,
+    value: &Value,
+) -> Result<HttpResponse, actix_web::Error> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| actix_web::error::ErrorInternalServerError("no state"))?;
+    let path = req.path();
+    let endpoint = endpoints().find(path);
+    let page = ApiPage {
+        title: endpoint.map_or_else(|| path.to_owned(), |e| e.summary.clone()),
+        path,
+        crumbs: crumbs(path),
+        methods: endpoint.map_or_else(String::new, |e| e.methods.join(", ")),
+        status: format!(
+            "{} {}",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or("")
+        ),
+        body: json_html(value),
+        previous: api_link(value.get("previous")),
+        next: api_link(value.get("next")),
+        parameters: endpoint.map_or_else(Vec::new, |e| e.parameters.clone()),
+    };
+    let html = state.pages.html("api", &page)?;
+    Ok(page_response(status).body(html))
+}
+
+/// `value` when it is a URL of this API.
+fn api_link(value: Option<&Value>) -> Option<String> {
+    value
+        .and_then(Value::as_str)
+        .filter(|url| is_api_url(url))
+        .map(str::to_owned)
+}
+
+fn is_api_url(text: &str) -> bool {
+    text.starts_with("/api/") && !text.contains(char::is_whitespace)
+}
+
+/// `/api/v2/users/1/` → `/api/`, `/api/v2/`, `/api/v2/users/`.
+fn crumbs(path: &str) -> Vec<Crumb> {
+    let mut crumbs = Vec::new();
+    let mut url = String::from("/");
+    let segments: Vec<_> = path.split('/').filter(|s| !s.is_empty()).collect();
+    for segment in segments.iter().take(segments.len().saturating_sub(1)) {
+        url.push_str(segment);
+        url.push('/');
+        crumbs.push(Crumb {
+            name: (*segment).to_owned(),
+            url: url.clone(),
+        });
+    }
+    crumbs
+}
+
+/// `value` pretty-printed as JSON, HTML-escaped, every string that is a URL of this API an
+/// anchor to it.
+pub fn json_html(value: &Value) -> String {
+    let mut html = String::new();
+    write_json(&mut html, value, 0);
+    html
+}
+
+fn write_json(html: &mut String, value: &Value, depth: usize) {
+    let indent = |html: &mut String, depth: usize| html.push_str(&"    ".repeat(depth));
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            html.push_str("{\n");
+            for (i, (key, item)) in map.iter().enumerate() {
+                indent(html, depth + 1);
+                html.push_str("<span class=\"key\">");
+                html.push_str(&handlebars::html_escape(
+                    &Value::from(key.as_str()).to_string(),
+                ));
+                html.push_str("</span>: ");
+                write_json(html, item, depth + 1);
+                html.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
+            }
+            indent(html, depth);
+            html.push('}');
+        }
+        Value::Array(items) if !items.is_empty() => {
+            html.push_str("[\n");
+            for (i, item) in items.iter().enumerate() {
+                indent(html, depth + 1);
+                write_json(html, item, depth + 1);
+                html.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            indent(html, depth);
+            html.push(']');
+        }
+        Value::String(text) if is_api_url(text) => {
+            let escaped = handlebars::html_escape(text);
+            html.push_str(&format!("&quot;<a href=\"{escaped}\">{escaped}</a>&quot;"));
+        }
+        other => html.push_str(&handlebars::html_escape(&other.to_string())),
+    }
+}
+
+/// What the OpenAPI document says about one endpoint.
+#[derive(Debug)]
+struct EndpointInfo {
+    segments: Vec<String>,
+    summary: String,
+    methods: Vec<String>,
+    parameters: Vec<Parameter>,
+}
+
+#[derive(Debug)]
+struct Endpoints(Vec<EndpointInfo>);
+
+impl Endpoints {
+    /// The endpoint whose path template matches `path`, literal segments before parameters.
+    fn find(&self, path: &str) -> Option<&EndpointInfo> {
+        let segments: Vec<_> = path.split('/').collect();
+        self.0
+            .iter()
+            .filter(|e| {
+                e.segments.len() == segments.len()
+                    && e.segments
+                        .iter()
+                        .zip(&segments)
+                        .all(|(t, s)| t == s || (t.starts_with('{') && !s.is_empty()))
+            })
+            .max_by_key(|e| e.segments.iter().filter(|t| !t.starts_with('{')).count())
+    }
+}
+
+/// Every endpoint of the API, read once from the OpenAPI document the routes describe.
+fn endpoints() -> &'static Endpoints {
+    static ENDPOINTS: OnceLock<Endpoints> = OnceLock::new();
+    ENDPOINTS.get_or_init(|| {
+        let document = crate::routes::openapi_document();
+        let paths = document["paths"].as_object().cloned().unwrap_or_default();
+        Endpoints(
+            paths
+                .into_iter()
+                .filter(|(path, _)| path.starts_with(PREFIX))
+                .map(|(path, operations)| {
+                    let get = &operations["get"];
+                    let mut methods: Vec<String> = operations
+                        .as_object()
+                        .map(|ops| ops.keys().map(|m| m.to_ascii_uppercase()).collect())
+                        .unwrap_or_default();
+                    if methods.iter().any(|m| m == "GET") {
+                        methods.push("HEAD".into());
+                    }
+                    let parameters = get["parameters"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|p| p["in"] == "query")
+                        .map(|p| Parameter {
+                            name: p["name"].as_str().unwrap_or_default().to_owned(),
+                            description: p["description"].as_str().unwrap_or_default().to_owned(),
+                        })
+                        .collect();
+                    EndpointInfo {
+                        segments: path.split('/').map(str::to_owned).collect(),
+                        summary: get["summary"].as_str().unwrap_or(&path).to_owned(),
+                        methods,
+                        parameters,
+                    }
+                })
+                .collect(),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const CHROMIUM: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+    const FIREFOX: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+    #[test]
+    fn browsers_get_pages_and_programs_get_json() {
+        let get = Method::GET;
+        let page = |accept: Option<&str>, query: &str, authorized: bool| {
+            wants_page(&get, "/api/v2/users/", query, accept, authorized)
+        };
+        assert!(page(Some(CHROMIUM), "", false), "Chromium");
+        assert!(page(Some(FIREFOX), "", false), "Firefox");
+        assert!(page(None, "format=api", false), "?format=api");
+        assert!(page(Some("application/json"), "a=1&format=api", false));
+        for (accept, name) in [
+            (None, "no Accept"),
+            (Some("*/*"), "*/*"),
+            (Some("application/json"), "JSON"),
+            (Some("application/json, text/html"), "a tie"),
+            (Some("text/html;q=0.5, application/json"), "JSON preferred"),
+            (Some("text/html;q=0"), "HTML refused"),
+        ] {
+            assert!(!page(accept, "", false), "{name}");
+        }
+        assert!(!page(Some(CHROMIUM), "format=json", false), "?format=json");
+        assert!(!page(Some(CHROMIUM), "", true), "Authorization header");
+        assert!(!wants_page(
+            &Method::POST,
+            "/api/v2/users/",
+            "",
+            Some(CHROMIUM),
+            false
+        ));
+        assert!(!wants_page(
+            &get,
+            "/api/o/token/",
+            "",
+            Some(CHROMIUM),
+            false
+        ));
+        assert!(!wants_page(&get, "/api/login/", "", Some(CHROMIUM), false));
+    }
+
+    #[test]
+    fn json_is_escaped_and_api_urls_are_links() {
+        let html = json_html(&json!({
+            "name": "<b>x</b>",
+            "url": "/api/v2/users/1/",
+            "external": "https://example.com/",
+            "related": {"tokens": "/api/v2/users/1/tokens/\"onclick=\"x"},
+            "list": [1, true, null],
+            "empty": {},
+        }));
+        assert!(html.contains("&lt;b&gt;x&lt;/b&gt;"), "{html}");
+        assert!(!html.contains("<b>"), "{html}");
+        assert!(
+            html.contains("&quot;<a href=\"/api/v2/users/1/\">/api/v2/users/1/</a>&quot;"),
+            "{html}"
+        );
+        assert!(html.contains("&quot;https://example.com/&quot;"), "{html}");
+        assert!(
+            html.contains("<a href=\"/api/v2/users/1/tokens/&quot;onclick&#x3D;&quot;x\">"),
+            "{html}"
+        );
+        assert!(html.contains("&quot;empty&quot;</span>: {}"), "{html}");
+    }
+
+    #[test]
+    fn endpoints_are_found_by_their_templates() {
+        let endpoints = endpoints();
+        let users = endpoints.find("/api/v2/users/").expect("users");
+        assert!(users.methods.contains(&"POST".to_owned()), "{users:?}");
+        assert!(users.parameters.iter().any(|p| p.name == "order_by"));
+        let user = endpoints.find("/api/v2/users/7/").expect("a user");
+        assert!(user.methods.contains(&"PATCH".to_owned()), "{user:?}");
+        assert!(endpoints.find("/api/v2/nothing/here/").is_none());
+        let crumbs = crumbs("/api/v2/users/7/");
+        let urls: Vec<_> = crumbs.iter().map(|c| c.url.as_str()).collect();
+        assert_eq!(urls, ["/api/", "/api/v2/", "/api/v2/users/"]);
+    }
+}

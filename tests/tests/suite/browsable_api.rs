@@ -1,0 +1,173 @@
+//! The browsable API over HTTP: which requests get a page and which keep getting the JSON,
+//! what the page holds (escaped data, links, the list's parameters, the strict policy), and
+//! where an anonymous browser is sent.
+
+use acs_tests::{Agent, Backend, Call, TestServer, backend_tests};
+use serde_json::json;
+
+backend_tests!(
+    browsers_get_pages_and_programs_keep_the_json,
+    pages_escape_data_and_link_the_api,
+    anonymous_browsers_are_sent_to_login_and_back,
+);
+
+/// What Chromium sends when a person follows a link.
+const BROWSER_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+
+/// A signed-in browser (session cookie), as after the login form.
+fn browser(server: &TestServer) -> Agent {
+    let browser = server.client();
+    server.login(&browser, "admin", &server.admin_password);
+    browser
+}
+
+fn is_page(reply: &acs_tests::Reply) -> bool {
+    reply
+        .header("content-type")
+        .is_some_and(|t| t.starts_with("text/html"))
+}
+
+fn browsers_get_pages_and_programs_keep_the_json(backend: Backend) {
+    let server = TestServer::start(backend);
+    let browser = browser(&server);
+    let path = "/api/v2/users/?order_by=id";
+    let page = browser
+        .get(path)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200);
+    assert!(is_page(&page), "{:?}", page.headers);
+    let policy = page.header("content-security-policy").expect("a policy");
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+    assert!(policy.contains("script-src 'self'"), "{policy}");
+    assert_eq!(page.header("vary").as_deref(), Some("Accept"));
+    assert!(
+        page.header("x-api-request-id").is_some(),
+        "{:?}",
+        page.headers
+    );
+    let json_body = browser.get(path).call().expect(200).body;
+    for (accept, query) in [
+        (None, ""),
+        (Some("*/*"), ""),
+        (Some("application/json"), ""),
+        (Some(BROWSER_ACCEPT), "&format=json"),
+    ] {
+        let mut request = browser.get(&format!("{path}{query}"));
+        if let Some(accept) = accept {
+            request = request.header("Accept", accept);
+        }
+        let reply = request.call().expect(200);
+        assert!(!is_page(&reply), "{accept:?} {query}");
+        assert_eq!(reply.body, json_body, "{accept:?} {query}");
+    }
+    // Bearer and Basic clients are programs, whatever they accept.
+    let admin = server.admin();
+    let token = admin.personal_token("read");
+    for agent in [admin.clone(), server.anonymous().with_bearer(&token)] {
+        let reply = agent
+            .get(path)
+            .header("Accept", BROWSER_ACCEPT)
+            .call()
+            .expect(200);
+        assert!(!is_page(&reply), "{:?}", reply.headers);
+        assert_eq!(reply.json()["count"], json!(1));
+    }
+    // Any client may ask for the page by name.
+    let named = admin.get("/api/v2/users/?format=api").call().expect(200);
+    assert!(is_page(&named));
+    // Only reads are pages, and only under /api/v2/.
+    let posted = browser
+        .post("/api/v2/organizations/")
+        .header("Accept", BROWSER_ACCEPT)
+        .json(&json!({"name": "made"}))
+        .call();
+    assert!(!is_page(&posted), "{}", posted.body);
+    let metadata = browser
+        .get("/.well-known/oauth-authorization-server")
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200);
+    assert!(!is_page(&metadata));
+}
+
+fn pages_escape_data_and_link_the_api(backend: Backend) {
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("<b>x</b>");
+    let browser = browser(&server);
+    let page = browser
+        .get(&format!("/api/v2/organizations/{organization}/"))
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(page.contains("&lt;b&gt;x&lt;/b&gt;"), "{page}");
+    assert!(!page.contains("<b>x</b>"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "<a href=\"/api/v2/organizations/{organization}/\">"
+        )),
+        "{page}"
+    );
+    assert!(page.contains("PATCH"), "the allowed methods: {page}");
+    assert!(page.contains("<a href=\"/api/v2/\">"), "{page}");
+
+    for n in 0..3 {
+        server.create_organization(&format!("org{n}"));
+    }
+    let list = browser
+        .get("/api/v2/organizations/?page_size=2")
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(list.contains("rel=\"next\""), "{list}");
+    assert!(list.contains("<code>order_by</code>"), "{list}");
+    assert!(list.contains("<code>name</code>"), "a filter: {list}");
+    // A detail the caller may not see: the API's refusal, in a page.
+    let user = server.create_user("alice", "Alice-pass-1", false);
+    let alice = server.client();
+    server.login(&alice, "alice", "Alice-pass-1");
+    let refused = alice
+        .get(&format!("/api/v2/organizations/{organization}/"))
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(403);
+    assert!(is_page(&refused));
+    assert!(refused.body.contains("403"), "{}", refused.body);
+    assert!(user > 0);
+}
+
+fn anonymous_browsers_are_sent_to_login_and_back(backend: Backend) {
+    let server = TestServer::start(backend);
+    let visitor = server.client();
+    let reply = visitor
+        .get("/api/v2/users/?order_by=-id")
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(302);
+    assert_eq!(
+        reply.location().as_deref(),
+        Some("/api/login/?next=%2Fapi%2Fv2%2Fusers%2F%3Forder_by%3D-id")
+    );
+    // A program without credentials still gets the 401.
+    server
+        .anonymous()
+        .get("/api/v2/users/")
+        .header("Accept", "application/json")
+        .call()
+        .expect(401);
+    // The login form takes the browser back.
+    let login = server
+        .login_attempt(
+            &visitor,
+            "admin",
+            &server.admin_password,
+            Some("/api/v2/users/?order_by=-id"),
+        )
+        .expect(302);
+    assert_eq!(
+        login.location().as_deref(),
+        Some("/api/v2/users/?order_by=-id")
+    );
+}
