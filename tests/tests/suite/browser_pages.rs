@@ -16,6 +16,7 @@ backend_tests!(
     authorization_code_flow_runs_through_the_consent_page,
     login_goes_straight_to_a_client_that_skips_consent,
     organization_admin_manages_applications_in_the_browser,
+    a_person_browses_the_api,
 );
 
 const PASSWORD: &str = "pw-ada-12345";
@@ -371,4 +372,48 @@ fn organization_admin_manages_applications_in_the_browser(backend: Backend) {
             .contains("No OAuth2Application matches")
     );
     check_page(&browser, "not-found");
+}
+
+/// The browsable API: an anonymous visit to a list goes through the login page and back, the
+/// list is a page whose API URLs are links, and following one leads to the record's page.
+fn a_person_browses_the_api(backend: Backend) {
+    let server = TestServer::start(backend);
+    let ada = server.create_user("ada", PASSWORD, false);
+    server
+        .admin()
+        .patch(&format!("/api/v2/users/{ada}/"))
+        .json(&json!({"first_name": "<i>Ada</i>"}))
+        .call()
+        .expect(200);
+    let browser = Browser::open(&server, "a_person_browses_the_api");
+    browser.goto("/api/v2/users/?order_by=id");
+    assert_eq!(
+        browser.path(),
+        "/api/login/?next=%2Fapi%2Fv2%2Fusers%2F%3Forder_by%3Did"
+    );
+    sign_in(&browser, "admin", &server.admin_password);
+    assert_eq!(browser.path(), "/api/v2/users/?order_by=id");
+    assert!(
+        browser.text("h1").contains("User List"),
+        "{}",
+        browser.text("h1")
+    );
+    assert_eq!(browser.count("a[rel=next]"), 0);
+    check_page(&browser, "api-users");
+
+    browser.click_through(&format!("pre.json a[href='/api/v2/users/{ada}/']"));
+    assert_eq!(browser.path(), format!("/api/v2/users/{ada}/"));
+    let body = browser.text("pre.json");
+    assert!(body.contains("\"first_name\": \"<i>Ada</i>\""), "{body}");
+    assert_eq!(browser.count("pre.json i"), 0, "markup in data stays text");
+    assert!(
+        browser.text("main").contains("PATCH"),
+        "{}",
+        browser.text("main")
+    );
+    check_page(&browser, "api-user");
+
+    browser.click_through("a[href='/api/v2/']");
+    assert_eq!(browser.path(), "/api/v2/");
+    assert!(browser.exists("pre.json a[href='/api/v2/users/']"));
 }

@@ -249,7 +249,7 @@ pub fn json_html(value: &Value) -> String {
 }
 
 fn write_json(html: &mut String, value: &Value, depth: usize) {
-    let indent = |html: &mut String, depth: usize| html.push_str(&"    ".repeat(depth));
+    let indent = |html: &mut String, depth: usize| html.push_str(&"  ".repeat(depth));
     match value {
         Value::Object(map) if !map.is_empty() => {
             html.push_str("{\n");
