@@ -2,13 +2,15 @@
 //! what the page holds (escaped data, links, the list's parameters, the strict policy), and
 //! where an anonymous browser is sent.
 
-use acs_tests::{Agent, Backend, Call, TestServer, backend_tests};
+use acs_tests::{Agent, Backend, Call, Reply, TestServer, backend_tests};
 use serde_json::json;
 
 backend_tests!(
     browsers_get_pages_and_programs_keep_the_json,
     pages_escape_data_and_link_the_api,
     anonymous_browsers_are_sent_to_login_and_back,
+    a_record_is_changed_and_deleted_from_its_page,
+    forms_appear_only_for_what_the_caller_may_do,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -170,4 +172,140 @@ fn anonymous_browsers_are_sent_to_login_and_back(backend: Backend) {
         login.location().as_deref(),
         Some("/api/v2/users/?order_by=-id")
     );
+}
+
+/// Posts a page's form as the browser does: its fields, the CSRF token, this site's origin.
+fn post_page_form(
+    server: &TestServer,
+    browser: &Agent,
+    path: &str,
+    fields: &[(&str, &str)],
+) -> Reply {
+    let csrf = browser.cookie("csrftoken").expect("a csrftoken cookie");
+    let mut form = vec![("csrfmiddlewaretoken", csrf.as_str())];
+    form.extend_from_slice(fields);
+    browser
+        .post(path)
+        .header("Accept", BROWSER_ACCEPT)
+        .header("Origin", server.base.as_str())
+        .form(&form)
+        .call()
+}
+
+fn a_record_is_changed_and_deleted_from_its_page(backend: Backend) {
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("before");
+    let path = format!("/api/v2/organizations/{organization}/");
+    let browser = browser(&server);
+    let page = browser
+        .get(&path)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(page.contains("name=\"_content\""), "{page}");
+    assert!(
+        page.contains("&quot;name&quot;: &quot;before&quot;"),
+        "pre-filled: {page}"
+    );
+    assert!(page.contains("value=\"DELETE\""), "{page}");
+
+    let patched = post_page_form(
+        &server,
+        &browser,
+        &path,
+        &[
+            ("_method", "PATCH"),
+            ("_content", r#"{"description": "from the page"}"#),
+        ],
+    )
+    .expect(303);
+    assert_eq!(patched.location().as_deref(), Some(path.as_str()));
+    assert_eq!(
+        server.admin().get_json(&path)["description"],
+        "from the page"
+    );
+
+    // A refusal is shown in the page, with the form as it was sent.
+    let refused = post_page_form(
+        &server,
+        &browser,
+        &path,
+        &[("_method", "PUT"), ("_content", r#"{"name": ""}"#)],
+    )
+    .expect(400);
+    assert!(is_page(&refused));
+    assert!(
+        refused.body.contains("This field may not be blank."),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("{&quot;name&quot;: &quot;&quot;}"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(server.admin().get_json(&path)["name"], "before");
+
+    // Without the page's token nothing happens.
+    let forged = browser
+        .post(&path)
+        .header("Accept", BROWSER_ACCEPT)
+        .form(&[("_method", "DELETE")])
+        .call()
+        .expect(403);
+    assert!(forged.body.contains("CSRF"), "{}", forged.body);
+    server.admin().get(&path).call().expect(200);
+
+    let deleted = post_page_form(&server, &browser, &path, &[("_method", "DELETE")]).expect(303);
+    assert_eq!(
+        deleted.location().as_deref(),
+        Some("/api/v2/organizations/")
+    );
+    server.admin().get(&path).call().expect(404);
+}
+
+fn forms_appear_only_for_what_the_caller_may_do(backend: Backend) {
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("watched");
+    let path = format!("/api/v2/organizations/{organization}/");
+    server.create_auditor("audrey", "Audrey-pass-1");
+    let auditor = server.client();
+    server.login(&auditor, "audrey", "Audrey-pass-1");
+    let page = auditor
+        .get(&path)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(!page.contains("<form"), "{page}");
+    // Nor can the auditor send what a form would.
+    post_page_form(
+        &server,
+        &auditor,
+        &path,
+        &[
+            ("_method", "PATCH"),
+            ("_content", r#"{"description": "x"}"#),
+        ],
+    )
+    .expect(403);
+    // A page asked for with a token shows no forms either.
+    let token = server.admin().personal_token("write");
+    let with_token = server
+        .anonymous()
+        .with_bearer(&token)
+        .get(&format!("{path}?format=api"))
+        .call()
+        .expect(200)
+        .body;
+    assert!(!with_token.contains("<form"), "{with_token}");
+    // A program's form post is not a page's: the API takes JSON only.
+    server
+        .anonymous()
+        .with_bearer(&token)
+        .post(&path)
+        .form(&[("_method", "DELETE")])
+        .call();
+    server.admin().get(&path).call().expect(200);
 }

@@ -416,4 +416,27 @@ fn a_person_browses_the_api(backend: Backend) {
     browser.click_through("a[href='/api/v2/']");
     assert_eq!(browser.path(), "/api/v2/");
     assert!(browser.exists("pre.json a[href='/api/v2/users/']"));
+
+    // Change a record from its page: a refusal is shown there, a change goes through, and
+    // deleting leads back to the collection.
+    let organization = server.create_organization("paged");
+    let path = format!("/api/v2/organizations/{organization}/");
+    browser.goto(&path);
+    browser.fill("#edit-content", r#"{"name": ""}"#);
+    browser.click_through("#edit-content ~ button[type=submit]");
+    assert!(
+        browser
+            .text("pre.json")
+            .contains("This field may not be blank."),
+        "{}",
+        browser.text("pre.json")
+    );
+    check_page(&browser, "api-refused");
+    browser.fill("#edit-content", r#"{"description": "set in the browser"}"#);
+    browser.click_through("#edit-content ~ button[type=submit]");
+    assert_eq!(browser.path(), path);
+    assert!(browser.text("pre.json").contains("set in the browser"));
+    browser.click_through("button.danger");
+    assert_eq!(browser.path(), "/api/v2/organizations/");
+    server.admin().get(&path).call().expect(404);
 }

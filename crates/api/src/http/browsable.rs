@@ -10,6 +10,14 @@
 //! JSON unchanged. A browser that is not signed in (the API answers 401) is sent to the login
 //! page, which brings it back. The handlers know nothing of this: the page wraps their
 //! answer, so it masks secrets exactly as the JSON does.
+//!
+//! A record's page carries a form for each change its caller may make (the record's own
+//! `user_capabilities` say which): `PATCH` or `PUT` with the writable fields as JSON, and
+//! `DELETE`. Browsers post forms only, so the form posts to the record's URL with the method
+//! and the JSON in fields (`_method`, `_content`) and the page's CSRF token; the request then
+//! runs as that method with that JSON body, the token as `X-CSRFToken`, under every check a
+//! script's request meets. A change that worked goes back to the record's page (after a
+//! deletion, to the collection's); a refusal is shown in the page with the form as sent.
 
 use std::sync::OnceLock;
 
@@ -27,6 +35,77 @@ use crate::state::AppState;
 
 /// Where the browsable API is served.
 const PREFIX: &str = "/api/v2/";
+
+/// The form fields of a page's change: the method, the JSON body and the CSRF token.
+const METHOD_FIELD: &str = "_method";
+const CONTENT_FIELD: &str = "_content";
+const CSRF_FIELD: &str = "csrfmiddlewaretoken";
+
+/// A change posted from a page: the method and JSON it stands for.
+#[derive(Debug, Clone)]
+struct PageChange {
+    method: Method,
+    content: String,
+}
+
+/// Whether `req` may be a page's form: a form `POST` under `/api/v2/` from a browser (no
+/// `Authorization`; programs send JSON).
+fn may_be_page_form(req: &ServiceRequest) -> bool {
+    *req.method() == Method::POST
+        && req.path().starts_with(PREFIX)
+        && !req.headers().contains_key(header::AUTHORIZATION)
+        && req.headers().get(header::CONTENT_TYPE).is_some_and(|t| {
+            t.as_bytes()
+                .starts_with(b"application/x-www-form-urlencoded")
+        })
+}
+
+/// Turns a page's form into the request it stands for; any other form goes on unchanged.
+async fn unwrap_page_form(
+    req: &mut ServiceRequest,
+) -> Result<Option<PageChange>, actix_web::Error> {
+    let body = req.extract::<web::Bytes>().await?;
+    let mut method = None;
+    let mut content = String::new();
+    let mut token = None;
+    for (name, value) in url::form_urlencoded::parse(&body) {
+        match name.as_ref() {
+            METHOD_FIELD => method = Some(value.into_owned()),
+            CONTENT_FIELD => content = value.into_owned(),
+            CSRF_FIELD => token = Some(value.into_owned()),
+            _ => {}
+        }
+    }
+    let method = match method.as_deref() {
+        Some("PUT") => Method::PUT,
+        Some("PATCH") => Method::PATCH,
+        Some("DELETE") => Method::DELETE,
+        _ => {
+            req.set_payload(body.into());
+            return Ok(None);
+        }
+    };
+    if method == Method::DELETE {
+        content.clear();
+    }
+    req.head_mut().method = method.clone();
+    let headers = req.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.remove(header::CONTENT_LENGTH);
+    match token.and_then(|t| HeaderValue::from_str(&t).ok()) {
+        Some(token) => {
+            headers.insert(header::HeaderName::from_static("x-csrftoken"), token);
+        }
+        None => {
+            headers.remove("x-csrftoken");
+        }
+    }
+    req.set_payload(web::Bytes::from(content.clone()).into());
+    Ok(Some(PageChange { method, content }))
+}
 
 /// Whether the request is answered with a page: see the module's documentation.
 pub fn wants_page(
@@ -84,9 +163,18 @@ fn quality(accept: &str, kind: &str, subtype: &str) -> f32 {
 /// The middleware function (wrap with `actix_web::middleware::from_fn`), inside the ones that
 /// add the standard headers.
 pub async fn browsable(
-    req: ServiceRequest,
+    mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody, BoxBody>>, actix_web::Error> {
+    if may_be_page_form(&req) {
+        if let Some(change) = unwrap_page_form(&mut req).await? {
+            let response = next.call(req).await?;
+            return Ok(answer_page_change(response, &change)
+                .await?
+                .map_into_right_body());
+        }
+        return Ok(next.call(req).await?.map_into_left_body());
+    }
     let accept = req
         .headers()
         .get(header::ACCEPT)
@@ -114,6 +202,15 @@ pub async fn browsable(
     if !is_json {
         return Ok(response.map_into_left_body());
     }
+    Ok(as_page(response, None).await?.map_into_right_body())
+}
+
+/// The API's JSON `response` as a page (its status and headers kept), the form of `change`
+/// shown again when it is the answer to one.
+async fn as_page(
+    response: ServiceResponse<impl MessageBody>,
+    change: Option<&PageChange>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let (req, response) = response.into_parts();
     let status = response.status();
     let kept: Vec<_> = response
@@ -126,14 +223,49 @@ pub async fn browsable(
         .await
         .map_err(|_| actix_web::error::ErrorInternalServerError("reading the answer"))?;
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let page = render_page(&req, status, &value)?;
-    let mut page = page;
+    let mut page = render_page(&req, status, &value, change)?;
     for (name, value) in kept {
         page.headers_mut().insert(name, value);
     }
     page.headers_mut()
         .insert(header::VARY, HeaderValue::from_static("Accept"));
-    Ok(ServiceResponse::new(req, page).map_into_right_body())
+    Ok(ServiceResponse::new(req, page))
+}
+
+/// The answer to a page's change: back to the record's page (303) when it worked, to the
+/// collection's after a deletion; the refusal in the page otherwise.
+async fn answer_page_change(
+    response: ServiceResponse<impl MessageBody + 'static>,
+    change: &PageChange,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if response.status().is_success() {
+        let path = response.request().path().to_owned();
+        let target = if change.method == Method::DELETE {
+            crumbs(&path)
+                .pop()
+                .map_or_else(|| PREFIX.to_owned(), |c| c.url)
+        } else {
+            path
+        };
+        let (req, _) = response.into_parts();
+        let back = HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, target))
+            .finish();
+        return Ok(ServiceResponse::new(req, back));
+    }
+    if response.status() == StatusCode::UNAUTHORIZED {
+        let (req, _) = response.into_parts();
+        let login = login_redirect(&req);
+        return Ok(ServiceResponse::new(req, login));
+    }
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    if !is_json {
+        return Ok(response.map_into_boxed_body());
+    }
+    as_page(response, Some(change)).await
 }
 
 /// The login page, with `next` bringing the browser back here.
@@ -154,7 +286,8 @@ fn login_redirect(req: &actix_web::HttpRequest) -> HttpResponse {
 struct ApiPage<'a> {
     /// The resource's name (the `GET` operation's summary), or the path.
     title: String,
-    /// The path, as asked.
+    /// The method and path, as asked (a page's change as the method it stood for).
+    method: &'a str,
     path: &'a str,
     /// The path's parents, each a link.
     crumbs: Vec<Crumb>,
@@ -169,6 +302,27 @@ struct ApiPage<'a> {
     next: Option<String>,
     /// The list's query parameters: paging, ordering, search and the filters.
     parameters: Vec<Parameter>,
+    /// The forms of the changes the caller may make.
+    forms: Option<Forms>,
+}
+
+/// A record page's forms.
+#[derive(Debug, Serialize)]
+struct Forms {
+    /// The browser's CSRF token (its `csrftoken` cookie).
+    csrf_token: String,
+    /// `PATCH` and `PUT`, when the caller may change the record.
+    edit: Option<EditForm>,
+    /// `DELETE`, when the caller may delete it.
+    delete: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct EditForm {
+    /// The JSON in the text area: the record's writable fields, or what was sent.
+    content: String,
+    /// The methods offered, the one sent first.
+    methods: Vec<&'static str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -187,6 +341,7 @@ fn render_page(
     req: &actix_web::HttpRequest,
     status: StatusCode,
     value: &Value,
+    change: Option<&PageChange>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let state = req
         .app_data::<web::Data<AppState>>()
@@ -195,6 +350,7 @@ fn render_page(
     let endpoint = endpoints().find(path);
     let page = ApiPage {
         title: endpoint.map_or_else(|| path.to_owned(), |e| e.summary.clone()),
+        method: req.method().as_str(),
         path,
         crumbs: crumbs(path),
         methods: endpoint.map_or_else(String::new, |e| e.methods.join(", ")),
@@ -207,9 +363,63 @@ fn render_page(
         previous: api_link(value.get("previous")),
         next: api_link(value.get("next")),
         parameters: endpoint.map_or_else(Vec::new, |e| e.parameters.clone()),
+        forms: endpoint.and_then(|e| forms(req, e, value, change)),
     };
     let html = state.pages.html("api", &page)?;
     Ok(page_response(status).body(html))
+}
+
+/// The forms of a record's page for a browser signed in with a session: editing when the
+/// record says its caller may (`user_capabilities.edit`) and the endpoint takes `PATCH`,
+/// deleting likewise; after a refused change, its form again with what was sent.
+fn forms(
+    req: &actix_web::HttpRequest,
+    endpoint: &EndpointInfo,
+    value: &Value,
+    change: Option<&PageChange>,
+) -> Option<Forms> {
+    if req.headers().contains_key(header::AUTHORIZATION) {
+        return None;
+    }
+    let csrf_token = req
+        .cookie(crate::auth::csrf::COOKIE)
+        .map(|c| c.value().to_owned())
+        .filter(|t| !t.is_empty())?;
+    let capabilities = &value["summary_fields"]["user_capabilities"];
+    let offers = |method: &str| endpoint.methods.iter().any(|m| m == method);
+    let edit = match change {
+        Some(change) if change.method != Method::DELETE => Some(EditForm {
+            content: change.content.clone(),
+            methods: if change.method == Method::PUT {
+                vec!["PUT", "PATCH"]
+            } else {
+                vec!["PATCH", "PUT"]
+            },
+        }),
+        Some(_) => None,
+        None => (capabilities["edit"] == true && offers("PATCH")).then(|| EditForm {
+            content: writable_fields(endpoint, value),
+            methods: vec!["PATCH", "PUT"],
+        }),
+    };
+    let delete = change.is_none() && capabilities["delete"] == true && offers("DELETE");
+    (edit.is_some() || delete).then_some(Forms {
+        csrf_token,
+        edit,
+        delete,
+    })
+}
+
+/// The record's writable fields (those `PATCH` takes) as pretty JSON, secrets left out: a
+/// masked value sent back would be taken as the new secret.
+fn writable_fields(endpoint: &EndpointInfo, value: &Value) -> String {
+    let fields: serde_json::Map<String, Value> = endpoint
+        .writable
+        .iter()
+        .filter_map(|name| value.get(name).map(|v| (name.clone(), v.clone())))
+        .filter(|(_, v)| v != acs_credential_types::ENCRYPTED_PLACEHOLDER)
+        .collect();
+    serde_json::to_string_pretty(&fields).unwrap_or_default()
 }
 
 /// `value` when it is a URL of this API.
@@ -291,6 +501,8 @@ struct EndpointInfo {
     summary: String,
     methods: Vec<String>,
     parameters: Vec<Parameter>,
+    /// The fields a `PATCH` takes.
+    writable: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -342,7 +554,14 @@ fn endpoints() -> &'static Endpoints {
                             description: p["description"].as_str().unwrap_or_default().to_owned(),
                         })
                         .collect();
+                    let writable =
+                        operations["patch"]["requestBody"]["content"]["application/json"]["schema"]
+                            ["properties"]
+                            .as_object()
+                            .map(|p| p.keys().cloned().collect())
+                            .unwrap_or_default();
                     EndpointInfo {
+                        writable,
                         segments: path.split('/').map(str::to_owned).collect(),
                         summary: get["summary"].as_str().unwrap_or(&path).to_owned(),
                         methods,
