@@ -11,6 +11,7 @@ backend_tests!(
     anonymous_browsers_are_sent_to_login_and_back,
     a_record_is_changed_and_deleted_from_its_page,
     forms_appear_only_for_what_the_caller_may_do,
+    a_record_is_created_from_its_list_page,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -308,4 +309,78 @@ fn forms_appear_only_for_what_the_caller_may_do(backend: Backend) {
         .form(&[("_method", "DELETE")])
         .call();
     server.admin().get(&path).call().expect(200);
+}
+
+fn a_record_is_created_from_its_list_page(backend: Backend) {
+    let server = TestServer::start(backend);
+    let browser = browser(&server);
+    let list = "/api/v2/organizations/";
+    let page = browser
+        .get(list)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(page.contains("id=\"create-content\""), "{page}");
+    assert!(
+        page.contains("&quot;name&quot;: &quot;&quot;"),
+        "the fields to fill: {page}"
+    );
+
+    let refused = post_page_form(
+        &server,
+        &browser,
+        list,
+        &[("_method", "POST"), ("_content", r#"{"name": ""}"#)],
+    )
+    .expect(400);
+    assert!(
+        refused.body.contains("This field may not be blank."),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("id=\"create-content\""),
+        "{}",
+        refused.body
+    );
+
+    let created = post_page_form(
+        &server,
+        &browser,
+        list,
+        &[
+            ("_method", "POST"),
+            ("_content", r#"{"name": "made in a page"}"#),
+        ],
+    )
+    .expect(303);
+    let location = created.location().expect("the new record's page");
+    assert_ne!(location, list, "{:?} {}", created.headers, created.body);
+    let record = server.admin().get_json(&location);
+    assert_eq!(record["name"], "made in a page");
+
+    // A user who may not create organizations gets no form there, but gets one for tokens.
+    server.create_user("bo", "Bo-pass-12345", false);
+    let bo = server.client();
+    server.login(&bo, "bo", "Bo-pass-12345");
+    let page = bo
+        .get(list)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(!page.contains("<form"), "{page}");
+    let tokens = bo
+        .get("/api/v2/tokens/")
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(tokens.contains("id=\"create-content\""), "{tokens}");
+    // The JSON of a list is the same whether or not its caller may create.
+    assert_eq!(
+        browser.get(list).call().expect(200).json()["count"],
+        json!(1)
+    );
 }

@@ -375,7 +375,8 @@ fn organization_admin_manages_applications_in_the_browser(backend: Backend) {
 }
 
 /// The browsable API: an anonymous visit to a list goes through the login page and back, the
-/// list is a page whose API URLs are links, and following one leads to the record's page.
+/// list is a page whose API URLs are links, and following one leads to the record's page; a
+/// record is created, refused, changed and deleted with the pages' forms.
 fn a_person_browses_the_api(backend: Backend) {
     let server = TestServer::start(backend);
     let ada = server.create_user("ada", PASSWORD, false);
@@ -417,11 +418,15 @@ fn a_person_browses_the_api(backend: Backend) {
     assert_eq!(browser.path(), "/api/v2/");
     assert!(browser.exists("pre.json a[href='/api/v2/users/']"));
 
-    // Change a record from its page: a refusal is shown there, a change goes through, and
-    // deleting leads back to the collection.
-    let organization = server.create_organization("paged");
-    let path = format!("/api/v2/organizations/{organization}/");
-    browser.goto(&path);
+    // Create from a list's page, then change the record from its own: a refusal is shown
+    // there, a change goes through, and deleting leads back to the collection.
+    browser.goto("/api/v2/organizations/");
+    browser.fill("#create-content", r#"{"name": "paged"}"#);
+    browser.click_through("#create-content ~ button[type=submit]");
+    let path = browser.path();
+    assert!(path.starts_with("/api/v2/organizations/"), "{path}");
+    assert_ne!(path, "/api/v2/organizations/");
+    assert!(browser.text("pre.json").contains("paged"));
     browser.fill("#edit-content", r#"{"name": ""}"#);
     browser.click_through("#edit-content ~ button[type=submit]");
     assert!(

@@ -8,14 +8,16 @@ use serde::Serialize;
 
 use crate::auth::Principal;
 use crate::context::Context;
+use crate::context::run;
 use crate::error::ApiResult;
-use crate::handlers::detail::Detail;
-use crate::handlers::frame::signed_in_list;
+use crate::handlers::detail::{Detail, Options};
+use crate::http::browsable::{MayCreate, is_page_request};
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
-/// A resource listed a page at a time, among what the caller may see.
-pub trait Listing: 'static {
+/// A resource listed a page at a time, among what the caller may see. A list's page shows
+/// the create form to whom [`Options::can_create`] allows.
+pub trait Listing: Options {
     /// Narrows the list (the default: the whole collection).
     type Scope: Default + Send + 'static;
     /// One item as the list shows it.
@@ -56,10 +58,7 @@ pub async fn list<L: Listing>(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    signed_in_list(&req, &state, move |ctx, principal, list| {
-        L::page(ctx, principal, L::Scope::default(), list)
-    })
-    .await
+    respond::<L>(req, state, |_, _| Ok(L::Scope::default())).await
 }
 
 /// `GET` of a list under one record, once the caller may see that record.
@@ -69,9 +68,33 @@ pub async fn sub_list<S: SubList>(
     path: web::Path<<S::Parent as Detail>::Key>,
 ) -> ApiResult<HttpResponse> {
     let key = path.into_inner();
-    signed_in_list(&req, &state, move |ctx, principal, list| {
+    respond::<S::Of>(req, state, move |ctx, principal| {
         let parent = S::Parent::visible_id(ctx, principal, key)?;
-        S::Of::page(ctx, principal, S::scope(parent, principal), list)
+        Ok(S::scope(parent, principal))
     })
     .await
+}
+
+/// The page of `L` within the scope `scope` finds (or refuses) for the signed-in caller;
+/// for a browser's page, whether the caller may create there too.
+async fn respond<L: Listing>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    scope: impl FnOnce(&mut Context<'_>, &Principal) -> ApiResult<L::Scope> + Send + 'static,
+) -> ApiResult<HttpResponse> {
+    let list = ListRequest::from_request(&req)?;
+    let page_wanted = is_page_request(&req);
+    let reply = run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let scope = scope(ctx, &principal)?;
+        let page = L::page(ctx, &principal, scope, &list)?;
+        Ok((page_wanted && L::can_create(&principal), page))
+    })
+    .await?;
+    let (may_create, reply) = reply.split::<bool, ListPage<L::Item>>();
+    let mut response = reply.json(actix_web::http::StatusCode::OK);
+    if may_create {
+        response.extensions_mut().insert(MayCreate);
+    }
+    Ok(response)
 }

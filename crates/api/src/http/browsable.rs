@@ -11,13 +11,15 @@
 //! page, which brings it back. The handlers know nothing of this: the page wraps their
 //! answer, so it masks secrets exactly as the JSON does.
 //!
-//! A record's page carries a form for each change its caller may make (the record's own
-//! `user_capabilities` say which): `PATCH` or `PUT` with the writable fields as JSON, and
-//! `DELETE`. Browsers post forms only, so the form posts to the record's URL with the method
+//! A page carries a form for each change its caller may make: on a list, `POST` with the
+//! fields to fill (when the list's handler says the caller may create there, [`MayCreate`]);
+//! on a record, `PATCH` or `PUT` with its writable fields as JSON, and `DELETE` (the record's
+//! own `user_capabilities` say which). Browsers post forms only, so the form posts to the record's URL with the method
 //! and the JSON in fields (`_method`, `_content`) and the page's CSRF token; the request then
 //! runs as that method with that JSON body, the token as `X-CSRFToken`, under every check a
 //! script's request meets. A change that worked goes back to the record's page (after a
-//! deletion, to the collection's); a refusal is shown in the page with the form as sent.
+//! creation, to the new record's; after a deletion, to the collection's); a refusal is shown
+//! in the page with the form as sent.
 
 use std::sync::OnceLock;
 
@@ -26,7 +28,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpMessage, HttpResponse, web};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -35,6 +37,20 @@ use crate::state::AppState;
 
 /// Where the browsable API is served.
 const PREFIX: &str = "/api/v2/";
+
+/// Set on a request whose answer becomes a page, for handlers that add to pages.
+#[derive(Debug, Clone, Copy)]
+struct PageWanted;
+
+/// Set by a list's handler on its answer to a page request when the caller may create there:
+/// the page then carries the create form.
+#[derive(Debug, Clone, Copy)]
+pub struct MayCreate;
+
+/// Whether `req`'s answer becomes a page.
+pub fn is_page_request(req: &actix_web::HttpRequest) -> bool {
+    req.extensions().contains::<PageWanted>()
+}
 
 /// The form fields of a page's change: the method, the JSON body and the CSRF token.
 const METHOD_FIELD: &str = "_method";
@@ -77,6 +93,7 @@ async fn unwrap_page_form(
         }
     }
     let method = match method.as_deref() {
+        Some("POST") => Method::POST,
         Some("PUT") => Method::PUT,
         Some("PATCH") => Method::PATCH,
         Some("DELETE") => Method::DELETE,
@@ -189,6 +206,7 @@ pub async fn browsable(
     ) {
         return Ok(next.call(req).await?.map_into_left_body());
     }
+    req.extensions_mut().insert(PageWanted);
     let response = next.call(req).await?;
     let is_json = response
         .headers()
@@ -213,6 +231,7 @@ async fn as_page(
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let (req, response) = response.into_parts();
     let status = response.status();
+    let may_create = response.extensions().contains::<MayCreate>();
     let kept: Vec<_> = response
         .headers()
         .iter()
@@ -223,7 +242,7 @@ async fn as_page(
         .await
         .map_err(|_| actix_web::error::ErrorInternalServerError("reading the answer"))?;
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let mut page = render_page(&req, status, &value, change)?;
+    let mut page = render_page(&req, status, &value, change, may_create)?;
     for (name, value) in kept {
         page.headers_mut().insert(name, value);
     }
@@ -240,14 +259,33 @@ async fn answer_page_change(
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     if response.status().is_success() {
         let path = response.request().path().to_owned();
+        let location = response
+            .headers()
+            .get(header::LOCATION)
+            .and_then(|l| l.to_str().ok())
+            .map(str::to_owned);
+        let (req, response) = response.into_parts();
         let target = if change.method == Method::DELETE {
             crumbs(&path)
                 .pop()
                 .map_or_else(|| PREFIX.to_owned(), |c| c.url)
+        } else if change.method == Method::POST {
+            // A creation shows the new record: its `Location`, or the `url` in its body.
+            match location {
+                Some(location) => location,
+                None => {
+                    let body = actix_web::body::to_bytes(response.into_body())
+                        .await
+                        .unwrap_or_default();
+                    serde_json::from_slice::<Value>(&body)
+                        .ok()
+                        .and_then(|record| api_link(record.get("url")))
+                        .unwrap_or(path)
+                }
+            }
         } else {
             path
         };
-        let (req, _) = response.into_parts();
         let back = HttpResponse::SeeOther()
             .insert_header((header::LOCATION, target))
             .finish();
@@ -315,6 +353,8 @@ struct Forms {
     edit: Option<EditForm>,
     /// `DELETE`, when the caller may delete it.
     delete: bool,
+    /// `POST` on a list, when the caller may create there: the JSON in the text area.
+    create: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -342,6 +382,7 @@ fn render_page(
     status: StatusCode,
     value: &Value,
     change: Option<&PageChange>,
+    may_create: bool,
 ) -> Result<HttpResponse, actix_web::Error> {
     let state = req
         .app_data::<web::Data<AppState>>()
@@ -363,7 +404,7 @@ fn render_page(
         previous: api_link(value.get("previous")),
         next: api_link(value.get("next")),
         parameters: endpoint.map_or_else(Vec::new, |e| e.parameters.clone()),
-        forms: endpoint.and_then(|e| forms(req, e, value, change)),
+        forms: endpoint.and_then(|e| forms(req, e, value, change, may_create)),
     };
     let html = state.pages.html("api", &page)?;
     Ok(page_response(status).body(html))
@@ -377,6 +418,7 @@ fn forms(
     endpoint: &EndpointInfo,
     value: &Value,
     change: Option<&PageChange>,
+    may_create: bool,
 ) -> Option<Forms> {
     if req.headers().contains_key(header::AUTHORIZATION) {
         return None;
@@ -387,8 +429,13 @@ fn forms(
         .filter(|t| !t.is_empty())?;
     let capabilities = &value["summary_fields"]["user_capabilities"];
     let offers = |method: &str| endpoint.methods.iter().any(|m| m == method);
+    let sent = |method: Method| {
+        change
+            .filter(|c| c.method == method)
+            .map(|c| c.content.clone())
+    };
     let edit = match change {
-        Some(change) if change.method != Method::DELETE => Some(EditForm {
+        Some(change) if matches!(change.method, Method::PUT | Method::PATCH) => Some(EditForm {
             content: change.content.clone(),
             methods: if change.method == Method::PUT {
                 vec!["PUT", "PATCH"]
@@ -398,23 +445,32 @@ fn forms(
         }),
         Some(_) => None,
         None => (capabilities["edit"] == true && offers("PATCH")).then(|| EditForm {
-            content: writable_fields(endpoint, value),
+            content: writable_fields(&endpoint.writable, value),
             methods: vec!["PATCH", "PUT"],
         }),
     };
     let delete = change.is_none() && capabilities["delete"] == true && offers("DELETE");
-    (edit.is_some() || delete).then_some(Forms {
+    let create = sent(Method::POST)
+        .or_else(|| (may_create && offers("POST")).then(|| new_record(&endpoint.creatable)));
+    (edit.is_some() || delete || create.is_some()).then_some(Forms {
         csrf_token,
         edit,
         delete,
+        create,
     })
+}
+
+/// A new record's body to fill in: the fields a `POST` takes, each with the empty value of
+/// its type.
+fn new_record(fields: &[(String, Value)]) -> String {
+    let fields: serde_json::Map<String, Value> = fields.iter().cloned().collect();
+    serde_json::to_string_pretty(&fields).unwrap_or_default()
 }
 
 /// The record's writable fields (those `PATCH` takes) as pretty JSON, secrets left out: a
 /// masked value sent back would be taken as the new secret.
-fn writable_fields(endpoint: &EndpointInfo, value: &Value) -> String {
-    let fields: serde_json::Map<String, Value> = endpoint
-        .writable
+fn writable_fields(writable: &[String], value: &Value) -> String {
+    let fields: serde_json::Map<String, Value> = writable
         .iter()
         .filter_map(|name| value.get(name).map(|v| (name.clone(), v.clone())))
         .filter(|(_, v)| v != acs_credential_types::ENCRYPTED_PLACEHOLDER)
@@ -503,6 +559,8 @@ struct EndpointInfo {
     parameters: Vec<Parameter>,
     /// The fields a `PATCH` takes.
     writable: Vec<String>,
+    /// The fields a `POST` takes, each with the empty value of its type.
+    creatable: Vec<(String, Value)>,
 }
 
 #[derive(Debug)]
@@ -560,8 +618,20 @@ fn endpoints() -> &'static Endpoints {
                             .as_object()
                             .map(|p| p.keys().cloned().collect())
                             .unwrap_or_default();
+                    let creatable =
+                        operations["post"]["requestBody"]["content"]["application/json"]["schema"]
+                            ["properties"]
+                            .as_object()
+                            .map(|p| {
+                                p.iter()
+                                    .filter(|(_, schema)| schema["readOnly"] != true)
+                                    .map(|(name, schema)| (name.clone(), empty_value(schema)))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
                     EndpointInfo {
                         writable,
+                        creatable,
                         segments: path.split('/').map(str::to_owned).collect(),
                         summary: get["summary"].as_str().unwrap_or(&path).to_owned(),
                         methods,
@@ -571,6 +641,20 @@ fn endpoints() -> &'static Endpoints {
                 .collect(),
         )
     })
+}
+
+/// The empty value of a field of JSON schema `schema`: its default when it has one.
+fn empty_value(schema: &Value) -> Value {
+    if let Some(default) = schema.get("default") {
+        return default.clone();
+    }
+    match schema["type"].as_str() {
+        Some("string") => Value::from(""),
+        Some("boolean") => Value::from(false),
+        Some("object") => Value::Object(serde_json::Map::new()),
+        Some("array") => Value::Array(Vec::new()),
+        _ => Value::Null,
+    }
 }
 
 #[cfg(test)]
