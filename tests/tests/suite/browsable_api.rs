@@ -113,6 +113,10 @@ fn pages_escape_data_and_link_the_api(backend: Backend) {
         "{page}"
     );
     assert!(page.contains("PATCH"), "the allowed methods: {page}");
+    assert!(
+        page.contains("Organizations group users; their admins manage them."),
+        "the resource's description: {page}"
+    );
     assert!(page.contains("<a href=\"/api/v2/\">"), "{page}");
 
     for n in 0..3 {

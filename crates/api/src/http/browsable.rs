@@ -135,9 +135,15 @@ pub fn wants_page(
     if !path.starts_with(PREFIX) || !matches!(*method, Method::GET | Method::HEAD) {
         return false;
     }
-    let format = url::form_urlencoded::parse(query.as_bytes())
-        .find(|(name, _)| name == "format")
-        .map(|(_, value)| value.into_owned());
+    // Most requests have no `format`: look for it before decoding the query.
+    let format = query
+        .contains("format")
+        .then(|| {
+            url::form_urlencoded::parse(query.as_bytes())
+                .find(|(name, _)| name == "format")
+                .map(|(_, value)| value.into_owned())
+        })
+        .flatten();
     match format.as_deref() {
         Some("api") => true,
         Some(_) => false,
@@ -324,6 +330,8 @@ fn login_redirect(req: &actix_web::HttpRequest) -> HttpResponse {
 struct ApiPage<'a> {
     /// The resource's name (the `GET` operation's summary), or the path.
     title: String,
+    /// What the resource is.
+    description: String,
     /// The method and path, as asked (a page's change as the method it stood for).
     method: &'a str,
     path: &'a str,
@@ -391,6 +399,7 @@ fn render_page(
     let endpoint = endpoints().find(path);
     let page = ApiPage {
         title: endpoint.map_or_else(|| path.to_owned(), |e| e.summary.clone()),
+        description: endpoint.map_or_else(String::new, |e| e.description.clone()),
         method: req.method().as_str(),
         path,
         crumbs: crumbs(path),
@@ -555,6 +564,7 @@ fn write_json(html: &mut String, value: &Value, depth: usize) {
 struct EndpointInfo {
     segments: Vec<String>,
     summary: String,
+    description: String,
     methods: Vec<String>,
     parameters: Vec<Parameter>,
     /// The fields a `PATCH` takes.
@@ -634,6 +644,7 @@ fn endpoints() -> &'static Endpoints {
                         creatable,
                         segments: path.split('/').map(str::to_owned).collect(),
                         summary: get["summary"].as_str().unwrap_or(&path).to_owned(),
+                        description: get["description"].as_str().unwrap_or_default().to_owned(),
                         methods,
                         parameters,
                     }

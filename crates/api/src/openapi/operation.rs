@@ -34,6 +34,8 @@ impl Media {
 #[derive(Debug, Clone)]
 pub struct Operation {
     summary: String,
+    /// What the resource is, for the operations on one (its `ResourceMeta` description).
+    description: Option<&'static str>,
     parameters: Vec<Value>,
     body: Option<(Media, Value)>,
     responses: Vec<(u16, Vec<(Media, Value)>)>,
@@ -44,6 +46,7 @@ impl Operation {
     fn new(summary: impl Into<String>) -> Self {
         Operation {
             summary: summary.into(),
+            description: None,
             parameters: Vec::new(),
             body: None,
             responses: Vec::new(),
@@ -82,6 +85,7 @@ impl Operation {
             schema::page_of(schema::record(meta)),
         );
         operation.parameters = schema::list_parameters(meta.fields);
+        operation.description = Some(meta.description);
         operation
     }
 
@@ -105,11 +109,13 @@ impl Operation {
 
     /// `GET` of one record.
     pub fn detail(meta: &ResourceMeta) -> Self {
-        Operation::json_api(
+        let mut operation = Operation::json_api(
             format!("Read one of: {}", meta.name),
             200,
             schema::record(meta),
-        )
+        );
+        operation.description = Some(meta.description);
+        operation
     }
 
     /// `PUT` of one record: every required field again.
@@ -241,6 +247,9 @@ impl Operation {
         let mut operation = Map::new();
         operation.insert("operationId".into(), json!(operation_id));
         operation.insert("summary".into(), json!(self.summary));
+        if let Some(description) = self.description {
+            operation.insert("description".into(), json!(description));
+        }
         operation.insert("tags".into(), json!([tag]));
         let parameters: Vec<Value> = path_parameters
             .iter()
