@@ -143,6 +143,7 @@ impl Pages {
         registry.register_template_string("consent", include_str!("../templates/consent.hbs"))?;
         registry.register_template_string("message", include_str!("../templates/message.hbs"))?;
         registry.register_template_string("api", include_str!("../templates/api.hbs"))?;
+        registry.register_partial("api_fields", include_str!("../templates/api_fields.hbs"))?;
         Ok(Pages { registry })
     }
 

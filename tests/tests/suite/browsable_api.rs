@@ -12,6 +12,7 @@ backend_tests!(
     a_record_is_changed_and_deleted_from_its_page,
     forms_appear_only_for_what_the_caller_may_do,
     a_record_is_created_from_its_list_page,
+    typed_fields_make_the_body,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -387,4 +388,107 @@ fn a_record_is_created_from_its_list_page(backend: Backend) {
         browser.get(list).call().expect(200).json()["count"],
         json!(1)
     );
+}
+
+fn typed_fields_make_the_body(backend: Backend) {
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("apps");
+    let browser = browser(&server);
+    let list = "/api/v2/applications/";
+    let page = browser
+        .get(list)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    // A flag is a box, help text is next to its input, a choice is a select of its values.
+    assert!(page.contains("name=\"field.client_type\""), "{page}");
+    assert!(
+        page.contains("type=\"checkbox\" id=\"create-skip_authorization\""),
+        "{page}"
+    );
+    assert!(page.contains("Unique within the organization."), "{page}");
+    let types = browser
+        .get("/api/v2/credential_types/")
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(
+        types.contains("<select id=\"create-kind\" name=\"field.kind\""),
+        "{types}"
+    );
+    assert!(
+        types.contains("<option value=\"cloud\">cloud</option>"),
+        "{types}"
+    );
+
+    let organization_text = organization.to_string();
+    let created = post_page_form(
+        &server,
+        &browser,
+        list,
+        &[
+            ("_method", "POST"),
+            ("_form", "fields"),
+            ("field.name", "typed"),
+            ("field.description", ""),
+            ("field.organization", organization_text.as_str()),
+            ("field.client_type", "public"),
+            ("field.authorization_grant_type", "password"),
+        ],
+    )
+    .expect(303);
+    let path = created.location().expect("the new application's page");
+    let application = server.admin().get_json(&path);
+    assert_eq!(application["name"], "typed");
+    assert_eq!(application["client_type"], "public");
+    assert_eq!(application["skip_authorization"], false);
+    assert_eq!(application["organization"], organization);
+
+    // The record's form holds its values; a change by fields keeps what is left out.
+    let page = browser
+        .get(&path)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(
+        page.contains("id=\"edit-name\" name=\"field.name\" type=\"text\" value=\"typed\""),
+        "{page}"
+    );
+    post_page_form(
+        &server,
+        &browser,
+        &path,
+        &[
+            ("_method", "PATCH"),
+            ("_form", "fields"),
+            ("field.description", "by fields"),
+            ("field.skip_authorization", "true"),
+        ],
+    )
+    .expect(303);
+    let changed = server.admin().get_json(&path);
+    assert_eq!(changed["description"], "by fields");
+    assert_eq!(changed["skip_authorization"], true);
+    assert_eq!(changed["name"], "typed");
+
+    // A number that is not one reaches the API as typed, and its refusal shows.
+    let refused = post_page_form(
+        &server,
+        &browser,
+        list,
+        &[
+            ("_method", "POST"),
+            ("_form", "fields"),
+            ("field.name", "bad"),
+            ("field.organization", "seven"),
+            ("field.client_type", "public"),
+            ("field.authorization_grant_type", "password"),
+        ],
+    )
+    .expect(400);
+    assert!(refused.body.contains("organization"), "{}", refused.body);
+    assert!(refused.body.contains("value=\"seven\""), "{}", refused.body);
 }

@@ -21,6 +21,8 @@
 //! creation, to the new record's; after a deletion, to the collection's); a refusal is shown
 //! in the page with the form as sent.
 
+mod fields;
+
 use std::sync::OnceLock;
 
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
@@ -32,6 +34,7 @@ use actix_web::{HttpMessage, HttpResponse, web};
 use serde::Serialize;
 use serde_json::Value;
 
+use self::fields::{FieldSpec, FormField, body_from_fields, form_fields};
 use crate::pages::page_response;
 use crate::state::AppState;
 
@@ -56,6 +59,8 @@ pub fn is_page_request(req: &actix_web::HttpRequest) -> bool {
 const METHOD_FIELD: &str = "_method";
 const CONTENT_FIELD: &str = "_content";
 const CSRF_FIELD: &str = "csrfmiddlewaretoken";
+/// Present (`fields`) when the form sent typed fields rather than the JSON.
+const FORM_FIELD: &str = "_form";
 
 /// A change posted from a page: the method and JSON it stands for.
 #[derive(Debug, Clone)]
@@ -84,12 +89,15 @@ async fn unwrap_page_form(
     let mut method = None;
     let mut content = String::new();
     let mut token = None;
+    let mut typed = false;
+    let mut inputs = Vec::new();
     for (name, value) in url::form_urlencoded::parse(&body) {
         match name.as_ref() {
             METHOD_FIELD => method = Some(value.into_owned()),
             CONTENT_FIELD => content = value.into_owned(),
             CSRF_FIELD => token = Some(value.into_owned()),
-            _ => {}
+            FORM_FIELD => typed = value == "fields",
+            _ => inputs.push((name.into_owned(), value.into_owned())),
         }
     }
     let method = match method.as_deref() {
@@ -104,6 +112,13 @@ async fn unwrap_page_form(
     };
     if method == Method::DELETE {
         content.clear();
+    } else if typed {
+        let specs = endpoints()
+            .find(req.path())
+            .map(|e| e.fields_for(&method))
+            .unwrap_or_default();
+        content =
+            serde_json::to_string_pretty(&body_from_fields(specs, &inputs)).unwrap_or_default();
     }
     req.head_mut().method = method.clone();
     let headers = req.headers_mut();
@@ -361,8 +376,16 @@ struct Forms {
     edit: Option<EditForm>,
     /// `DELETE`, when the caller may delete it.
     delete: bool,
-    /// `POST` on a list, when the caller may create there: the JSON in the text area.
-    create: Option<String>,
+    /// `POST` on a list, when the caller may create there.
+    create: Option<CreateForm>,
+}
+
+#[derive(Debug, Serialize)]
+struct CreateForm {
+    /// The JSON in the text area: the fields to fill, or what was sent.
+    content: String,
+    /// The same as typed inputs.
+    fields: Vec<FormField>,
 }
 
 #[derive(Debug, Serialize)]
@@ -371,6 +394,8 @@ struct EditForm {
     content: String,
     /// The methods offered, the one sent first.
     methods: Vec<&'static str>,
+    /// The writable fields as typed inputs.
+    fields: Vec<FormField>,
 }
 
 #[derive(Debug, Serialize)]
@@ -438,11 +463,11 @@ fn forms(
         .filter(|t| !t.is_empty())?;
     let capabilities = &value["summary_fields"]["user_capabilities"];
     let offers = |method: &str| endpoint.methods.iter().any(|m| m == method);
-    let sent = |method: Method| {
-        change
-            .filter(|c| c.method == method)
-            .map(|c| c.content.clone())
+    let sent_body = |change: &PageChange| -> Value {
+        serde_json::from_str(&change.content).unwrap_or(Value::Null)
     };
+    let edit_fields =
+        |values: &Value| form_fields(endpoint.fields_for(&Method::PATCH), "edit", values);
     let edit = match change {
         Some(change) if matches!(change.method, Method::PUT | Method::PATCH) => Some(EditForm {
             content: change.content.clone(),
@@ -451,16 +476,28 @@ fn forms(
             } else {
                 vec!["PATCH", "PUT"]
             },
+            fields: edit_fields(&sent_body(change)),
         }),
         Some(_) => None,
         None => (capabilities["edit"] == true && offers("PATCH")).then(|| EditForm {
             content: writable_fields(&endpoint.writable, value),
             methods: vec!["PATCH", "PUT"],
+            fields: edit_fields(value),
         }),
     };
     let delete = change.is_none() && capabilities["delete"] == true && offers("DELETE");
-    let create = sent(Method::POST)
-        .or_else(|| (may_create && offers("POST")).then(|| new_record(&endpoint.creatable)));
+    let create_fields =
+        |values: &Value| form_fields(endpoint.fields_for(&Method::POST), "create", values);
+    let create = match change.filter(|c| c.method == Method::POST) {
+        Some(change) => Some(CreateForm {
+            content: change.content.clone(),
+            fields: create_fields(&sent_body(change)),
+        }),
+        None => (may_create && offers("POST")).then(|| CreateForm {
+            content: new_record(&endpoint.creatable),
+            fields: create_fields(&Value::Null),
+        }),
+    };
     (edit.is_some() || delete || create.is_some()).then_some(Forms {
         csrf_token,
         edit,
@@ -571,6 +608,20 @@ struct EndpointInfo {
     writable: Vec<String>,
     /// The fields a `POST` takes, each with the empty value of its type.
     creatable: Vec<(String, Value)>,
+    /// The typed fields of a `POST` and of a `PATCH` (or `PUT`).
+    post_fields: Vec<FieldSpec>,
+    patch_fields: Vec<FieldSpec>,
+}
+
+impl EndpointInfo {
+    /// The typed fields of a change by `method`.
+    fn fields_for(&self, method: &Method) -> &[FieldSpec] {
+        if *method == Method::POST {
+            &self.post_fields
+        } else {
+            &self.patch_fields
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -639,7 +690,12 @@ fn endpoints() -> &'static Endpoints {
                                     .collect()
                             })
                             .unwrap_or_default();
+                    let body_schema = |method: &str| {
+                        &operations[method]["requestBody"]["content"]["application/json"]["schema"]
+                    };
                     EndpointInfo {
+                        post_fields: FieldSpec::from_schema(body_schema("post")),
+                        patch_fields: FieldSpec::from_schema(body_schema("put")),
                         writable,
                         creatable,
                         segments: path.split('/').map(str::to_owned).collect(),
