@@ -13,6 +13,7 @@ backend_tests!(
     forms_appear_only_for_what_the_caller_may_do,
     a_record_is_created_from_its_list_page,
     typed_fields_make_the_body,
+    members_are_added_from_the_list_page,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -491,4 +492,44 @@ fn typed_fields_make_the_body(backend: Backend) {
     .expect(400);
     assert!(refused.body.contains("organization"), "{}", refused.body);
     assert!(refused.body.contains("value=\"seven\""), "{}", refused.body);
+}
+
+fn members_are_added_from_the_list_page(backend: Backend) {
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("club");
+    let user = server.create_user("cy", "Cy-pass-123456", false);
+    let members = format!("/api/v2/organizations/{organization}/users/");
+    let browser = browser(&server);
+    let page = browser
+        .get(&members)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(page.contains("name=\"field.id\""), "{page}");
+    assert!(page.contains("name=\"field.disassociate\""), "{page}");
+    let user_text = user.to_string();
+    let added = post_page_form(
+        &server,
+        &browser,
+        &members,
+        &[
+            ("_method", "POST"),
+            ("_form", "fields"),
+            ("field.id", user_text.as_str()),
+        ],
+    )
+    .expect(303);
+    assert_eq!(added.location().as_deref(), Some(members.as_str()));
+    assert_eq!(server.admin().get_json(&members)["count"], json!(1));
+    // A member may see the list, not change it: no form.
+    let cy = server.client();
+    server.login(&cy, "cy", "Cy-pass-123456");
+    let seen = cy
+        .get(&members)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(!seen.contains("<form"), "{seen}");
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::auth::Principal;
 use crate::context::{Context, Reply, run};
 use crate::error::ApiResult;
+use crate::http::browsable::{MayCreate, is_page_request};
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -88,4 +89,33 @@ where
         page(ctx, principal, &list)
     })
     .await
+}
+
+/// [`signed_in_list`] for a list that also takes `POST`: `page` says, besides the page,
+/// whether the caller may post there, which a browser's page shows as a form (asked only
+/// for page requests: `page`'s flag argument).
+pub async fn signed_in_list_taking_post<T, F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    page: F,
+) -> ApiResult<HttpResponse>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&mut Context<'_>, &Principal, &ListRequest, bool) -> ApiResult<(bool, ListPage<T>)>
+        + Send
+        + 'static,
+{
+    let list = ListRequest::from_request(req)?;
+    let page_wanted = is_page_request(req);
+    let reply = for_signed_in(req, state, move |ctx, principal| {
+        let (may_post, page) = page(ctx, principal, &list, page_wanted)?;
+        Ok((page_wanted && may_post, page))
+    })
+    .await?;
+    let (may_post, reply) = reply.split::<bool, ListPage<T>>();
+    let mut response = reply.json(StatusCode::OK);
+    if may_post {
+        response.extensions_mut().insert(MayCreate);
+    }
+    Ok(response)
 }

@@ -8,10 +8,9 @@ use serde::Serialize;
 
 use crate::auth::Principal;
 use crate::context::Context;
-use crate::context::run;
 use crate::error::ApiResult;
 use crate::handlers::detail::{Detail, Options};
-use crate::http::browsable::{MayCreate, is_page_request};
+use crate::handlers::frame::signed_in_list_taking_post;
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -82,19 +81,10 @@ async fn respond<L: Listing>(
     state: web::Data<AppState>,
     scope: impl FnOnce(&mut Context<'_>, &Principal) -> ApiResult<L::Scope> + Send + 'static,
 ) -> ApiResult<HttpResponse> {
-    let list = ListRequest::from_request(&req)?;
-    let page_wanted = is_page_request(&req);
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let scope = scope(ctx, &principal)?;
-        let page = L::page(ctx, &principal, scope, &list)?;
-        Ok((page_wanted && L::can_create(&principal), page))
+    signed_in_list_taking_post(&req, &state, move |ctx, principal, list, page_wanted| {
+        let scope = scope(ctx, principal)?;
+        let page = L::page(ctx, principal, scope, list)?;
+        Ok((page_wanted && L::can_create(principal), page))
     })
-    .await?;
-    let (may_create, reply) = reply.split::<bool, ListPage<L::Item>>();
-    let mut response = reply.json(actix_web::http::StatusCode::OK);
-    if may_create {
-        response.extensions_mut().insert(MayCreate);
-    }
-    Ok(response)
+    .await
 }

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::visible;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::{signed_in_list, signed_in_no_content, signed_in_options};
+use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content, signed_in_options};
 use crate::handlers::users::target_of;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
@@ -79,7 +79,7 @@ async fn list(
     id: i64,
     role: OrganizationRole,
 ) -> ApiResult<HttpResponse> {
-    signed_in_list(&req, &state, move |ctx, principal, list| {
+    signed_in_list_taking_post(&req, &state, move |ctx, principal, list, page_wanted| {
         visible(ctx, principal, id)?;
         // Everyone who can see the organization sees who belongs to it.
         let role_name = acs_storage::organizations::role_name(role);
@@ -89,7 +89,10 @@ async fn list(
             Some((id, role_name)),
             &list.params,
         )??;
-        crate::handlers::users::render_page(ctx, principal, list, page)
+        let may_change =
+            page_wanted && acs_authz::can_change_organization(&principal.actor, id).is_ok();
+        let page = crate::handlers::users::render_page(ctx, principal, list, page)?;
+        Ok((may_change, page))
     })
     .await
 }
