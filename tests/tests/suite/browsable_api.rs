@@ -532,4 +532,20 @@ fn members_are_added_from_the_list_page(backend: Backend) {
         .expect(200)
         .body;
     assert!(!seen.contains("<form"), "{seen}");
+    // The organization's content sources likewise.
+    let sources = format!("/api/v2/organizations/{organization}/source_credentials/");
+    let admin_page = browser
+        .get(&sources)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(admin_page.contains("name=\"field.id\""), "{admin_page}");
+    let member_page = cy
+        .get(&sources)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(!member_page.contains("<form"), "{member_page}");
 }

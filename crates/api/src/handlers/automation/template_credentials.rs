@@ -13,7 +13,7 @@ use super::references;
 use super::resource::{Resource, visible};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::{render_page, secrets};
-use crate::handlers::frame::{signed_in_list, signed_in_no_content};
+use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::state::AppState;
@@ -26,8 +26,8 @@ pub async fn list_template_credentials(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    signed_in_list(&req, &state, move |ctx, principal, list| {
-        visible::<JobTemplates>(ctx, principal, id)?;
+    signed_in_list_taking_post(&req, &state, move |ctx, principal, list, page_wanted| {
+        let (_, organization) = visible::<JobTemplates>(ctx, principal, id)?;
         let conn = ctx.conn()?;
         let credentials = acs_storage::job_templates::credentials_of(conn, id)?;
         let count = i64::try_from(credentials.len()).unwrap_or(i64::MAX);
@@ -35,7 +35,9 @@ pub async fn list_template_credentials(
         let limit = usize::try_from(list.params.limit).unwrap_or(usize::MAX);
         let page: Vec<Credential> = credentials.into_iter().skip(offset).take(limit).collect();
         let results = render_page(conn, principal, &page)?;
-        list.envelope(count, results)
+        let may_change =
+            page_wanted && acs_authz::can_change_automation(&principal.actor, organization).is_ok();
+        Ok((may_change, list.envelope(count, results)?))
     })
     .await
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::visible;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::credentials::render_page;
-use crate::handlers::frame::{signed_in_list, signed_in_no_content};
+use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::state::AppState;
@@ -22,7 +22,7 @@ pub async fn list_source_credentials(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    signed_in_list(&req, &state, move |ctx, principal, list| {
+    signed_in_list_taking_post(&req, &state, move |ctx, principal, list, page_wanted| {
         visible(ctx, principal, id)?;
         let (count, items) = acs_storage::source_credentials::page(
             ctx.conn()?,
@@ -31,7 +31,9 @@ pub async fn list_source_credentials(
             list.params.limit,
         )?;
         let results = render_page(ctx.conn()?, principal, &items)?;
-        list.envelope(count, results)
+        let may_change =
+            page_wanted && acs_authz::can_change_organization(&principal.actor, id).is_ok();
+        Ok((may_change, list.envelope(count, results)?))
     })
     .await
 }
