@@ -27,6 +27,9 @@ pub struct Viewer {
     pub authorized: bool,
     /// The list's handler said the caller may create there.
     pub may_create: bool,
+    /// The handler said the caller may change what the page shows (a record without
+    /// `user_capabilities`, as settings).
+    pub may_change: bool,
 }
 
 impl<'a> ApiPage<'a> {
@@ -171,23 +174,26 @@ fn forms(
     let sent_body =
         |change: &Change| -> Value { serde_json::from_str(&change.content).unwrap_or(Value::Null) };
     let edit_fields = |values: &Value| form_fields(endpoint.fields_for("PATCH"), "edit", values);
-    let edit = match change {
-        Some(change) if matches!(change.method, "PUT" | "PATCH") => Some(EditForm {
-            content: change.content.clone(),
-            methods: if change.method == "PUT" {
-                vec!["PUT", "PATCH"]
-            } else {
-                vec!["PATCH", "PUT"]
-            },
-            fields: edit_fields(&sent_body(change)),
-        }),
-        Some(_) => None,
-        None => (capabilities["edit"] == true && offers("PATCH")).then(|| EditForm {
-            content: writable_fields(&endpoint.writable, value),
-            methods: vec!["PATCH", "PUT"],
-            fields: edit_fields(value),
-        }),
-    };
+    let edit =
+        match change {
+            Some(change) if matches!(change.method, "PUT" | "PATCH") => Some(EditForm {
+                content: change.content.clone(),
+                methods: if change.method == "PUT" {
+                    vec!["PUT", "PATCH"]
+                } else {
+                    vec!["PATCH", "PUT"]
+                },
+                fields: edit_fields(&sent_body(change)),
+            }),
+            Some(_) => None,
+            None => ((capabilities["edit"] == true || viewer.may_change) && offers("PATCH")).then(
+                || EditForm {
+                    content: writable_fields(&endpoint.writable, value),
+                    methods: vec!["PATCH", "PUT"],
+                    fields: edit_fields(value),
+                },
+            ),
+        };
     let delete = change.is_none() && capabilities["delete"] == true && offers("DELETE");
     let create_fields = |values: &Value| form_fields(endpoint.fields_for("POST"), "create", values);
     let create = match change.filter(|c| c.method == "POST") {
@@ -217,7 +223,18 @@ fn new_record(fields: &[(String, Value)]) -> String {
 
 /// The record's writable fields (those `PATCH` takes) as pretty JSON, secrets left out: a
 /// masked value sent back would be taken as the new secret.
+/// A body that names no fields (settings) takes all of the record's.
 fn writable_fields(writable: &[String], value: &Value) -> String {
+    let all: Vec<String>;
+    let writable = if writable.is_empty() {
+        all = value
+            .as_object()
+            .map(|record| record.keys().cloned().collect())
+            .unwrap_or_default();
+        &all
+    } else {
+        writable
+    };
     let fields: serde_json::Map<String, Value> = writable
         .iter()
         .filter_map(|name| value.get(name).map(|v| (name.clone(), v.clone())))

@@ -14,6 +14,7 @@ backend_tests!(
     a_record_is_created_from_its_list_page,
     typed_fields_make_the_body,
     members_are_added_from_the_list_page,
+    settings_are_changed_from_their_page,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -548,4 +549,40 @@ fn members_are_added_from_the_list_page(backend: Backend) {
         .expect(200)
         .body;
     assert!(!member_page.contains("<form"), "{member_page}");
+}
+
+fn settings_are_changed_from_their_page(backend: Backend) {
+    let server = TestServer::start(backend);
+    let path = "/api/v2/settings/authentication/";
+    let browser = browser(&server);
+    let page = browser
+        .get(path)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(page.contains("id=\"edit-content\""), "{page}");
+    assert!(page.contains("SESSION_COOKIE_AGE"), "{page}");
+    post_page_form(
+        &server,
+        &browser,
+        path,
+        &[
+            ("_method", "PATCH"),
+            ("_content", r#"{"SESSION_COOKIE_AGE": 900}"#),
+        ],
+    )
+    .expect(303);
+    assert_eq!(server.admin().get_json(path)["SESSION_COOKIE_AGE"], 900);
+    // A system auditor reads the settings, and gets no form.
+    server.create_auditor("audrey", "Audrey-pass-1");
+    let auditor = server.client();
+    server.login(&auditor, "audrey", "Audrey-pass-1");
+    let read = auditor
+        .get(path)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(!read.contains("<form"), "{read}");
 }

@@ -46,6 +46,12 @@ struct PageWanted;
 #[derive(Debug, Clone, Copy)]
 pub struct MayCreate;
 
+/// Set by a handler on its answer to a page request when the caller may change what it shows
+/// though the record does not say so itself (it has no `user_capabilities`, as settings):
+/// the page then carries the change form.
+#[derive(Debug, Clone, Copy)]
+pub struct MayChange;
+
 /// Whether `req`'s answer becomes a page.
 pub fn is_page_request(req: &actix_web::HttpRequest) -> bool {
     req.extensions().contains::<PageWanted>()
@@ -181,6 +187,7 @@ async fn as_page(
     let (req, response) = response.into_parts();
     let status = response.status();
     let may_create = response.extensions().contains::<MayCreate>();
+    let may_change = response.extensions().contains::<MayChange>();
     let kept: Vec<_> = response
         .headers()
         .iter()
@@ -191,7 +198,7 @@ async fn as_page(
         .await
         .map_err(|_| actix_web::error::ErrorInternalServerError("reading the answer"))?;
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let mut page = render_page(&req, status, &value, change, may_create)?;
+    let mut page = render_page(&req, status, &value, change, (may_create, may_change))?;
     for (name, value) in kept {
         page.headers_mut().insert(name, value);
     }
@@ -273,7 +280,7 @@ fn render_page(
     status: StatusCode,
     value: &Value,
     change: Option<&Change>,
-    may_create: bool,
+    (may_create, may_change): (bool, bool),
 ) -> Result<HttpResponse, actix_web::Error> {
     let state = req
         .app_data::<web::Data<AppState>>()
@@ -284,6 +291,7 @@ fn render_page(
             .map(|c| c.value().to_owned()),
         authorized: req.headers().contains_key(header::AUTHORIZATION),
         may_create,
+        may_change,
     };
     let status_line = format!(
         "{} {}",

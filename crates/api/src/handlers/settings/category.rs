@@ -16,6 +16,7 @@ use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::frame::{signed_in, signed_in_no_content, signed_in_options};
 use crate::http::body::JsonObject;
+use crate::http::browsable::{MayChange, is_page_request};
 use crate::state::AppState;
 use acs_app::settings::registry::{self, Category};
 
@@ -59,12 +60,21 @@ pub(super) async fn read_scope(
     scope: &'static Category,
 ) -> ApiResult<HttpResponse> {
     let slug = scope.slug;
+    let page_wanted = is_page_request(&req);
     let reply = run(&state, &req, move |ctx| {
-        require_reader(&ctx.require_user()?)?;
-        render(ctx, slug)
+        let principal = ctx.require_user()?;
+        require_reader(&principal)?;
+        // A browser's page offers the change form to whom may write.
+        let may_change = page_wanted && require_superuser(&principal).is_ok();
+        Ok((may_change, render(ctx, slug)?))
     })
     .await?;
-    Ok(reply.json(StatusCode::OK))
+    let (may_change, reply) = reply.split::<bool, _>();
+    let mut response = reply.json(StatusCode::OK);
+    if may_change {
+        response.extensions_mut().insert(MayChange);
+    }
+    Ok(response)
 }
 
 /// Stores the given settings (PUT and PATCH both write only the keys they name).
