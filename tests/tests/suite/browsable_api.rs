@@ -15,6 +15,7 @@ backend_tests!(
     typed_fields_make_the_body,
     members_are_added_from_the_list_page,
     settings_are_changed_from_their_page,
+    actions_offer_their_post_to_who_may_run_them,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -585,4 +586,40 @@ fn settings_are_changed_from_their_page(backend: Backend) {
         .expect(200)
         .body;
     assert!(!read.contains("<form"), "{read}");
+}
+
+fn actions_offer_their_post_to_who_may_run_them(backend: Backend) {
+    let fixture = acs_tests::ansible::AutomationServer::start(backend, &[]);
+    fixture.project_file("site", "site.yml", "- hosts: all\n  tasks: []\n");
+    let server = &fixture.server;
+    let organization = server.create_organization("ops");
+    let project = server
+        .admin()
+        .post("/api/v2/projects/")
+        .json(&json!({"name": "p", "organization": organization, "local_path": "site"}))
+        .call()
+        .expect(201)
+        .json()["id"]
+        .clone();
+    let update = format!("/api/v2/projects/{project}/update/");
+    let admin = browser(server);
+    let page = admin
+        .get(&update)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(page.contains("name=\"_method\" value=\"POST\""), "{page}");
+    // A member sees the project but may not update it: no form.
+    let member = server.create_user("mo", "Mo-pass-123456", false);
+    server.add_member(organization, member);
+    let mo = server.client();
+    server.login(&mo, "mo", "Mo-pass-123456");
+    let seen = mo
+        .get(&update)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(200)
+        .body;
+    assert!(!seen.contains("<form"), "{seen}");
 }

@@ -91,6 +91,32 @@ where
     .await
 }
 
+/// [`signed_in`] (200) for a resource that also takes `POST` (an action's status, as
+/// `…/launch/`): `work` says, besides the answer, whether the caller may post there, which a
+/// browser's page shows as a form (asked only for page requests: `work`'s flag argument).
+pub async fn signed_in_taking_post<T, F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    work: F,
+) -> ApiResult<HttpResponse>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&mut Context<'_>, &Principal, bool) -> ApiResult<(bool, T)> + Send + 'static,
+{
+    let page_wanted = is_page_request(req);
+    let reply = for_signed_in(req, state, move |ctx, principal| {
+        let (may_post, value) = work(ctx, principal, page_wanted)?;
+        Ok((page_wanted && may_post, value))
+    })
+    .await?;
+    let (may_post, reply) = reply.split::<bool, T>();
+    let mut response = reply.json(StatusCode::OK);
+    if may_post {
+        response.extensions_mut().insert(MayCreate);
+    }
+    Ok(response)
+}
+
 /// [`signed_in_list`] for a list that also takes `POST`: `page` says, besides the page,
 /// whether the caller may post there, which a browser's page shows as a form (asked only
 /// for page requests: `page`'s flag argument).

@@ -9,7 +9,7 @@ use serde_json::json;
 use super::{RunType, visible};
 use crate::context::run;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in;
+use crate::handlers::frame::signed_in_taking_post;
 use crate::state::AppState;
 
 /// `{"can_cancel": bool}`.
@@ -19,10 +19,14 @@ pub async fn can_cancel_run<T: RunType>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
+    signed_in_taking_post(&req, &state, move |ctx, principal, page_wanted| {
         let job = visible::<T>(ctx, principal, id)?;
         let unfinished = matches!(job.status.as_str(), "pending" | "running");
-        Ok(json!({ "can_cancel": unfinished }))
+        let organization = job.organization_id.unwrap_or_default();
+        let may_cancel = unfinished
+            && page_wanted
+            && acs_authz::can_run_automation(&principal.actor, organization).is_ok();
+        Ok((may_cancel, json!({ "can_cancel": unfinished })))
     })
     .await
 }

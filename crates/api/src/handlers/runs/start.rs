@@ -16,7 +16,7 @@ use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::{InventorySources, JobTemplates, Projects, visible};
-use crate::handlers::frame::signed_in;
+use crate::handlers::frame::signed_in_taking_post;
 use crate::http::body::JsonObject;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -60,10 +60,12 @@ pub async fn launch_requirements(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
-        let (template, _) = visible::<JobTemplates>(ctx, principal, id)?;
+    signed_in_taking_post(&req, &state, move |ctx, principal, page_wanted| {
+        let (template, organization) = visible::<JobTemplates>(ctx, principal, id)?;
         let needed = missing_resources(&template);
-        Ok(json!({
+        let may_launch =
+            page_wanted && acs_authz::can_run_automation(&principal.actor, organization).is_ok();
+        let requirements = json!({
             "can_start_without_user_input": needed.is_empty(),
             "passwords_needed_to_start": [],
             "variables_needed_to_start": [],
@@ -77,7 +79,8 @@ pub async fn launch_requirements(
                 "name": template.name,
                 "description": template.description,
             },
-        }))
+        });
+        Ok((may_launch, requirements))
     })
     .await
 }
@@ -155,18 +158,16 @@ pub async fn update_status(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let project_path = req.path().starts_with("/api/v2/projects/");
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
+    signed_in_taking_post(&req, &state, move |ctx, principal, _| {
         let organization = if project_path {
-            visible::<Projects>(ctx, &principal, id)?.1
+            visible::<Projects>(ctx, principal, id)?.1
         } else {
-            visible::<InventorySources>(ctx, &principal, id)?.1
+            visible::<InventorySources>(ctx, principal, id)?.1
         };
         let allowed = acs_authz::can_run_automation(&principal.actor, organization).is_ok();
-        Ok(json!({ "can_update": allowed }))
+        Ok((allowed, json!({ "can_update": allowed })))
     })
-    .await?;
-    Ok(reply.json(StatusCode::OK))
+    .await
 }
 
 /// Starts an update of project `id`: 202 with `"project_update": id`.
