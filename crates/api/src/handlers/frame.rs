@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::auth::Principal;
 use crate::context::{Context, Reply, run};
 use crate::error::ApiResult;
-use crate::http::browsable::{MayCreate, is_page_request};
+use crate::http::browsable::{MayPost, is_page_request};
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -112,7 +112,7 @@ where
     let (may_post, reply) = reply.split::<bool, T>();
     let mut response = reply.json(StatusCode::OK);
     if may_post {
-        response.extensions_mut().insert(MayCreate);
+        response.extensions_mut().insert(MayPost);
     }
     Ok(response)
 }
@@ -141,7 +141,7 @@ where
     let (may_post, reply) = reply.split::<bool, ListPage<T>>();
     let mut response = reply.json(StatusCode::OK);
     if may_post {
-        response.extensions_mut().insert(MayCreate);
+        response.extensions_mut().insert(MayPost);
     }
     Ok(response)
 }

@@ -11,13 +11,14 @@
 //! page, which brings it back. The handlers know nothing of this: the page wraps their
 //! answer, so it masks secrets exactly as the JSON does.
 //!
-//! A page carries a form for each change its caller may make: on a list, `POST` with the
-//! fields to fill (when the list's handler says the caller may create there, [`MayCreate`]);
-//! on a record, `PATCH` or `PUT` with its writable fields as JSON, and `DELETE` (the record's
-//! own `user_capabilities` say which). Browsers post forms only, so the form posts to the record's URL with the method
-//! and the JSON in fields (`_method`, `_content`) and the page's CSRF token; the request then
-//! runs as that method with that JSON body, the token as `X-CSRFToken`, under every check a
-//! script's request meets. A change that worked goes back to the record's page (after a
+//! A page carries a form for each change its caller may make: `POST` where the handler says
+//! the caller may post ([`MayPost`]: a list, an association, an action), with the fields to
+//! fill; on a record, `PATCH` or `PUT` with its writable fields, and `DELETE`, as the record's
+//! own `user_capabilities` say (or the handler, [`MayChange`], where it has none). Browsers
+//! post forms only, so a form posts to the page's URL with the method and the JSON (or typed
+//! fields) in fields (`_method`, `_content`, `field.*`) and the page's CSRF token; the request
+//! then runs as that method with that JSON body, the token as `X-CSRFToken`, under every
+//! check a script's request meets. A change that worked goes back to the record's page (after a
 //! creation, to the new record's; after a deletion, to the collection's); a refusal is shown
 //! in the page with the form as sent.
 
@@ -41,10 +42,10 @@ use crate::state::AppState;
 #[derive(Debug, Clone, Copy)]
 struct PageWanted;
 
-/// Set by a list's handler on its answer to a page request when the caller may create there:
-/// the page then carries the create form.
+/// Set by a handler on its answer to a page request when the caller may `POST` there (create
+/// in a list, associate, launch, update, cancel): the page then carries the `POST` form.
 #[derive(Debug, Clone, Copy)]
-pub struct MayCreate;
+pub struct MayPost;
 
 /// Set by a handler on its answer to a page request when the caller may change what it shows
 /// though the record does not say so itself (it has no `user_capabilities`, as settings):
@@ -186,7 +187,7 @@ async fn as_page(
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let (req, response) = response.into_parts();
     let status = response.status();
-    let may_create = response.extensions().contains::<MayCreate>();
+    let may_create = response.extensions().contains::<MayPost>();
     let may_change = response.extensions().contains::<MayChange>();
     let kept: Vec<_> = response
         .headers()
