@@ -28,6 +28,16 @@ fn browser(server: &TestServer) -> Agent {
     browser
 }
 
+/// `GET path` as a browser following a link, answered `status`.
+#[track_caller]
+fn visit(agent: &Agent, path: &str, status: u16) -> Reply {
+    agent
+        .get(path)
+        .header("Accept", BROWSER_ACCEPT)
+        .call()
+        .expect(status)
+}
+
 fn is_page(reply: &acs_tests::Reply) -> bool {
     reply
         .header("content-type")
@@ -38,11 +48,7 @@ fn browsers_get_pages_and_programs_keep_the_json(backend: Backend) {
     let server = TestServer::start(backend);
     let browser = browser(&server);
     let path = "/api/v2/users/?order_by=id";
-    let page = browser
-        .get(path)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200);
+    let page = visit(&browser, path, 200);
     assert!(is_page(&page), "{:?}", page.headers);
     let policy = page.header("content-security-policy").expect("a policy");
     assert!(policy.contains("default-src 'none'"), "{policy}");
@@ -72,11 +78,7 @@ fn browsers_get_pages_and_programs_keep_the_json(backend: Backend) {
     let admin = server.admin();
     let token = admin.personal_token("read");
     for agent in [admin.clone(), server.anonymous().with_bearer(&token)] {
-        let reply = agent
-            .get(path)
-            .header("Accept", BROWSER_ACCEPT)
-            .call()
-            .expect(200);
+        let reply = visit(&agent, path, 200);
         assert!(!is_page(&reply), "{:?}", reply.headers);
         assert_eq!(reply.json()["count"], json!(1));
     }
@@ -90,11 +92,7 @@ fn browsers_get_pages_and_programs_keep_the_json(backend: Backend) {
         .json(&json!({"name": "made"}))
         .call();
     assert!(!is_page(&posted), "{}", posted.body);
-    let metadata = browser
-        .get("/.well-known/oauth-authorization-server")
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200);
+    let metadata = visit(&browser, "/.well-known/oauth-authorization-server", 200);
     assert!(!is_page(&metadata));
 }
 
@@ -102,12 +100,12 @@ fn pages_escape_data_and_link_the_api(backend: Backend) {
     let server = TestServer::start(backend);
     let organization = server.create_organization("<b>x</b>");
     let browser = browser(&server);
-    let page = browser
-        .get(&format!("/api/v2/organizations/{organization}/"))
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(
+        &browser,
+        &format!("/api/v2/organizations/{organization}/"),
+        200,
+    )
+    .body;
     assert!(page.contains("&lt;b&gt;x&lt;/b&gt;"), "{page}");
     assert!(!page.contains("<b>x</b>"), "{page}");
     assert!(
@@ -126,12 +124,7 @@ fn pages_escape_data_and_link_the_api(backend: Backend) {
     for n in 0..3 {
         server.create_organization(&format!("org{n}"));
     }
-    let list = browser
-        .get("/api/v2/organizations/?page_size=2")
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let list = visit(&browser, "/api/v2/organizations/?page_size=2", 200).body;
     assert!(list.contains("rel=\"next\""), "{list}");
     assert!(list.contains("<code>order_by</code>"), "{list}");
     assert!(list.contains("<code>name</code>"), "a filter: {list}");
@@ -139,11 +132,11 @@ fn pages_escape_data_and_link_the_api(backend: Backend) {
     let user = server.create_user("alice", "Alice-pass-1", false);
     let alice = server.client();
     server.login(&alice, "alice", "Alice-pass-1");
-    let refused = alice
-        .get(&format!("/api/v2/organizations/{organization}/"))
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(403);
+    let refused = visit(
+        &alice,
+        &format!("/api/v2/organizations/{organization}/"),
+        403,
+    );
     assert!(is_page(&refused));
     assert!(refused.body.contains("403"), "{}", refused.body);
     assert!(user > 0);
@@ -152,11 +145,7 @@ fn pages_escape_data_and_link_the_api(backend: Backend) {
 fn anonymous_browsers_are_sent_to_login_and_back(backend: Backend) {
     let server = TestServer::start(backend);
     let visitor = server.client();
-    let reply = visitor
-        .get("/api/v2/users/?order_by=-id")
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(302);
+    let reply = visit(&visitor, "/api/v2/users/?order_by=-id", 302);
     assert_eq!(
         reply.location().as_deref(),
         Some("/api/login/?next=%2Fapi%2Fv2%2Fusers%2F%3Forder_by%3D-id")
@@ -206,12 +195,7 @@ fn a_record_is_changed_and_deleted_from_its_page(backend: Backend) {
     let organization = server.create_organization("before");
     let path = format!("/api/v2/organizations/{organization}/");
     let browser = browser(&server);
-    let page = browser
-        .get(&path)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&browser, &path, 200).body;
     assert!(page.contains("name=\"_content\""), "{page}");
     assert!(
         page.contains("&quot;name&quot;: &quot;before&quot;"),
@@ -281,12 +265,7 @@ fn forms_appear_only_for_what_the_caller_may_do(backend: Backend) {
     server.create_auditor("audrey", "Audrey-pass-1");
     let auditor = server.client();
     server.login(&auditor, "audrey", "Audrey-pass-1");
-    let page = auditor
-        .get(&path)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&auditor, &path, 200).body;
     assert!(!page.contains("<form"), "{page}");
     // Nor can the auditor send what a form would.
     post_page_form(
@@ -323,12 +302,7 @@ fn a_record_is_created_from_its_list_page(backend: Backend) {
     let server = TestServer::start(backend);
     let browser = browser(&server);
     let list = "/api/v2/organizations/";
-    let page = browser
-        .get(list)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&browser, list, 200).body;
     assert!(page.contains("id=\"create-content\""), "{page}");
     assert!(
         page.contains("&quot;name&quot;: &quot;&quot;"),
@@ -372,19 +346,9 @@ fn a_record_is_created_from_its_list_page(backend: Backend) {
     server.create_user("bo", "Bo-pass-12345", false);
     let bo = server.client();
     server.login(&bo, "bo", "Bo-pass-12345");
-    let page = bo
-        .get(list)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&bo, list, 200).body;
     assert!(!page.contains("<form"), "{page}");
-    let tokens = bo
-        .get("/api/v2/tokens/")
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let tokens = visit(&bo, "/api/v2/tokens/", 200).body;
     assert!(tokens.contains("id=\"create-content\""), "{tokens}");
     // The JSON of a list is the same whether or not its caller may create.
     assert_eq!(
@@ -398,12 +362,7 @@ fn typed_fields_make_the_body(backend: Backend) {
     let organization = server.create_organization("apps");
     let browser = browser(&server);
     let list = "/api/v2/applications/";
-    let page = browser
-        .get(list)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&browser, list, 200).body;
     // A flag is a box, help text is next to its input, a choice is a select of its values.
     assert!(page.contains("name=\"field.client_type\""), "{page}");
     assert!(
@@ -411,12 +370,7 @@ fn typed_fields_make_the_body(backend: Backend) {
         "{page}"
     );
     assert!(page.contains("Unique within the organization."), "{page}");
-    let types = browser
-        .get("/api/v2/credential_types/")
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let types = visit(&browser, "/api/v2/credential_types/", 200).body;
     assert!(
         types.contains("<select id=\"create-kind\" name=\"field.kind\""),
         "{types}"
@@ -450,12 +404,7 @@ fn typed_fields_make_the_body(backend: Backend) {
     assert_eq!(application["organization"], organization);
 
     // The record's form holds its values; a change by fields keeps what is left out.
-    let page = browser
-        .get(&path)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&browser, &path, 200).body;
     assert!(
         page.contains("id=\"edit-name\" name=\"field.name\" type=\"text\" value=\"typed\""),
         "{page}"
@@ -502,12 +451,7 @@ fn members_are_added_from_the_list_page(backend: Backend) {
     let user = server.create_user("cy", "Cy-pass-123456", false);
     let members = format!("/api/v2/organizations/{organization}/users/");
     let browser = browser(&server);
-    let page = browser
-        .get(&members)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&browser, &members, 200).body;
     assert!(page.contains("name=\"field.id\""), "{page}");
     assert!(page.contains("name=\"field.disassociate\""), "{page}");
     let user_text = user.to_string();
@@ -527,28 +471,13 @@ fn members_are_added_from_the_list_page(backend: Backend) {
     // A member may see the list, not change it: no form.
     let cy = server.client();
     server.login(&cy, "cy", "Cy-pass-123456");
-    let seen = cy
-        .get(&members)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let seen = visit(&cy, &members, 200).body;
     assert!(!seen.contains("<form"), "{seen}");
     // The organization's content sources likewise.
     let sources = format!("/api/v2/organizations/{organization}/source_credentials/");
-    let admin_page = browser
-        .get(&sources)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let admin_page = visit(&browser, &sources, 200).body;
     assert!(admin_page.contains("name=\"field.id\""), "{admin_page}");
-    let member_page = cy
-        .get(&sources)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let member_page = visit(&cy, &sources, 200).body;
     assert!(!member_page.contains("<form"), "{member_page}");
 }
 
@@ -556,12 +485,7 @@ fn settings_are_changed_from_their_page(backend: Backend) {
     let server = TestServer::start(backend);
     let path = "/api/v2/settings/authentication/";
     let browser = browser(&server);
-    let page = browser
-        .get(path)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&browser, path, 200).body;
     assert!(page.contains("id=\"edit-content\""), "{page}");
     assert!(page.contains("SESSION_COOKIE_AGE"), "{page}");
     post_page_form(
@@ -579,12 +503,7 @@ fn settings_are_changed_from_their_page(backend: Backend) {
     server.create_auditor("audrey", "Audrey-pass-1");
     let auditor = server.client();
     server.login(&auditor, "audrey", "Audrey-pass-1");
-    let read = auditor
-        .get(path)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let read = visit(&auditor, path, 200).body;
     assert!(!read.contains("<form"), "{read}");
 }
 
@@ -603,23 +522,13 @@ fn actions_offer_their_post_to_who_may_run_them(backend: Backend) {
         .clone();
     let update = format!("/api/v2/projects/{project}/update/");
     let admin = browser(server);
-    let page = admin
-        .get(&update)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let page = visit(&admin, &update, 200).body;
     assert!(page.contains("name=\"_method\" value=\"POST\""), "{page}");
     // A member sees the project but may not update it: no form.
     let member = server.create_user("mo", "Mo-pass-123456", false);
     server.add_member(organization, member);
     let mo = server.client();
     server.login(&mo, "mo", "Mo-pass-123456");
-    let seen = mo
-        .get(&update)
-        .header("Accept", BROWSER_ACCEPT)
-        .call()
-        .expect(200)
-        .body;
+    let seen = visit(&mo, &update, 200).body;
     assert!(!seen.contains("<form"), "{seen}");
 }
