@@ -132,16 +132,8 @@ where
         + 'static,
 {
     let list = ListRequest::from_request(req)?;
-    let page_wanted = is_page_request(req);
-    let reply = for_signed_in(req, state, move |ctx, principal| {
-        let (may_post, page) = page(ctx, principal, &list, page_wanted)?;
-        Ok((page_wanted && may_post, page))
+    signed_in_taking_post(req, state, move |ctx, principal, page_wanted| {
+        page(ctx, principal, &list, page_wanted)
     })
-    .await?;
-    let (may_post, reply) = reply.split::<bool, ListPage<T>>();
-    let mut response = reply.json(StatusCode::OK);
-    if may_post {
-        response.extensions_mut().insert(MayPost);
-    }
-    Ok(response)
+    .await
 }
