@@ -14,7 +14,7 @@ pub use endpoints::{EndpointInfo, Endpoints};
 pub use fields::{FieldSpec, FormField, body_from_fields, form_fields};
 pub use json::{api_link, is_api_url, json_html};
 pub use negotiation::wants_page;
-pub use page::{ApiPage, Change, Crumb, Forms, Parameter, Viewer, crumbs};
+pub use page::{ApiPage, Change, Crumb, Forms, Offer, Parameter, Viewer, crumbs};
 
 /// Where the browsable API is served.
 pub const PREFIX: &str = "/api/v2/";

@@ -25,11 +25,21 @@ pub struct Viewer {
     pub csrf_token: Option<String>,
     /// The request carried `Authorization`: a program, which gets no forms.
     pub authorized: bool,
-    /// The list's handler said the caller may create there.
-    pub may_create: bool,
-    /// The handler said the caller may change what the page shows (a record without
-    /// `user_capabilities`, as settings).
-    pub may_change: bool,
+    /// What the handler said the caller may do beyond the record's own `user_capabilities`.
+    pub offer: Offer,
+}
+
+/// The changes a handler says the caller may make where the answer does not say so itself: a
+/// list has no `user_capabilities`, settings have none, and a run's say `delete: false` (as
+/// the reference system's do) though who may run it may delete it once it has finished.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Offer {
+    /// `POST`: create in a list, associate, launch, update, cancel.
+    pub post: bool,
+    /// `PUT` and `PATCH`.
+    pub change: bool,
+    /// `DELETE`.
+    pub delete: bool,
 }
 
 impl<'a> ApiPage<'a> {
@@ -155,9 +165,9 @@ pub fn crumbs(path: &str) -> Vec<Crumb> {
 }
 
 /// The forms of a page for a browser signed in with a session (`viewer`): editing when the
-/// record says its caller may (`user_capabilities.edit`) and the endpoint takes `PATCH`,
-/// deleting likewise, creating where the list's handler said the caller may; after a refused
-/// change, its form again with what was sent.
+/// record (`user_capabilities.edit`) or the handler ([`Offer::change`]) says its caller may
+/// and the endpoint takes `PATCH`, deleting likewise, creating where the handler said the
+/// caller may post; after a refused change, its form again with what was sent.
 fn forms(
     viewer: &Viewer,
     endpoint: &EndpointInfo,
@@ -168,7 +178,6 @@ fn forms(
         return None;
     }
     let csrf_token = viewer.csrf_token.clone().filter(|t| !t.is_empty())?;
-    let may_create = viewer.may_create;
     let capabilities = &value["summary_fields"]["user_capabilities"];
     let offers = |method: &str| endpoint.methods.iter().any(|m| m == method);
     let sent_body =
@@ -186,22 +195,23 @@ fn forms(
                 fields: edit_fields(&sent_body(change)),
             }),
             Some(_) => None,
-            None => ((capabilities["edit"] == true || viewer.may_change) && offers("PATCH")).then(
-                || EditForm {
+            None => ((capabilities["edit"] == true || viewer.offer.change) && offers("PATCH"))
+                .then(|| EditForm {
                     content: writable_fields(&endpoint.writable, value),
                     methods: vec!["PATCH", "PUT"],
                     fields: edit_fields(value),
-                },
-            ),
+                }),
         };
-    let delete = change.is_none() && capabilities["delete"] == true && offers("DELETE");
+    let delete = change.is_none()
+        && (capabilities["delete"] == true || viewer.offer.delete)
+        && offers("DELETE");
     let create_fields = |values: &Value| form_fields(endpoint.fields_for("POST"), "create", values);
     let create = match change.filter(|c| c.method == "POST") {
         Some(change) => Some(CreateForm {
             content: change.content.clone(),
             fields: create_fields(&sent_body(change)),
         }),
-        None => (may_create && offers("POST")).then(|| CreateForm {
+        None => (viewer.offer.post && offers("POST")).then(|| CreateForm {
             content: new_record(&endpoint.creatable),
             fields: create_fields(&Value::Null),
         }),
@@ -241,4 +251,62 @@ fn writable_fields(writable: &[String], value: &Value) -> String {
         .filter(|(_, v)| v != acs_credential_types::ENCRYPTED_PLACEHOLDER)
         .collect();
     serde_json::to_string_pretty(&fields).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn runs() -> Endpoints {
+        Endpoints::from_document(&json!({"paths": {
+            "/api/v2/jobs/{id}/": {"get": {"summary": "Read"}, "delete": {}},
+        }}))
+    }
+
+    fn delete_offered(viewer: &Viewer, record: &Value) -> bool {
+        let endpoints = runs();
+        let page = ApiPage::new(
+            &endpoints,
+            "GET",
+            "/api/v2/jobs/1/",
+            "200 OK".into(),
+            record,
+            None,
+            viewer,
+        );
+        page.forms.is_some_and(|forms| forms.delete)
+    }
+
+    #[test]
+    fn a_delete_form_needs_the_record_or_the_handler_to_allow_it() {
+        let session = Viewer {
+            csrf_token: Some("token".into()),
+            ..Viewer::default()
+        };
+        let refused = json!({"summary_fields": {"user_capabilities": {"delete": false}}});
+        let allowed = json!({"summary_fields": {"user_capabilities": {"delete": true}}});
+        assert!(!delete_offered(&session, &refused));
+        assert!(delete_offered(&session, &allowed));
+        let offered = Viewer {
+            offer: Offer {
+                delete: true,
+                ..Offer::default()
+            },
+            ..session.clone()
+        };
+        assert!(delete_offered(&offered, &refused));
+        // A program, or a browser without its CSRF token, gets no form whatever is offered.
+        let program = Viewer {
+            authorized: true,
+            ..offered.clone()
+        };
+        assert!(!delete_offered(&program, &allowed));
+        let tokenless = Viewer {
+            csrf_token: None,
+            ..offered
+        };
+        assert!(!delete_offered(&tokenless, &allowed));
+    }
 }

@@ -123,6 +123,13 @@ pub struct UnifiedJob {
     pub finished: Option<Timestamp>,
 }
 
+impl UnifiedJob {
+    /// Whether the run is over (neither pending nor running).
+    pub fn is_finished(&self) -> bool {
+        !UNFINISHED.contains(&self.status.as_str())
+    }
+}
+
 /// The values of a new run (created `pending`).
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = unified_jobs)]

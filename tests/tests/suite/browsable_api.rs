@@ -499,12 +499,19 @@ fn settings_are_changed_from_their_page(backend: Backend) {
     )
     .expect(303);
     assert_eq!(server.admin().get_json(path)["SESSION_COOKIE_AGE"], 900);
-    // A system auditor reads the settings, and gets no form.
+    // The reset form returns the category to its defaults.
+    let page = visit(&browser, path, 200).body;
+    assert!(page.contains(DELETE_FORM), "{page}");
+    let reset = post_page_form(&server, &browser, path, &[("_method", "DELETE")]).expect(303);
+    assert_eq!(reset.location().as_deref(), Some("/api/v2/settings/"));
+    assert_eq!(server.admin().get_json(path)["SESSION_COOKIE_AGE"], 1800);
+    // A system auditor reads the settings, and gets no form; a reset it forges is refused.
     server.create_auditor("audrey", "Audrey-pass-1");
     let auditor = server.client();
     server.login(&auditor, "audrey", "Audrey-pass-1");
     let read = visit(&auditor, path, 200).body;
     assert!(!read.contains("<form"), "{read}");
+    post_page_form(&server, &auditor, path, &[("_method", "DELETE")]).expect(403);
 }
 
 fn actions_offer_their_post_to_who_may_run_them(backend: Backend) {
@@ -531,4 +538,28 @@ fn actions_offer_their_post_to_who_may_run_them(backend: Backend) {
     server.login(&mo, "mo", "Mo-pass-123456");
     let seen = visit(&mo, &update, 200).body;
     assert!(!seen.contains("<form"), "{seen}");
+
+    // A finished run's page offers its deletion to who may run it, not to a member, though
+    // its `user_capabilities` say `delete: false`.
+    let started = server.admin().post(&update).call().expect(202).json();
+    let run = format!("/api/v2/project_updates/{}/", started["project_update"]);
+    let finished = acs_tests::ansible::wait_for_run(&server.admin(), &run);
+    assert_eq!(
+        finished["summary_fields"]["user_capabilities"]["delete"],
+        false
+    );
+    let member_view = visit(&mo, &run, 200).body;
+    assert!(!member_view.contains(DELETE_FORM), "{member_view}");
+    post_page_form(server, &mo, &run, &[("_method", "DELETE")]).expect(403);
+    let admin_view = visit(&admin, &run, 200).body;
+    assert!(admin_view.contains(DELETE_FORM), "{admin_view}");
+    let deleted = post_page_form(server, &admin, &run, &[("_method", "DELETE")]).expect(303);
+    assert_eq!(
+        deleted.location().as_deref(),
+        Some("/api/v2/project_updates/")
+    );
+    server.admin().get(&run).call().expect(404);
 }
+
+/// The hidden field of a page's delete form.
+const DELETE_FORM: &str = "name=\"_method\" value=\"DELETE\"";

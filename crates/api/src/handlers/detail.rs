@@ -3,13 +3,13 @@
 //! ([`Detail`], [`Delete`], [`Options`]; `PUT` and `PATCH` in [`crate::handlers::change`]);
 //! the handlers are these.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::frame::{signed_in, signed_in_no_content, signed_in_options};
+use crate::handlers::frame::{signed_in_no_content, signed_in_offering, signed_in_options};
+use crate::http::browsable::Offer;
 use crate::http::options::ResourceMeta;
 use crate::state::AppState;
 
@@ -23,6 +23,19 @@ pub trait Detail: 'static {
     /// The record at `key` as the signed-in `principal` sees it: 404 when there is none, 403
     /// when they may not see it.
     fn get(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<Self::Shown>;
+
+    /// [`Detail::get`], with what a browser's page of the record offers beyond its own
+    /// `user_capabilities` (`page_wanted`: whether the answer becomes a page; nothing is
+    /// offered otherwise). Most records say all in their capabilities: nothing more.
+    fn get_offering(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        key: Self::Key,
+        page_wanted: bool,
+    ) -> ApiResult<(Offer, Self::Shown)> {
+        let _ = page_wanted;
+        Ok((Offer::default(), Self::get(ctx, principal, key)?))
+    }
 }
 
 /// What `OPTIONS` of a resource's collection and records say: its fields, and whether the
@@ -54,8 +67,8 @@ pub async fn get<D: Detail>(
     path: web::Path<D::Key>,
 ) -> ApiResult<HttpResponse> {
     let key = path.into_inner();
-    signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
-        D::get(ctx, principal, key)
+    signed_in_offering(&req, &state, move |ctx, principal, page_wanted| {
+        D::get_offering(ctx, principal, key, page_wanted)
     })
     .await
 }

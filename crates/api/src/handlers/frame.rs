@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::auth::Principal;
 use crate::context::{Context, Reply, run};
 use crate::error::ApiResult;
-use crate::http::browsable::{MayPost, is_page_request};
+use crate::http::browsable::{Offer, is_page_request};
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
@@ -91,9 +91,34 @@ where
     .await
 }
 
-/// [`signed_in`] (200) for a resource that also takes `POST` (an action's status, as
-/// `…/launch/`): `work` says, besides the answer, whether the caller may post there, which a
-/// browser's page shows as a form (asked only for page requests: `work`'s flag argument).
+/// [`signed_in`] (200) for an answer a browser's page may offer changes on that the answer
+/// does not name itself: `work` says, besides the answer, what the caller may do there
+/// ([`Offer`]; asked only for page requests: `work`'s flag argument), which the page shows as
+/// forms.
+pub async fn signed_in_offering<T, F>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    work: F,
+) -> ApiResult<HttpResponse>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&mut Context<'_>, &Principal, bool) -> ApiResult<(Offer, T)> + Send + 'static,
+{
+    let page_wanted = is_page_request(req);
+    let reply = for_signed_in(req, state, move |ctx, principal| {
+        work(ctx, principal, page_wanted)
+    })
+    .await?;
+    let (offer, reply) = reply.split::<Offer, T>();
+    let mut response = reply.json(StatusCode::OK);
+    if page_wanted && offer != Offer::default() {
+        response.extensions_mut().insert(offer);
+    }
+    Ok(response)
+}
+
+/// [`signed_in_offering`] for a resource that also takes `POST` (an action's status, as
+/// `…/launch/`): `work` says, besides the answer, whether the caller may post there.
 pub async fn signed_in_taking_post<T, F>(
     req: &HttpRequest,
     state: &web::Data<AppState>,
@@ -103,18 +128,15 @@ where
     T: Serialize + Send + 'static,
     F: FnOnce(&mut Context<'_>, &Principal, bool) -> ApiResult<(bool, T)> + Send + 'static,
 {
-    let page_wanted = is_page_request(req);
-    let reply = for_signed_in(req, state, move |ctx, principal| {
-        let (may_post, value) = work(ctx, principal, page_wanted)?;
-        Ok((page_wanted && may_post, value))
+    signed_in_offering(req, state, move |ctx, principal, page_wanted| {
+        let (post, value) = work(ctx, principal, page_wanted)?;
+        let offer = Offer {
+            post,
+            ..Offer::default()
+        };
+        Ok((offer, value))
     })
-    .await?;
-    let (may_post, reply) = reply.split::<bool, T>();
-    let mut response = reply.json(StatusCode::OK);
-    if may_post {
-        response.extensions_mut().insert(MayPost);
-    }
-    Ok(response)
+    .await
 }
 
 /// [`signed_in_list`] for a list that also takes `POST`: `page` says, besides the page,

@@ -12,9 +12,10 @@
 //! answer, so it masks secrets exactly as the JSON does.
 //!
 //! A page carries a form for each change its caller may make: `POST` where the handler says
-//! the caller may post ([`MayPost`]: a list, an association, an action), with the fields to
+//! the caller may post (a list, an association, an action), with the fields to
 //! fill; on a record, `PATCH` or `PUT` with its writable fields, and `DELETE`, as the record's
-//! own `user_capabilities` say (or the handler, [`MayChange`], where it has none). Browsers
+//! own `user_capabilities` say (or the handler, where they say less: an [`Offer`] the handler
+//! sets on its answer to a page request). Browsers
 //! post forms only, so a form posts to the page's URL with the method and the JSON (or typed
 //! fields) in fields (`_method`, `_content`, `field.*`) and the page's CSRF token; the request
 //! then runs as that method with that JSON body, the token as `X-CSRFToken`, under every
@@ -24,6 +25,7 @@
 
 use std::sync::OnceLock;
 
+pub use acs_browsable::Offer;
 use acs_browsable::{
     ApiPage, Change, Endpoints, PREFIX, Viewer, api_link, body_from_fields, crumbs, wants_page,
 };
@@ -41,17 +43,6 @@ use crate::state::AppState;
 /// Set on a request whose answer becomes a page, for handlers that add to pages.
 #[derive(Debug, Clone, Copy)]
 struct PageWanted;
-
-/// Set by a handler on its answer to a page request when the caller may `POST` there (create
-/// in a list, associate, launch, update, cancel): the page then carries the `POST` form.
-#[derive(Debug, Clone, Copy)]
-pub struct MayPost;
-
-/// Set by a handler on its answer to a page request when the caller may change what it shows
-/// though the record does not say so itself (it has no `user_capabilities`, as settings):
-/// the page then carries the change form.
-#[derive(Debug, Clone, Copy)]
-pub struct MayChange;
 
 /// Whether `req`'s answer becomes a page.
 pub fn is_page_request(req: &actix_web::HttpRequest) -> bool {
@@ -187,8 +178,11 @@ async fn as_page(
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let (req, response) = response.into_parts();
     let status = response.status();
-    let may_create = response.extensions().contains::<MayPost>();
-    let may_change = response.extensions().contains::<MayChange>();
+    let offer = response
+        .extensions()
+        .get::<Offer>()
+        .copied()
+        .unwrap_or_default();
     let kept: Vec<_> = response
         .headers()
         .iter()
@@ -199,7 +193,7 @@ async fn as_page(
         .await
         .map_err(|_| actix_web::error::ErrorInternalServerError("reading the answer"))?;
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let mut page = render_page(&req, status, &value, change, (may_create, may_change))?;
+    let mut page = render_page(&req, status, &value, change, offer)?;
     for (name, value) in kept {
         page.headers_mut().insert(name, value);
     }
@@ -281,7 +275,7 @@ fn render_page(
     status: StatusCode,
     value: &Value,
     change: Option<&Change>,
-    (may_create, may_change): (bool, bool),
+    offer: Offer,
 ) -> Result<HttpResponse, actix_web::Error> {
     let state = req
         .app_data::<web::Data<AppState>>()
@@ -291,8 +285,7 @@ fn render_page(
             .cookie(crate::auth::csrf::COOKIE)
             .map(|c| c.value().to_owned()),
         authorized: req.headers().contains_key(header::AUTHORIZATION),
-        may_create,
-        may_change,
+        offer,
     };
     let status_line = format!(
         "{} {}",

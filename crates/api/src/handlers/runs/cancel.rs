@@ -21,7 +21,7 @@ pub async fn can_cancel_run<T: RunType>(
     let id = path.into_inner();
     signed_in_taking_post(&req, &state, move |ctx, principal, page_wanted| {
         let job = visible::<T>(ctx, principal, id)?;
-        let unfinished = matches!(job.status.as_str(), "pending" | "running");
+        let unfinished = !job.is_finished();
         let organization = job.organization_id.unwrap_or_default();
         let may_cancel = unfinished
             && page_wanted

@@ -38,7 +38,7 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
             related.insert(name.into(), json!(format!("/api/v2/{collection}/{id}/")));
         }
     }
-    let unfinished = matches!(run.status.as_str(), "pending" | "running");
+    let unfinished = !run.is_finished();
     let mut record = envelope(
         run.id,
         &run.kind,

@@ -12,11 +12,13 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value, json};
 
 use super::{require_reader, require_superuser};
-use crate::context::{Context, run};
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::{signed_in, signed_in_no_content, signed_in_options};
+use crate::handlers::frame::{
+    signed_in, signed_in_no_content, signed_in_offering, signed_in_options,
+};
 use crate::http::body::JsonObject;
-use crate::http::browsable::{MayChange, is_page_request};
+use crate::http::browsable::Offer;
 use crate::state::AppState;
 use acs_app::settings::registry::{self, Category};
 
@@ -53,28 +55,25 @@ pub async fn get_category(
     read_scope(req, state, category(&path)?).await
 }
 
-/// The settings of `scope`, secrets masked.
+/// The settings of `scope`, secrets masked. A browser's page offers the change and reset
+/// forms to whom may write.
 pub(super) async fn read_scope(
     req: HttpRequest,
     state: web::Data<AppState>,
     scope: &'static Category,
 ) -> ApiResult<HttpResponse> {
     let slug = scope.slug;
-    let page_wanted = is_page_request(&req);
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        require_reader(&principal)?;
-        // A browser's page offers the change form to whom may write.
-        let may_change = page_wanted && require_superuser(&principal).is_ok();
-        Ok((may_change, render(ctx, slug)?))
+    signed_in_offering(&req, &state, move |ctx, principal, page_wanted| {
+        require_reader(principal)?;
+        let writer = page_wanted && require_superuser(principal).is_ok();
+        let offer = Offer {
+            change: writer,
+            delete: writer,
+            ..Offer::default()
+        };
+        Ok((offer, render(ctx, slug)?))
     })
-    .await?;
-    let (may_change, reply) = reply.split::<bool, _>();
-    let mut response = reply.json(StatusCode::OK);
-    if may_change {
-        response.extensions_mut().insert(MayChange);
-    }
-    Ok(response)
+    .await
 }
 
 /// Stores the given settings (PUT and PATCH both write only the keys they name).
