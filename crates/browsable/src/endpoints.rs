@@ -29,6 +29,20 @@ pub struct EndpointInfo {
 }
 
 impl EndpointInfo {
+    /// The page's title: the resource's name as the reference system's pages give it ("User
+    /// List" for a list, "User Detail" for one record), read from the `GET` summary the API
+    /// document gives ("List: User List", "Read one of: User List"); other summaries as they are.
+    pub fn title(&self) -> String {
+        if let Some(name) = self.summary.strip_prefix("List: ") {
+            return name.to_owned();
+        }
+        if let Some(name) = self.summary.strip_prefix("Read one of: ") {
+            let resource = name.strip_suffix(" List").unwrap_or(name);
+            return format!("{resource} Detail");
+        }
+        self.summary.clone()
+    }
+
     /// The typed fields of a change by `method`.
     pub fn fields_for(&self, method: &str) -> &[FieldSpec] {
         if method == "POST" {
@@ -155,7 +169,7 @@ mod tests {
                     "properties": {"username": {"type": "string"}, "is_superuser": {"type": "boolean"}}
                 }}}}},
             },
-            "/api/v2/users/{user}/": {"get": {"summary": "Read"}, "patch": {}, "put": {}},
+            "/api/v2/users/{user}/": {"get": {"summary": "Read one of: User List"}, "patch": {}, "put": {}},
             "/api/v2/users/me/": {"get": {"summary": "Me"}},
             "/api/o/token/": {"post": {}},
         }}));
@@ -164,12 +178,13 @@ mod tests {
         assert_eq!(users.description, "Users.");
         assert_eq!(users.parameters[0].name, "order_by");
         assert_eq!(users.fields_for("POST").len(), 2);
+        assert_eq!(users.title(), "User List");
         assert_eq!(
-            endpoints.find("/api/v2/users/7/").expect("a user").summary,
-            "Read"
+            endpoints.find("/api/v2/users/7/").expect("a user").title(),
+            "User Detail"
         );
         assert_eq!(
-            endpoints.find("/api/v2/users/me/").expect("me").summary,
+            endpoints.find("/api/v2/users/me/").expect("me").title(),
             "Me"
         );
         assert!(endpoints.find("/api/v2/nothing/here/").is_none());

@@ -56,7 +56,7 @@ impl<'a> ApiPage<'a> {
     ) -> Self {
         let endpoint = endpoints.find(path);
         ApiPage {
-            title: endpoint.map_or_else(|| path.to_owned(), |e| e.summary.clone()),
+            title: endpoint.map_or_else(|| path.to_owned(), EndpointInfo::title),
             description: endpoint.map_or_else(String::new, |e| e.description.clone()),
             method,
             path,
@@ -75,7 +75,7 @@ impl<'a> ApiPage<'a> {
 /// What the page shows.
 #[derive(Debug, Serialize)]
 pub struct ApiPage<'a> {
-    /// The resource's name (the `GET` operation's summary), or the path.
+    /// The resource's name ([`EndpointInfo::title`]), or the path.
     title: String,
     /// What the resource is.
     description: String,

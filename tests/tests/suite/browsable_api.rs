@@ -50,6 +50,7 @@ fn browsers_get_pages_and_programs_keep_the_json(backend: Backend) {
     let path = "/api/v2/users/?order_by=id";
     let page = visit(&browser, path, 200);
     assert!(is_page(&page), "{:?}", page.headers);
+    assert!(page.body.contains("<h1>User List</h1>"), "{}", page.body);
     let policy = page.header("content-security-policy").expect("a policy");
     assert!(policy.contains("default-src 'none'"), "{policy}");
     assert!(policy.contains("script-src 'self'"), "{policy}");
@@ -106,6 +107,7 @@ fn pages_escape_data_and_link_the_api(backend: Backend) {
         200,
     )
     .body;
+    assert!(page.contains("<h1>Organization Detail</h1>"), "{page}");
     assert!(page.contains("&lt;b&gt;x&lt;/b&gt;"), "{page}");
     assert!(!page.contains("<b>x</b>"), "{page}");
     assert!(
