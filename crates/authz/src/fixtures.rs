@@ -2,12 +2,17 @@
 //! of user, and applications and tokens around them, with distinct ids so
 //! "self" is never matched by accident.
 
-use crate::{Actor, Id, TargetApplication, TargetToken, TargetUser};
+use crate::{Actor, Denied, Id, TargetApplication, TargetToken, TargetUser};
 
 /// The organization most rows are about.
 pub const O: Id = 1;
 /// Another organization, administered by someone else.
 pub const P: Id = 2;
+
+/// A rule's answer: allowed.
+pub const OK: Result<(), Denied> = Ok(());
+/// A rule's answer: refused.
+pub const NOT_PERMITTED: Result<(), Denied> = Err(Denied::NotPermitted);
 
 fn actor(user_id: Id, admin_of: &[Id], member_of: &[Id]) -> Actor {
     Actor {
@@ -58,6 +63,11 @@ pub fn unrelated() -> Actor {
 }
 
 /// Admin of both organizations, listed out of order on purpose.
+/// Administers P (listed twice) and is a member of O: membership is not administration.
+pub fn admin_p_member_o() -> Actor {
+    actor(7, &[P, P], &[O])
+}
+
 pub fn admin_o_and_p() -> Actor {
     actor(106, &[P, O, P], &[])
 }

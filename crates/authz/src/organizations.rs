@@ -116,9 +116,6 @@ mod tests {
     use super::*;
     use crate::fixtures::*;
 
-    const OK: Result<(), Denied> = Ok(());
-    const NOT_PERMITTED: Result<(), Denied> = Err(Denied::NotPermitted);
-
     #[test]
     fn visible_organizations_by_role() {
         let member_p_admin_o = Actor {

@@ -33,9 +33,6 @@ mod tests {
     use crate::fixtures::*;
     use crate::*;
 
-    const OK: Result<(), Denied> = Ok(());
-    const NOT_PERMITTED: Result<(), Denied> = Err(Denied::NotPermitted);
-
     #[test]
     fn check_method_by_scope() {
         #[rustfmt::skip]

@@ -125,20 +125,11 @@ mod tests {
     use super::*;
     use crate::fixtures::*;
 
-    const OK: Result<(), Denied> = Ok(());
-    const NOT_PERMITTED: Result<(), Denied> = Err(Denied::NotPermitted);
-
     #[test]
     fn visible_tokens_by_role() {
         let limited = |user_id, administered: &[Id]| TokenVisibility::Limited {
             user_id,
             administered: administered.to_vec(),
-        };
-        let admin_p_member_o = Actor {
-            user_id: 7,
-            admin_of: vec![P, P],
-            member_of: vec![O],
-            ..Actor::default()
         };
         #[rustfmt::skip]
         let rows = [
@@ -149,7 +140,7 @@ mod tests {
             ("admin of P", admin_p(), limited(104, &[P])),
             ("unrelated", unrelated(), limited(105, &[])),
             ("admin of O and P: sorted and unique", admin_o_and_p(), limited(106, &[O, P])),
-            ("membership is not administration", admin_p_member_o, limited(7, &[P])),
+            ("membership is not administration", admin_p_member_o(), limited(7, &[P])),
             ("read-only superuser", read_only(superuser()), TokenVisibility::All),
             ("read-only admin of O", read_only(admin_o()), limited(102, &[O])),
         ];

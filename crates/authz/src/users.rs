@@ -177,8 +177,6 @@ mod tests {
         is_system_auditor: Some(false),
     };
 
-    const OK: Result<(), Denied> = Ok(());
-    const NOT_PERMITTED: Result<(), Denied> = Err(Denied::NotPermitted);
     const ONLY_SUPERUSER: Result<(), Denied> = Err(Denied::OnlySuperuserGrantsPrivileges);
     const NOT_SELF: Result<(), Denied> = Err(Denied::CannotDeleteSelf);
 

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page, like_pattern};
 use crate::schema::{credential_types, credentials};
+use crate::stamps::Creation;
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
 /// A credential type row.
@@ -56,14 +57,9 @@ pub struct NewCredentialType<'a> {
     pub inputs: &'a str,
     /// Injector configuration (JSON).
     pub injectors: &'a str,
-    /// Creator.
-    pub created_by: Option<i64>,
-    /// Same as `created_by`.
-    pub modified_by: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
+    /// Who made it, and when.
+    #[diesel(embed)]
+    pub stamps: Creation,
 }
 
 /// A partial update; `None` leaves a column as it is. Namespace and managed never change
@@ -202,10 +198,7 @@ pub fn upsert_managed(
                         managed: true,
                         inputs: definition.inputs,
                         injectors: definition.injectors,
-                        created_by: None,
-                        modified_by: None,
-                        created: now,
-                        modified: now,
+                        stamps: Creation::by(None, now),
                     },
                 )?;
                 outcome.created += 1;

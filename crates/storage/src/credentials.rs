@@ -11,6 +11,7 @@ use crate::schema::{
     credential_types, credentials, organization_roles, organization_source_credentials,
     organizations, users,
 };
+use crate::stamps::Creation;
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
 /// A credential row. `inputs` holds secret values sealed, so its `Debug` output is safe, but
@@ -69,14 +70,9 @@ pub struct NewCredential<'a> {
     pub user_id: Option<i64>,
     /// Input values (secrets sealed).
     pub inputs: &'a str,
-    /// Creator.
-    pub created_by: Option<i64>,
-    /// Same as `created_by`.
-    pub modified_by: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
+    /// Who made it, and when.
+    #[diesel(embed)]
+    pub stamps: Creation,
 }
 
 /// A partial update; `None` leaves a column as it is. The owner never changes.

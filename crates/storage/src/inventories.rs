@@ -5,6 +5,7 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{hosts, inventories};
+use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// An inventory row.
@@ -40,14 +41,9 @@ pub struct NewInventory<'a> {
     pub description: &'a str,
     /// Owning organization.
     pub organization_id: i64,
-    /// Creator.
-    pub created_by: Option<i64>,
-    /// Same as `created_by`.
-    pub modified_by: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
+    /// Who made it, and when.
+    #[diesel(embed)]
+    pub stamps: Creation,
 }
 
 /// A partial update; `None` leaves a column as it is.

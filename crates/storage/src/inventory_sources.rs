@@ -6,6 +6,7 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{inventories, inventory_sources};
+use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// An inventory source row.
@@ -57,14 +58,9 @@ pub struct NewInventorySource<'a> {
     pub source_path: &'a str,
     /// The credential.
     pub credential_id: Option<i64>,
-    /// Creator.
-    pub created_by: Option<i64>,
-    /// Same as `created_by`.
-    pub modified_by: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
+    /// Who made it, and when.
+    #[diesel(embed)]
+    pub stamps: Creation,
 }
 
 /// A partial update; `None` leaves a column as it is.

@@ -6,6 +6,7 @@ use diesel::prelude::*;
 use crate::credentials::Credential;
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{credentials, job_template_credentials, job_templates};
+use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A job template row.
@@ -57,14 +58,9 @@ pub struct NewJobTemplate<'a> {
     pub playbook: &'a str,
     /// Extra variables text.
     pub extra_vars: &'a str,
-    /// Creator.
-    pub created_by: Option<i64>,
-    /// Same as `created_by`.
-    pub modified_by: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
+    /// Who made it, and when.
+    #[diesel(embed)]
+    pub stamps: Creation,
 }
 
 /// A partial update; `None` leaves a column as it is.

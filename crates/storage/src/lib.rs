@@ -39,6 +39,7 @@ pub mod sessions;
 pub mod settings;
 pub mod source_credentials;
 pub mod sso_states;
+pub mod stamps;
 pub mod stats;
 pub mod sweeps;
 pub mod throttle;

@@ -6,6 +6,7 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::projects;
+use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A project row.
@@ -49,14 +50,9 @@ pub struct NewProject<'a> {
     pub scm_type: &'a str,
     /// Directory name under `PROJECTS_ROOT`.
     pub local_path: &'a str,
-    /// Creator.
-    pub created_by: Option<i64>,
-    /// Same as `created_by`.
-    pub modified_by: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
+    /// Who made it, and when.
+    #[diesel(embed)]
+    pub stamps: Creation,
 }
 
 /// A partial update; `None` leaves a column as it is.

@@ -7,11 +7,9 @@ use serde_json::{Map, Value, json};
 
 use super::references;
 use super::resource::Resource;
-use crate::auth::Principal;
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::http::render::{capabilities, envelope};
 use acs_app::settings::Settings;
 
 /// The host resource.
@@ -122,23 +120,15 @@ impl Resource for Hosts {
         )
     }
 
-    fn render(conn: &mut DbConnection, viewer: &Principal, row: &Host) -> ApiResult<Value> {
-        let organization = Self::organization(conn, row)?;
-        let caps = acs_authz::automation_capabilities(&viewer.actor, organization);
-        let mut record = envelope(
-            row.id,
-            Self::KIND,
-            Self::url(row.id),
-            json!({ "inventory": format!("/api/v2/inventories/{}/", row.inventory_id) }),
-            json!({ "user_capabilities": capabilities(caps) }),
-            &row.created,
-            &row.modified,
-        );
-        record.insert("name".into(), json!(row.name));
-        record.insert("description".into(), json!(row.description));
-        record.insert("inventory".into(), json!(row.inventory_id));
-        record.insert("variables".into(), json!(row.variables));
-        record.insert("inventory_source".into(), json!(row.inventory_source_id));
-        Ok(Value::Object(record))
+    fn related(_: &Host, _: &str) -> Value {
+        json!({})
+    }
+
+    fn fields(_: &mut DbConnection, row: &Host) -> ApiResult<Vec<(&'static str, Value)>> {
+        Ok(vec![
+            ("inventory", json!(row.inventory_id)),
+            ("variables", json!(row.variables)),
+            ("inventory_source", json!(row.inventory_source_id)),
+        ])
     }
 }

@@ -2,16 +2,15 @@
 
 use acs_authz::Actor;
 use acs_storage::inventories::{Inventory, InventoryChanges, NewInventory};
+use acs_storage::stamps::Creation;
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
 use super::references;
 use super::resource::Resource;
-use crate::auth::Principal;
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::http::render::{capabilities, envelope};
 use acs_app::settings::Settings;
 
 /// The inventory resource.
@@ -95,10 +94,7 @@ impl Resource for Inventories {
                 name: input.name.as_deref().unwrap_or_default(),
                 description: input.description.as_deref().unwrap_or_default(),
                 organization_id: input.organization.unwrap_or_default(),
-                created_by: Some(by),
-                modified_by: Some(by),
-                created: now,
-                modified: now,
+                stamps: Creation::by(Some(by), now),
             },
         )
     }
@@ -123,29 +119,20 @@ impl Resource for Inventories {
         )
     }
 
-    fn render(conn: &mut DbConnection, viewer: &Principal, row: &Inventory) -> ApiResult<Value> {
-        let caps = acs_authz::automation_capabilities(&viewer.actor, row.organization_id);
-        let base = Self::url(row.id);
-        let mut record = envelope(
-            row.id,
-            Self::KIND,
-            base.clone(),
-            json!({
-                "organization": format!("/api/v2/organizations/{}/", row.organization_id),
-                "hosts": format!("{base}hosts/"),
-                "inventory_sources": format!("{base}inventory_sources/"),
-            }),
-            json!({ "user_capabilities": capabilities(caps) }),
-            &row.created,
-            &row.modified,
-        );
-        record.insert("name".into(), json!(row.name));
-        record.insert("description".into(), json!(row.description));
-        record.insert("organization".into(), json!(row.organization_id));
-        record.insert(
-            "total_hosts".into(),
-            json!(acs_storage::inventories::host_count(conn, row.id)?),
-        );
-        Ok(Value::Object(record))
+    fn related(_: &Inventory, base: &str) -> Value {
+        json!({
+            "hosts": format!("{base}hosts/"),
+            "inventory_sources": format!("{base}inventory_sources/"),
+        })
+    }
+
+    fn fields(conn: &mut DbConnection, row: &Inventory) -> ApiResult<Vec<(&'static str, Value)>> {
+        Ok(vec![
+            ("organization", json!(row.organization_id)),
+            (
+                "total_hosts",
+                json!(acs_storage::inventories::host_count(conn, row.id)?),
+            ),
+        ])
     }
 }

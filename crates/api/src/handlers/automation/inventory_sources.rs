@@ -3,16 +3,15 @@
 
 use acs_authz::Actor;
 use acs_storage::inventory_sources::{InventorySource, InventorySourceChanges, NewInventorySource};
+use acs_storage::stamps::Creation;
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
 use super::references;
 use super::resource::Resource;
-use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::http::render::{capabilities, envelope};
 use acs_app::settings::Settings;
 
 /// The inventory source resource.
@@ -144,10 +143,7 @@ impl Resource for InventorySources {
                 source_project_id: input.source_project.flatten(),
                 source_path: input.source_path.as_deref().unwrap_or_default(),
                 credential_id: input.credential.flatten(),
-                created_by: Some(by),
-                modified_by: Some(by),
-                created: now,
-                modified: now,
+                stamps: Creation::by(Some(by), now),
             },
         )
     }
@@ -174,35 +170,24 @@ impl Resource for InventorySources {
         )
     }
 
-    fn render(
-        conn: &mut DbConnection,
-        viewer: &Principal,
+    fn related(_: &InventorySource, base: &str) -> Value {
+        json!({
+            "update": format!("{base}update/"),
+            "inventory_updates": format!("{base}inventory_updates/"),
+        })
+    }
+
+    fn fields(
+        _: &mut DbConnection,
         row: &InventorySource,
-    ) -> ApiResult<Value> {
-        let organization = Self::organization(conn, row)?;
-        let caps = acs_authz::automation_capabilities(&viewer.actor, organization);
-        let base = Self::url(row.id);
-        let mut record = envelope(
-            row.id,
-            Self::KIND,
-            base.clone(),
-            json!({
-                "inventory": format!("/api/v2/inventories/{}/", row.inventory_id),
-                "update": format!("{base}update/"),
-                "inventory_updates": format!("{base}inventory_updates/"),
-            }),
-            json!({ "user_capabilities": capabilities(caps) }),
-            &row.created,
-            &row.modified,
-        );
-        record.insert("name".into(), json!(row.name));
-        record.insert("description".into(), json!(row.description));
-        record.insert("inventory".into(), json!(row.inventory_id));
-        record.insert("source".into(), json!(row.source));
-        record.insert("source_project".into(), json!(row.source_project_id));
-        record.insert("source_path".into(), json!(row.source_path));
-        record.insert("credential".into(), json!(row.credential_id));
-        Ok(Value::Object(record))
+    ) -> ApiResult<Vec<(&'static str, Value)>> {
+        Ok(vec![
+            ("inventory", json!(row.inventory_id)),
+            ("source", json!(row.source)),
+            ("source_project", json!(row.source_project_id)),
+            ("source_path", json!(row.source_path)),
+            ("credential", json!(row.credential_id)),
+        ])
     }
 }
 

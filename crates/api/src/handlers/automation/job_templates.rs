@@ -2,17 +2,16 @@
 
 use acs_authz::Actor;
 use acs_storage::job_templates::{JobTemplate, JobTemplateChanges, NewJobTemplate};
+use acs_storage::stamps::Creation;
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
 use super::inventory_sources::optional_id;
 use super::references;
 use super::resource::Resource;
-use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::http::render::{capabilities, envelope};
 use acs_app::settings::Settings;
 
 /// The job template resource.
@@ -134,10 +133,7 @@ impl Resource for JobTemplates {
                 project_id: Some(project),
                 playbook: input.playbook.as_deref().unwrap_or_default(),
                 extra_vars: input.extra_vars.as_deref().unwrap_or_default(),
-                created_by: Some(by),
-                modified_by: Some(by),
-                created: now,
-                modified: now,
+                stamps: Creation::by(Some(by), now),
             },
         )
     }
@@ -166,11 +162,8 @@ impl Resource for JobTemplates {
         )
     }
 
-    fn render(_: &mut DbConnection, viewer: &Principal, row: &JobTemplate) -> ApiResult<Value> {
-        let caps = acs_authz::automation_capabilities(&viewer.actor, row.organization_id);
-        let base = Self::url(row.id);
+    fn related(row: &JobTemplate, base: &str) -> Value {
         let mut related = json!({
-            "organization": format!("/api/v2/organizations/{}/", row.organization_id),
             "credentials": format!("{base}credentials/"),
             "launch": format!("{base}launch/"),
             "jobs": format!("{base}jobs/"),
@@ -181,22 +174,16 @@ impl Resource for JobTemplates {
         if let Some(inventory) = row.inventory_id {
             related["inventory"] = json!(format!("/api/v2/inventories/{inventory}/"));
         }
-        let mut record = envelope(
-            row.id,
-            Self::KIND,
-            base,
-            related,
-            json!({ "user_capabilities": capabilities(caps) }),
-            &row.created,
-            &row.modified,
-        );
-        record.insert("name".into(), json!(row.name));
-        record.insert("description".into(), json!(row.description));
-        record.insert("organization".into(), json!(row.organization_id));
-        record.insert("project".into(), json!(row.project_id));
-        record.insert("inventory".into(), json!(row.inventory_id));
-        record.insert("playbook".into(), json!(row.playbook));
-        record.insert("extra_vars".into(), json!(row.extra_vars));
-        Ok(Value::Object(record))
+        related
+    }
+
+    fn fields(_: &mut DbConnection, row: &JobTemplate) -> ApiResult<Vec<(&'static str, Value)>> {
+        Ok(vec![
+            ("organization", json!(row.organization_id)),
+            ("project", json!(row.project_id)),
+            ("inventory", json!(row.inventory_id)),
+            ("playbook", json!(row.playbook)),
+            ("extra_vars", json!(row.extra_vars)),
+        ])
     }
 }

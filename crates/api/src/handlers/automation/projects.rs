@@ -2,16 +2,15 @@
 
 use acs_authz::Actor;
 use acs_storage::projects::{NewProject, Project, ProjectChanges};
+use acs_storage::stamps::Creation;
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
 use super::references;
 use super::resource::Resource;
-use crate::auth::Principal;
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
-use crate::http::render::{capabilities, envelope};
 use acs_app::settings::Settings;
 
 /// The project resource.
@@ -129,10 +128,7 @@ impl Resource for Projects {
                 organization_id: input.organization.unwrap_or_default(),
                 scm_type: "",
                 local_path: input.local_path.as_deref().unwrap_or_default(),
-                created_by: Some(by),
-                modified_by: Some(by),
-                created: now,
-                modified: now,
+                stamps: Creation::by(Some(by), now),
             },
         )
     }
@@ -158,28 +154,19 @@ impl Resource for Projects {
         )
     }
 
-    fn render(_: &mut DbConnection, viewer: &Principal, row: &Project) -> ApiResult<Value> {
-        let caps = acs_authz::automation_capabilities(&viewer.actor, row.organization_id);
-        let base = Self::url(row.id);
-        let mut record = envelope(
-            row.id,
-            Self::KIND,
-            base.clone(),
-            json!({
-                "organization": format!("/api/v2/organizations/{}/", row.organization_id),
-                "update": format!("{base}update/"),
-                "project_updates": format!("{base}project_updates/"),
-            }),
-            json!({ "user_capabilities": capabilities(caps) }),
-            &row.created,
-            &row.modified,
-        );
-        record.insert("name".into(), json!(row.name));
-        record.insert("description".into(), json!(row.description));
-        record.insert("organization".into(), json!(row.organization_id));
-        record.insert("scm_type".into(), json!(row.scm_type));
-        record.insert("local_path".into(), json!(row.local_path));
-        Ok(Value::Object(record))
+    fn related(_: &Project, base: &str) -> Value {
+        json!({
+            "update": format!("{base}update/"),
+            "project_updates": format!("{base}project_updates/"),
+        })
+    }
+
+    fn fields(_: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
+        Ok(vec![
+            ("organization", json!(row.organization_id)),
+            ("scm_type", json!(row.scm_type)),
+            ("local_path", json!(row.local_path)),
+        ])
     }
 }
 

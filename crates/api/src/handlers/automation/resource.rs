@@ -3,12 +3,13 @@
 use acs_authz::{Actor, OrganizationVisibility};
 use acs_storage::list::{ListError, ListParams, Page};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::http::options::ResourceMeta;
+use crate::http::render::{capabilities, envelope};
 use acs_app::settings::Settings;
 
 /// One organization-owned resource with a collection and a detail endpoint.
@@ -77,8 +78,48 @@ pub trait Resource: 'static {
     ) -> StorageResult<Self::Row>;
     /// Deletes the row.
     fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool>;
-    /// The record as `viewer` sees it.
-    fn render(conn: &mut DbConnection, viewer: &Principal, row: &Self::Row) -> ApiResult<Value>;
+    /// The row's description.
+    fn description(row: &Self::Row) -> &str;
+    /// When the row was created and last changed.
+    fn stamps(row: &Self::Row) -> (&Timestamp, &Timestamp);
+    /// The link to what owns the row (`organization`, or `inventory` for what lives in one),
+    /// first under `related`.
+    fn owner_link(row: &Self::Row) -> (&'static str, String);
+    /// The record's other links under `related` (`base`: its own URL).
+    fn related(row: &Self::Row, base: &str) -> Value;
+    /// The record's own fields, shown after `name` and `description` in this order.
+    fn fields(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<Vec<(&'static str, Value)>>;
+
+    /// The record as `viewer` sees it: the envelope (its capabilities those of the owning
+    /// organization's automation), `name`, `description`, then [`Resource::fields`].
+    fn render(conn: &mut DbConnection, viewer: &Principal, row: &Self::Row) -> ApiResult<Value> {
+        let organization = Self::organization(conn, row)?;
+        let caps = acs_authz::automation_capabilities(&viewer.actor, organization);
+        let id = Self::id(row);
+        let base = Self::url(id);
+        let (owner, owner_url) = Self::owner_link(row);
+        let mut related = Map::new();
+        related.insert(owner.into(), json!(owner_url));
+        if let Value::Object(links) = Self::related(row, &base) {
+            related.extend(links);
+        }
+        let (created, modified) = Self::stamps(row);
+        let mut record = envelope(
+            id,
+            Self::KIND,
+            base,
+            Value::Object(related),
+            json!({ "user_capabilities": capabilities(caps) }),
+            created,
+            modified,
+        );
+        record.insert("name".into(), json!(Self::name(row)));
+        record.insert("description".into(), json!(Self::description(row)));
+        for (name, value) in Self::fields(conn, row)? {
+            record.insert(name.into(), value);
+        }
+        Ok(Value::Object(record))
+    }
 
     /// The detail URL of row `id`.
     fn url(id: i64) -> String {
@@ -120,7 +161,8 @@ pub fn name_conflict<R: Resource>(error: acs_storage::StorageError) -> ApiError 
 }
 
 /// Writes the [`Resource`] methods that only reach storage module `$module` (whose rows have
-/// `id` and `name`): `find`, `id`, `name`, `delete`, `list` and `organization`. A resource is
+/// `id`, `name`, `description`, `created` and `modified`): `find`, the row's accessors,
+/// `delete`, `list`, `organization` and `owner_link`. A resource is
 /// owned by an organization (`organization`: its rows carry `organization_id`, its list has
 /// no parent) or lives in an inventory (`inventory`: its rows carry `inventory_id`, the
 /// inventory's organization owns them, and its list may be an inventory's sub-collection).
@@ -132,6 +174,10 @@ macro_rules! stored_rows {
 
         fn organization(_: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<i64> {
             Ok(row.organization_id)
+        }
+
+        fn owner_link(row: &Self::Row) -> (&'static str, String) {
+            ("organization", format!("/api/v2/organizations/{}/", row.organization_id))
         }
 
         fn list(
@@ -148,6 +194,10 @@ macro_rules! stored_rows {
 
         fn organization(conn: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<i64> {
             Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
+        }
+
+        fn owner_link(row: &Self::Row) -> (&'static str, String) {
+            ("inventory", format!("/api/v2/inventories/{}/", row.inventory_id))
         }
 
         fn list(
@@ -170,6 +220,14 @@ macro_rules! stored_rows {
 
         fn name(row: &Self::Row) -> &str {
             &row.name
+        }
+
+        fn description(row: &Self::Row) -> &str {
+            &row.description
+        }
+
+        fn stamps(row: &Self::Row) -> (&acs_storage::Timestamp, &acs_storage::Timestamp) {
+            (&row.created, &row.modified)
         }
 
         fn delete(conn: &mut acs_storage::DbConnection, id: i64) -> acs_storage::StorageResult<bool> {

@@ -1,6 +1,7 @@
 //! `POST /api/v2/credential_types/`.
 
 use acs_storage::credential_types::NewCredentialType;
+use acs_storage::stamps::Creation;
 
 use super::CredentialTypes;
 use super::input;
@@ -48,10 +49,7 @@ impl Create for CredentialTypes {
                     managed: false,
                     inputs: &inputs,
                     injectors: &injectors,
-                    created_by: Some(principal.user.id),
-                    modified_by: Some(principal.user.id),
-                    created: now,
-                    modified: now,
+                    stamps: Creation::by(Some(principal.user.id), now),
                 },
             )
             .map_err(name_conflict)?;

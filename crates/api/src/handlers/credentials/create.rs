@@ -1,6 +1,7 @@
 //! `POST /api/v2/credentials/` and `/api/v2/credential_types/<id>/credentials/`.
 
 use acs_storage::credentials::{CredentialScope, NewCredential};
+use acs_storage::stamps::Creation;
 
 use super::render::{CredentialRecord, render_one};
 use super::{Credentials, input, name_conflict, owner_of, validate};
@@ -69,10 +70,7 @@ fn create(
                 organization_id: input.organization,
                 user_id: input.user,
                 inputs: &inputs,
-                created_by: Some(principal.user.id),
-                modified_by: Some(principal.user.id),
-                created: now,
-                modified: now,
+                stamps: Creation::by(Some(principal.user.id), now),
             },
         )
         .map_err(name_conflict)?;

@@ -1,0 +1,41 @@
+//! Who made a record and when: the four stamp columns (`created_by`, `modified_by`,
+//! `created`, `modified`) of every table whose rows a user makes through the API, written by
+//! one type when a row is inserted.
+
+use diesel::prelude::*;
+
+use crate::Timestamp;
+use crate::schema::{
+    credential_types, credentials, inventories, inventory_sources, job_templates, projects,
+};
+
+/// The stamps of a new row (embedded in its insertable): its creator is its last modifier,
+/// its creation its last change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Insertable)]
+#[diesel(
+    table_name = credential_types,
+    table_name = credentials,
+    table_name = inventories,
+    table_name = inventory_sources,
+    table_name = job_templates,
+    table_name = projects
+)]
+#[diesel(treat_none_as_default_value = false)]
+pub struct Creation {
+    created_by: Option<i64>,
+    modified_by: Option<i64>,
+    created: Timestamp,
+    modified: Timestamp,
+}
+
+impl Creation {
+    /// Made by user `by` (`None`: by ACS itself, as the managed credential types) at `at`.
+    pub fn by(by: Option<i64>, at: Timestamp) -> Self {
+        Creation {
+            created_by: by,
+            modified_by: by,
+            created: at,
+            modified: at,
+        }
+    }
+}
