@@ -1,8 +1,66 @@
 //! Shared pieces of every record: timestamps, links and the common envelope fields.
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 pub use acs_app::timestamp;
+
+/// `user_capabilities` as most records show them: may the caller change and delete it.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Capabilities {
+    edit: bool,
+    delete: bool,
+}
+
+impl From<acs_authz::Capabilities> for Capabilities {
+    fn from(caps: acs_authz::Capabilities) -> Self {
+        Capabilities {
+            edit: caps.edit,
+            delete: caps.delete,
+        }
+    }
+}
+
+/// A user as other records' `summary_fields` show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct UserSummary {
+    id: i64,
+    username: String,
+    first_name: String,
+    last_name: String,
+}
+
+/// From storage's summary tuple: id, username, first and last name.
+impl From<(i64, String, String, String)> for UserSummary {
+    fn from((id, username, first_name, last_name): (i64, String, String, String)) -> Self {
+        UserSummary {
+            id,
+            username,
+            first_name,
+            last_name,
+        }
+    }
+}
+
+/// A named record (an organization, a credential type) as other records' `summary_fields`
+/// show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct NamedSummary {
+    id: i64,
+    name: String,
+    description: String,
+}
+
+/// From storage's summary tuple: id, name and description.
+impl From<(i64, String, String)> for NamedSummary {
+    fn from((id, name, description): (i64, String, String)) -> Self {
+        NamedSummary {
+            id,
+            name,
+            description,
+        }
+    }
+}
 
 /// An optional timestamp (null when absent).
 pub fn optional_timestamp(t: Option<&chrono::NaiveDateTime>) -> Value {
@@ -31,9 +89,9 @@ pub fn envelope(
     record
 }
 
-/// `user_capabilities` as the summary shows them.
+/// `user_capabilities` as the summary shows them, as JSON.
 pub fn capabilities(caps: acs_authz::Capabilities) -> Value {
-    json!({ "edit": caps.edit, "delete": caps.delete })
+    json!(Capabilities::from(caps))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use acs_storage::applications::{Application, ApplicationSummaries};
 use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::http::render::timestamp;
+use crate::http::render::{Capabilities, NamedSummary, UserSummary, timestamp};
 
 /// An application as the API shows it. The client secret appears in clear only in the response
 /// that created it, and never for public clients.
@@ -43,32 +43,11 @@ struct Related {
 
 #[derive(Debug, Clone, Serialize)]
 struct SummaryFields {
-    organization: OrganizationSummary,
+    organization: NamedSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     user: Option<UserSummary>,
     user_capabilities: Capabilities,
     tokens: TokensSummary,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct OrganizationSummary {
-    id: i64,
-    name: String,
-    description: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct UserSummary {
-    id: i64,
-    username: String,
-    first_name: String,
-    last_name: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct Capabilities {
-    edit: bool,
-    delete: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -94,7 +73,6 @@ pub fn render_application(
 ) -> ApplicationRecord {
     let caps = acs_authz::application_capabilities(&viewer.actor, &super::target_of(app));
     let base = format!("/api/v2/applications/{}/", app.id);
-    let (org_id, org_name, org_description) = summaries.organization.clone();
     let public = app.client_type == acs_oauth2::ClientType::Public.as_str();
     ApplicationRecord {
         id: app.id,
@@ -107,24 +85,9 @@ pub fn render_application(
         },
         url: base,
         summary_fields: SummaryFields {
-            organization: OrganizationSummary {
-                id: org_id,
-                name: org_name,
-                description: org_description,
-            },
-            user: summaries
-                .user
-                .clone()
-                .map(|(id, username, first_name, last_name)| UserSummary {
-                    id,
-                    username,
-                    first_name,
-                    last_name,
-                }),
-            user_capabilities: Capabilities {
-                edit: caps.edit,
-                delete: caps.delete,
-            },
+            organization: NamedSummary::from(summaries.organization.clone()),
+            user: summaries.user.clone().map(UserSummary::from),
+            user_capabilities: caps.into(),
             tokens: TokensSummary {
                 count: summaries.token_count,
                 results: summaries

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
-use crate::http::render::timestamp;
+use crate::http::render::{Capabilities, timestamp};
 
 /// A credential type as the API shows it. `injectors` appears only for superusers.
 #[derive(Debug, Clone, Serialize)]
@@ -42,12 +42,6 @@ struct Related {
 #[derive(Debug, Clone, Serialize)]
 struct SummaryFields {
     user_capabilities: Capabilities,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct Capabilities {
-    edit: bool,
-    delete: bool,
 }
 
 impl CredentialTypeRecord {
@@ -86,10 +80,11 @@ pub fn render_credential_type(
         },
         url: base,
         summary_fields: SummaryFields {
-            user_capabilities: Capabilities {
+            user_capabilities: acs_authz::Capabilities {
                 edit: writable,
                 delete: writable,
-            },
+            }
+            .into(),
         },
         created: timestamp(&credential_type.created),
         modified: timestamp(&credential_type.modified),

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::auth::Principal;
 use crate::error::ApiResult;
-use crate::http::render::timestamp;
+use crate::http::render::{NamedSummary, UserSummary, timestamp};
 
 /// A credential as the API shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -51,34 +51,12 @@ struct Related {
 
 #[derive(Debug, Clone, Serialize)]
 struct SummaryFields {
-    credential_type: TypeSummary,
+    credential_type: NamedSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
-    organization: Option<OrganizationSummary>,
+    organization: Option<NamedSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     user: Option<UserSummary>,
     user_capabilities: Capabilities,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct TypeSummary {
-    id: i64,
-    name: String,
-    description: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct OrganizationSummary {
-    id: i64,
-    name: String,
-    description: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct UserSummary {
-    id: i64,
-    username: String,
-    first_name: String,
-    last_name: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -133,28 +111,9 @@ fn render(
         },
         url: base,
         summary_fields: SummaryFields {
-            credential_type: TypeSummary {
-                id: type_id,
-                name: type_name,
-                description: type_description,
-            },
-            organization: summaries
-                .organization
-                .clone()
-                .map(|(id, name, description)| OrganizationSummary {
-                    id,
-                    name,
-                    description,
-                }),
-            user: summaries
-                .user
-                .clone()
-                .map(|(id, username, first_name, last_name)| UserSummary {
-                    id,
-                    username,
-                    first_name,
-                    last_name,
-                }),
+            credential_type: NamedSummary::from((type_id, type_name, type_description)),
+            organization: summaries.organization.clone().map(NamedSummary::from),
+            user: summaries.user.clone().map(UserSummary::from),
             user_capabilities: Capabilities {
                 edit: caps.edit,
                 delete: caps.delete,

@@ -5,7 +5,7 @@ use acs_oauth2::PlainSecret;
 use acs_storage::tokens::TokenRow;
 use serde::Serialize;
 
-use crate::http::render::timestamp;
+use crate::http::render::{UserSummary, timestamp};
 
 /// A token as the API shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -43,14 +43,6 @@ struct SummaryFields {
 }
 
 #[derive(Debug, Clone, Serialize)]
-struct UserSummary {
-    id: i64,
-    username: String,
-    first_name: String,
-    last_name: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
 struct ApplicationSummary {
     id: i64,
     name: String,
@@ -82,7 +74,6 @@ pub struct Plain<'a> {
 pub fn render_token(row: &TokenRow, plain: Option<Plain<'_>>) -> TokenRecord {
     let token = &row.token;
     let base = format!("/api/v2/tokens/{}/", token.id);
-    let (user_id, username, first_name, last_name) = row.user.clone();
     // Application tokens always carry a refresh token: it is issued with them, and revoking
     // it revokes the access token too.
     let refresh_token = token
@@ -100,12 +91,7 @@ pub fn render_token(row: &TokenRow, plain: Option<Plain<'_>>) -> TokenRecord {
         },
         url: base,
         summary_fields: SummaryFields {
-            user: UserSummary {
-                id: user_id,
-                username,
-                first_name,
-                last_name,
-            },
+            user: UserSummary::from(row.user.clone()),
             application: row
                 .application
                 .clone()

@@ -5,7 +5,7 @@ use acs_storage::users::{Memberships, User};
 use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::http::render::timestamp;
+use crate::http::render::{Capabilities, timestamp};
 
 /// The facts `authz` needs about a user.
 pub fn target_of(user: &User, memberships: &Memberships) -> TargetUser {
@@ -49,12 +49,6 @@ struct SummaryFields {
     user_capabilities: Capabilities,
 }
 
-#[derive(Debug, Clone, Serialize)]
-struct Capabilities {
-    edit: bool,
-    delete: bool,
-}
-
 /// Renders `user` as `viewer` sees it.
 pub fn render_user(viewer: &Principal, user: &User, memberships: &Memberships) -> UserRecord {
     let caps = acs_authz::user_capabilities(&viewer.actor, &target_of(user, memberships));
@@ -64,10 +58,7 @@ pub fn render_user(viewer: &Principal, user: &User, memberships: &Memberships) -
         url: format!("/api/v2/users/{}/", user.id),
         related: Related {},
         summary_fields: SummaryFields {
-            user_capabilities: Capabilities {
-                edit: caps.edit,
-                delete: caps.delete,
-            },
+            user_capabilities: caps.into(),
         },
         created: timestamp(&user.created),
         modified: timestamp(&user.modified),
