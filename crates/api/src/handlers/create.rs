@@ -8,9 +8,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::context::{Context, Reply, run};
+use crate::context::{Context, Reply};
 use crate::error::ApiResult;
 use crate::handlers::detail::Detail;
+use crate::handlers::frame::signed_in_reply;
 use crate::handlers::listing::{Listing, Parent, SubList};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
@@ -40,9 +41,8 @@ pub async fn create<C: Create>(
     state: web::Data<AppState>,
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        C::create(ctx, &principal, body, C::Scope::default())
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        C::create(ctx, principal, body, C::Scope::default())
     })
     .await?;
     Ok(created::<C>(reply))
@@ -60,10 +60,9 @@ where
     S::Of: Create,
 {
     let key = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let parent = S::Parent::visible_id(ctx, &principal, key)?;
-        S::Of::create(ctx, &principal, body, S::scope(parent, &principal))
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        let parent = S::Parent::visible_id(ctx, principal, key)?;
+        S::Of::create(ctx, principal, body, S::scope(parent, principal))
     })
     .await?;
     Ok(created::<S::Of>(reply))

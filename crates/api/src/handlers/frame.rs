@@ -14,8 +14,9 @@ use crate::http::browsable::{Offer, is_page_request};
 use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
-/// `work` run inside the request's context for the signed-in caller.
-async fn for_signed_in<T, F>(
+/// `work` run inside the request's context for the signed-in caller (401 otherwise); the
+/// reply, for handlers that shape their answer themselves.
+pub async fn signed_in_reply<T, F>(
     req: &HttpRequest,
     state: &web::Data<AppState>,
     work: F,
@@ -42,7 +43,7 @@ where
     T: Serialize + Send + 'static,
     F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<T> + Send + 'static,
 {
-    Ok(for_signed_in(req, state, work).await?.json(status))
+    Ok(signed_in_reply(req, state, work).await?.json(status))
 }
 
 /// Answers 204 once `work` is done for the signed-in caller.
@@ -54,7 +55,7 @@ pub async fn signed_in_no_content<F>(
 where
     F: FnOnce(&mut Context<'_>, &Principal) -> ApiResult<()> + Send + 'static,
 {
-    Ok(for_signed_in(req, state, work).await?.no_content())
+    Ok(signed_in_reply(req, state, work).await?.no_content())
 }
 
 /// Answers `OPTIONS` with the metadata and the `Allow` header `work` gives for the signed-in
@@ -69,7 +70,7 @@ where
         + Send
         + 'static,
 {
-    Ok(for_signed_in(req, state, work).await?.options())
+    Ok(signed_in_reply(req, state, work).await?.options())
 }
 
 /// Answers a list request with the page `page` computes for the signed-in caller.
@@ -105,7 +106,7 @@ where
     F: FnOnce(&mut Context<'_>, &Principal, bool) -> ApiResult<(Offer, T)> + Send + 'static,
 {
     let page_wanted = is_page_request(req);
-    let reply = for_signed_in(req, state, move |ctx, principal| {
+    let reply = signed_in_reply(req, state, move |ctx, principal| {
         work(ctx, principal, page_wanted)
     })
     .await?;

@@ -7,9 +7,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
 use super::{RunType, visible};
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::frame::signed_in_taking_post;
+use crate::handlers::frame::{signed_in_reply, signed_in_taking_post};
 use crate::state::AppState;
 
 /// `{"can_cancel": bool}`.
@@ -38,9 +37,8 @@ pub async fn cancel_run<T: RunType>(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let job = visible::<T>(ctx, &principal, id)?;
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        let job = visible::<T>(ctx, principal, id)?;
         let organization = job.organization_id.unwrap_or_default();
         acs_authz::can_run_automation(&principal.actor, organization)?;
         let now = ctx.now;

@@ -16,7 +16,7 @@ use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::{InventorySources, JobTemplates, Projects, visible};
-use crate::handlers::frame::signed_in_taking_post;
+use crate::handlers::frame::{signed_in_reply, signed_in_taking_post};
 use crate::http::body::JsonObject;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -104,9 +104,8 @@ pub async fn launch_job(
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (template, organization) = visible::<JobTemplates>(ctx, &principal, id)?;
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        let (template, organization) = visible::<JobTemplates>(ctx, principal, id)?;
         acs_authz::can_run_automation(&principal.actor, organization)?;
         let mut fields = FieldReader::new(&body.0, false);
         let limit = fields
@@ -136,10 +135,10 @@ pub async fn launch_job(
             playbook: &template.playbook,
             job_limit: &limit,
             extra_vars: &template.extra_vars,
-            ..pending(ctx, &principal, RunKind::Job, &template.name, organization)
+            ..pending(ctx, principal, RunKind::Job, &template.name, organization)
         };
-        let job = create(ctx, &principal, RunKind::Job, &new, &credentials)?;
-        let mut record = render_run(&principal, &job, &credentials);
+        let job = create(ctx, principal, RunKind::Job, &new, &credentials)?;
+        let mut record = render_run(principal, &job, &credentials);
         record["job"] = json!(job.id);
         record["ignored_fields"] = Value::Object(ignored);
         Ok((job.id, record))
@@ -177,22 +176,21 @@ pub async fn start_project_update(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (project, organization) = visible::<Projects>(ctx, &principal, id)?;
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        let (project, organization) = visible::<Projects>(ctx, principal, id)?;
         acs_authz::can_run_automation(&principal.actor, organization)?;
         let new = NewUnifiedJob {
             project_id: Some(project.id),
             ..pending(
                 ctx,
-                &principal,
+                principal,
                 RunKind::ProjectUpdate,
                 &project.name,
                 organization,
             )
         };
-        let update = create(ctx, &principal, RunKind::ProjectUpdate, &new, &[])?;
-        let mut record = render_run(&principal, &update, &[]);
+        let update = create(ctx, principal, RunKind::ProjectUpdate, &new, &[])?;
+        let mut record = render_run(principal, &update, &[]);
         record["project_update"] = json!(update.id);
         Ok((update.id, record))
     })
@@ -207,9 +205,8 @@ pub async fn start_inventory_update(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        let (source, organization) = visible::<InventorySources>(ctx, &principal, id)?;
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        let (source, organization) = visible::<InventorySources>(ctx, principal, id)?;
         acs_authz::can_run_automation(&principal.actor, organization)?;
         let credentials: Vec<i64> = source.credential_id.into_iter().collect();
         let new = NewUnifiedJob {
@@ -218,20 +215,14 @@ pub async fn start_inventory_update(
             inventory_source_id: Some(source.id),
             ..pending(
                 ctx,
-                &principal,
+                principal,
                 RunKind::InventoryUpdate,
                 &source.name,
                 organization,
             )
         };
-        let update = create(
-            ctx,
-            &principal,
-            RunKind::InventoryUpdate,
-            &new,
-            &credentials,
-        )?;
-        let mut record = render_run(&principal, &update, &credentials);
+        let update = create(ctx, principal, RunKind::InventoryUpdate, &new, &credentials)?;
+        let mut record = render_run(principal, &update, &credentials);
         record["inventory_update"] = json!(update.id);
         Ok((update.id, record))
     })

@@ -7,8 +7,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
 use super::{RunType, visible};
-use crate::context::run;
 use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in_reply;
 use crate::state::AppState;
 
 /// How the output is answered.
@@ -45,9 +45,8 @@ pub async fn get_stdout<T: RunType>(
 ) -> ApiResult<HttpResponse> {
     let format = format_of(&req)?;
     let id = path.into_inner();
-    let reply = run(&state, &req, move |ctx| {
-        let principal = ctx.require_user()?;
-        visible::<T>(ctx, &principal, id)?;
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        visible::<T>(ctx, principal, id)?;
         Ok(acs_storage::unified_job_lines::text(ctx.conn()?, id)?)
     })
     .await?;
