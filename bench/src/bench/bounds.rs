@@ -15,7 +15,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "baseline_half_load",
-        "The bare handler under the open loop of bearer_half_load (same rate, same connections): the latency the machine itself gives at that rate, against which the p99 of bearer_half_load is to be read. In a run on SQLite (10 s, 26 056 requests/s) it was 1.1 ms where bearer_half_load's was 7.2 ms, p50 0.29 and 0.54 ms: the tail at half load is the server's, not the machine's, and not explained yet.",
+        "The bare handler under the open loop of bearer_half_load (same rate, same connections): the latency the machine itself gives at that rate, against which the p99 of bearer_half_load is to be read. In a run on SQLite (10 s, 26 056 requests/s) it was 1.1 ms where bearer_half_load's was 7.2 ms, p50 0.29 and 0.54 ms: the tail at half load is the server's, not the machine's. A scheduler trace of that phase (`perf sched`, 8 s at 27 313 requests/s, p99 2.4 ms against 1.0 ms) puts it in the run queue: the two HTTP workers waited 0.08 ms on average and up to 5.5 ms to be scheduled, the log writer ran 1.0 s of the 8 (12% of a CPU, 2 266 wake-ups) and the load generator 2.7 s on the same two cores. Within one request nothing blocks; the tail is the workers queuing behind the log writer and the generator. Without the access log (`RUST_LOG=warn`) one run gave 6.3 ms against 3.3 ms with it, so this machine's noise is larger than the log writer's share.",
     ),
     (
         "basic",
