@@ -120,10 +120,6 @@ impl Resource for Hosts {
         )
     }
 
-    fn related(_: &Host, _: &str) -> Value {
-        json!({})
-    }
-
     fn fields(_: &mut DbConnection, row: &Host) -> ApiResult<Vec<(&'static str, Value)>> {
         Ok(vec![
             ("inventory", json!(row.inventory_id)),

@@ -85,8 +85,12 @@ pub trait Resource: 'static {
     /// The link to what owns the row (`organization`, or `inventory` for what lives in one),
     /// first under `related`.
     fn owner_link(row: &Self::Row) -> (&'static str, String);
-    /// The record's other links under `related` (`base`: its own URL).
-    fn related(row: &Self::Row, base: &str) -> Value;
+    /// The record's other links under `related` (`base`: its own URL); none unless a resource
+    /// says so.
+    fn related(row: &Self::Row, base: &str) -> Value {
+        let _ = (row, base);
+        json!({})
+    }
     /// The record's own fields, shown after `name` and `description` in this order.
     fn fields(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<Vec<(&'static str, Value)>>;
 
