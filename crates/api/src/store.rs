@@ -96,6 +96,18 @@ impl<'a> Store<'a> {
         pool.transaction(conn, work)
     }
 
+    /// Runs `work`, whose change on PostgreSQL is one statement, as one write on the
+    /// request's connection, without `BEGIN` and `COMMIT` there (see
+    /// `acs_storage::Pool::single_statement_write`).
+    pub fn write_single_statement<T>(
+        &mut self,
+        work: impl FnOnce(&mut DbConnection) -> ApiResult<T>,
+    ) -> ApiResult<T> {
+        let pool = self.state.pool.clone();
+        let conn = self.conn()?;
+        pool.single_statement_write(conn, work)
+    }
+
     /// The change counters as this request first saw them: the change feed's, while they can
     /// be trusted (see `acs_storage::change_feed`), or else read on the request's connection.
     pub fn revisions(&mut self) -> ApiResult<Revisions> {

@@ -160,6 +160,71 @@ pub fn record(
     object2: Option<&Subject>,
     changes: Value,
 ) -> AppResult<()> {
+    let changes = match changes {
+        Value::Object(fields) => Value::Object(masked(fields)),
+        other => other,
+    };
+    acs_storage::activity::record(
+        conn,
+        &NewActivity {
+            timestamp: now,
+            actor_id: actor.map(|a| a.id),
+            operation,
+            object1: object1.kind,
+            object1_id: object1.id,
+            object2: object2.map_or("", |o| o.kind),
+            object2_id: object2.map(|o| o.id),
+            changes: &changes.to_string(),
+            summary: &summary_of(actor, object1, object2).to_string(),
+        },
+    )?;
+    Ok(())
+}
+
+/// Stands for a new row's id in a summary written before the database assigns it: a text no
+/// stored name can hold, since neither database stores a NUL in text.
+const NEW_ROW_ID: &str = "\u{0}new row id\u{0}";
+
+/// The texts of the entry recording that `actor` created a row of kind `kind` named `name`,
+/// when the database assigns the row's id in the same write as the entry (a new token's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRowCreation {
+    /// The change set: the fields of the rendered record, secrets masked.
+    pub changes: String,
+    /// The summary up to the row's id.
+    pub summary_before_id: String,
+    /// The summary after the row's id.
+    pub summary_after_id: String,
+}
+
+impl NewRowCreation {
+    /// The entry for `rendered`, the record of the new row as the API renders it.
+    pub fn of(
+        actor: Option<&User>,
+        kind: &'static str,
+        name: &str,
+        rendered: &impl Serialize,
+    ) -> AppResult<Self> {
+        let subject = Subject {
+            kind,
+            id: 0,
+            summary: json!({ "id": NEW_ROW_ID, "name": name }),
+        };
+        let summary = summary_of(actor, &subject, None).to_string();
+        let slot = Value::from(NEW_ROW_ID).to_string();
+        let (before, after) = summary.split_once(&slot).ok_or_else(|| {
+            <serde_json::Error as serde::ser::Error>::custom("the new row's id has no place")
+        })?;
+        Ok(NewRowCreation {
+            changes: fields_of(rendered)?.to_string(),
+            summary_before_id: before.to_owned(),
+            summary_after_id: after.to_owned(),
+        })
+    }
+}
+
+/// The summaries of an entry: the actor's, and each object's under its kind.
+fn summary_of(actor: Option<&User>, object1: &Subject, object2: Option<&Subject>) -> Value {
     let mut summary = Map::new();
     if let Some(actor) = actor {
         summary.insert(
@@ -181,25 +246,7 @@ pub fn record(
             items.push(object2.summary.clone());
         }
     }
-    let changes = match changes {
-        Value::Object(fields) => Value::Object(masked(fields)),
-        other => other,
-    };
-    acs_storage::activity::record(
-        conn,
-        &NewActivity {
-            timestamp: now,
-            actor_id: actor.map(|a| a.id),
-            operation,
-            object1: object1.kind,
-            object1_id: object1.id,
-            object2: object2.map_or("", |o| o.kind),
-            object2_id: object2.map(|o| o.id),
-            changes: &changes.to_string(),
-            summary: &Value::Object(summary).to_string(),
-        },
-    )?;
-    Ok(())
+    Value::Object(summary)
 }
 
 #[cfg(test)]
@@ -244,6 +291,46 @@ mod tests {
                 ],
                 "password": null,
             })
+        );
+    }
+
+    #[test]
+    fn a_new_rows_summary_is_split_where_its_id_goes() {
+        let actor = User {
+            id: 7,
+            username: "erin".into(),
+            password: "!".into(),
+            first_name: "E\"rin".into(),
+            last_name: String::new(),
+            email: String::new(),
+            is_superuser: false,
+            is_system_auditor: false,
+            is_active: true,
+            external_account: None,
+            last_login: None,
+            created: chrono::DateTime::UNIX_EPOCH.naive_utc(),
+            modified: chrono::DateTime::UNIX_EPOCH.naive_utc(),
+        };
+        let creation = NewRowCreation::of(
+            Some(&actor),
+            acs_storage::activity::TOKEN,
+            "ci \"x\"",
+            &json!({"id": 1, "token": "plain", "scope": "read"}),
+        )
+        .expect("the entry's texts");
+        let whole = format!(
+            "{}42{}",
+            creation.summary_before_id, creation.summary_after_id
+        );
+        let summary = summary_of(
+            Some(&actor),
+            &Subject::named(acs_storage::activity::TOKEN, 42, "ci \"x\""),
+            None,
+        );
+        assert_eq!(whole, summary.to_string());
+        assert_eq!(
+            creation.changes,
+            r#"{"token":"************","scope":"read"}"#
         );
     }
 

@@ -5,12 +5,13 @@
 use acs_oauth2::{PlainSecret, Scope};
 use acs_storage::DbConnection;
 use acs_storage::applications::Application;
-use acs_storage::tokens::{NewAccessToken, NewRefreshToken, TokenRow};
+use acs_storage::issued_tokens::{CreationEntry, PairedRefresh};
+use acs_storage::tokens::{NewAccessToken, TokenRow};
 use acs_storage::users::User;
 use ring::rand::SecureRandom;
 use serde::Serialize;
 
-use crate::activity::{self, Subject};
+use crate::activity::NewRowCreation;
 use crate::settings::Settings;
 use crate::{AppError, AppResult, timestamp};
 
@@ -95,8 +96,26 @@ pub fn issue(
         None => None,
     };
     let lifetimes = settings.oauth2_provider();
+    let expires = lifetimes.access_token_expires(now, request.application.is_none());
+    let recorded = RecordedToken {
+        description: request.description,
+        user: request.owner.id,
+        token: acs_oauth2::MASK,
+        refresh_token: refresh.as_ref().map(|_| acs_oauth2::MASK),
+        application: request.application.map(|a| a.id),
+        expires: timestamp(&expires),
+        scope: request.scope,
+    };
+    let creation = NewRowCreation::of(
+        request.actor,
+        acs_storage::activity::TOKEN,
+        request.description,
+        &recorded,
+    )?;
     let digest = value.digest();
-    let token = acs_storage::tokens::insert(
+    let refresh_digest = refresh.as_ref().map(PlainSecret::digest);
+    // One write, and on PostgreSQL one statement: the token, its refresh token and the entry.
+    let token = acs_storage::issued_tokens::insert(
         conn,
         &NewAccessToken {
             digest: digest.as_bytes(),
@@ -104,27 +123,23 @@ pub fn issue(
             application_id: request.application.map(|a| a.id),
             description: request.description,
             scope: request.scope,
-            expires: lifetimes.access_token_expires(now, request.application.is_none()),
+            expires,
             created: now,
             modified: now,
         },
+        refresh_digest.as_ref().map(|digest| PairedRefresh {
+            digest: digest.as_bytes(),
+            chain_id: request.chain,
+        }),
+        &CreationEntry {
+            timestamp: now,
+            actor_id: request.actor.map(|actor| actor.id),
+            changes: &creation.changes,
+            summary_around_id: (&creation.summary_before_id, &creation.summary_after_id),
+        },
     )?;
-    if let (Some(application), Some(refresh)) = (request.application, &refresh) {
-        acs_storage::tokens::insert_refresh(
-            conn,
-            &NewRefreshToken {
-                digest: refresh.digest().as_bytes(),
-                user_id: request.owner.id,
-                application_id: application.id,
-                access_token_id: Some(token.id),
-                scope: request.scope,
-                created: now,
-                chain_id: request.chain,
-            },
-        )?;
-    }
     // The owner and application are at hand: no need to read their summaries back inside
-    // the write transaction (on SQLite every statement there holds up all other writers).
+    // the write (on SQLite every statement there holds up all other writers).
     let owner = request.owner;
     let row = TokenRow {
         user: (
@@ -138,19 +153,6 @@ pub fn issue(
             .map(|app| (app.id, app.name.clone(), app.client_id.clone())),
         token,
     };
-    activity::record(
-        conn,
-        now,
-        request.actor,
-        "create",
-        &Subject::named(
-            acs_storage::activity::TOKEN,
-            row.token.id,
-            request.description,
-        ),
-        None,
-        activity::fields_of(&RecordedToken::of(&row))?,
-    )?;
     Ok(Issued {
         row,
         value,

@@ -312,6 +312,26 @@ impl Pool {
         outcome
     }
 
+    /// Runs `work`, whose change on PostgreSQL is one statement (atomic by itself, as
+    /// [`crate::issued_tokens::insert`] is): there it runs on `conn` in the statement's own
+    /// transaction, sparing the round trips of `BEGIN` and `COMMIT`; on SQLite it runs as
+    /// [`Pool::transaction`] runs it. Reads before the statement see no snapshot of their own.
+    pub fn single_statement_write<T, E>(
+        &self,
+        conn: &mut DbConnection,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<diesel::result::Error>,
+    {
+        let outcome = match &self.sqlite_writer {
+            Some(writer) => writer.write(work),
+            None => work(conn),
+        };
+        self.local_commits.fetch_add(1, Ordering::AcqRel);
+        outcome
+    }
+
     /// The count of write transactions this pool has run, shared with the change feed.
     pub(crate) fn local_commits(&self) -> Arc<AtomicU64> {
         self.local_commits.clone()

@@ -25,6 +25,7 @@ pub mod group_commit;
 pub mod hosts;
 pub mod inventories;
 pub mod inventory_sources;
+pub mod issued_tokens;
 pub mod job_templates;
 pub mod list;
 mod migrations;

@@ -118,6 +118,15 @@ fn password_grant_issues_a_pair_that_works(backend: Backend) {
         activity["results"][0]["summary_fields"]["actor"]["username"],
         USER
     );
+    assert_eq!(
+        activity["results"][0]["summary_fields"]["o_auth2_access_token"][0]["id"],
+        listed["results"][0]["id"],
+        "{activity}"
+    );
+    assert_eq!(
+        activity["results"][0]["changes"]["refresh_token"],
+        "************"
+    );
 }
 
 fn scope_defaults_to_read_write_and_echoes_the_request(backend: Backend) {

@@ -765,7 +765,14 @@ fn token_changes_reach_the_activity_stream(backend: Backend) {
     assert_eq!(create["type"], "activity_stream");
     assert_eq!(create["object1"], "o_auth2_access_token");
     assert_eq!(create["summary_fields"]["actor"]["username"], "erin");
+    // The token's id, which the database assigned in the same write as the entry.
+    assert_eq!(
+        create["summary_fields"]["o_auth2_access_token"],
+        json!([{ "id": created["id"], "name": "ci" }]),
+        "{create}"
+    );
     assert_eq!(create["changes"]["token"], MASK);
+    assert_eq!(create["changes"]["scope"], "read");
     assert_eq!(
         stream["results"][1]["changes"]["scope"],
         json!(["read", "write"])

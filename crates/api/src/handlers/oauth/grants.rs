@@ -96,7 +96,8 @@ pub fn password(
         .ok_or_else(|| OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given."))?;
     let issuer = Issuer::new(ctx, application)?;
     let words = granted_scope_words(scope.unwrap_or(DEFAULT_GRANT_SCOPE), asked);
-    Ok(ctx.write(|conn| issuer.pair(conn, &owner, &words, "", None))?)
+    // Issuing writes with one statement (`acs_storage::issued_tokens`).
+    Ok(ctx.write_single_statement(|conn| issuer.pair(conn, &owner, &words, "", None))?)
 }
 
 /// `grant_type=authorization_code`: consumes the code and issues the pair in one

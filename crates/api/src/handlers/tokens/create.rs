@@ -111,7 +111,8 @@ fn create(
     else {
         return Err(ApiError::Internal("validated fields missing".into()));
     };
-    let issued = ctx.write(|conn| {
+    // Issuing writes with one statement (`acs_storage::issued_tokens`).
+    let issued = ctx.write_single_statement(|conn| {
         issue(
             conn,
             &rng,
