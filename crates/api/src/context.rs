@@ -220,13 +220,9 @@ fn finish<T, F>(mut ctx: Context<'_>, work: F) -> ApiResult<Reply<T>>
 where
     F: FnOnce(&mut Context<'_>) -> ApiResult<T>,
 {
-    let outcome = work(&mut ctx);
-    if !is_safe(&ctx.request.method) {
-        // An unsafe request may have written outside a transaction (which the pool would have
-        // counted); whatever it changed must count for every request after its answer.
-        ctx.state.changes.note_local_change();
-    }
-    let value = outcome?;
+    // Whatever the work changed, the pool counted for the change feed once it was durable
+    // (`acs_storage::local_changes`): a request after this answer will not trust older counters.
+    let value = work(&mut ctx)?;
     Ok(Reply {
         value,
         session: ctx.session_cookie.take(),

@@ -47,7 +47,7 @@ struct Shared {
     latest: Mutex<Option<Snapshot>>,
     /// False while the background reads fail: then nothing published is trusted.
     healthy: AtomicBool,
-    /// The pool's count of committed write transactions (and other local changes).
+    /// The pool's count of local changes (see [`crate::local_changes`]).
     local_commits: Arc<AtomicU64>,
 }
 
@@ -103,12 +103,6 @@ impl ChangeFeed {
     /// Reads the counters on `conn` and publishes them.
     pub fn read(&self, conn: &mut DbConnection) -> StorageResult<Revisions> {
         read_and_publish(&self.shared, conn)
-    }
-
-    /// Records a change this process made outside a [`Pool::transaction`]: counters read
-    /// before it are no longer trusted.
-    pub fn note_local_change(&self) {
-        self.shared.local_commits.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Whether the background reads currently succeed.
@@ -274,8 +268,38 @@ mod tests {
             .read(&mut pool.get().expect("a connection"))
             .expect("a read");
         assert_eq!(feed.fresh(), Some(read));
-        feed.note_local_change();
-        assert_eq!(feed.fresh(), None, "read before the noted change");
+        // A write outside a transaction, on a pooled connection: its watch counts it.
+        diesel::connection::SimpleConnection::batch_execute(
+            &mut pool.get().expect("a connection"),
+            "UPDATE revisions SET tokens = tokens + 1",
+        )
+        .expect("a write");
+        assert_eq!(feed.fresh(), None, "read before the write");
+    }
+
+    #[test]
+    fn a_write_keeping_counters_leaves_the_reading_trusted() {
+        let (_dir, _database, pool) = pool();
+        let feed = ChangeFeed::without_polling(&pool);
+        feed.shared.healthy.store(true, Ordering::Release);
+        let read = feed
+            .read(&mut pool.get().expect("a connection"))
+            .expect("a read");
+        let entry = "INSERT INTO activity_stream (timestamp, operation, object1, object1_id, \
+                     changes, summary) VALUES ('2024-01-01 00:00:00', 'create', 'user', 1, '{}', '{}')";
+        let mut conn = pool.get().expect("a connection");
+        crate::local_changes::keeping_counters(|| {
+            pool.single_statement_write(&mut conn, |c| {
+                diesel::connection::SimpleConnection::batch_execute(c, entry)
+            })
+        })
+        .expect("an entry");
+        assert_eq!(feed.fresh(), Some(read));
+        pool.single_statement_write(&mut conn, |c| {
+            diesel::connection::SimpleConnection::batch_execute(c, entry)
+        })
+        .expect("another entry");
+        assert_eq!(feed.fresh(), None, "counted without keeping_counters");
     }
 
     #[test]

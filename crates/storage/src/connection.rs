@@ -8,6 +8,7 @@ use diesel::prelude::*;
 
 use crate::checkpoint::{Checkpointer, POOLED_PRAGMAS};
 use crate::group_commit::Writer;
+use crate::local_changes::WriteWatch;
 use crate::{StorageError, StorageResult};
 
 /// A connection to either backend. Queries written once against the shared schema run on both.
@@ -118,6 +119,7 @@ impl Database {
     /// Builds the connection pool. Checkout fails after `timeout` with
     /// [`StorageError::Unavailable`], so requests fail fast while the database is down.
     pub fn pool(&self, max_size: u32, timeout: Duration) -> StorageResult<Pool> {
+        let local_commits = Arc::<AtomicU64>::default();
         let inner = r2d2::Pool::builder()
             .max_size(max_size)
             .min_idle(Some(1))
@@ -126,7 +128,10 @@ impl Database {
             // read, a third of its time); pooled connections are tested only while they are
             // suspect (see `connections_suspect`).
             .test_on_check_out(false)
-            .build(Manager(self.clone()))?;
+            .build(Manager {
+                database: self.clone(),
+                local_changes: local_commits.clone(),
+            })?;
         let sqlite_writer = self
             .is_sqlite()
             .then(|| Arc::new(Writer::new(self.clone())));
@@ -143,7 +148,7 @@ impl Database {
         Ok(Pool {
             inner,
             sqlite_writer,
-            local_commits: Arc::default(),
+            local_commits,
             _checkpointer: checkpointer,
         })
     }
@@ -178,18 +183,23 @@ fn connections_suspect() -> bool {
 }
 
 /// Opens connections for the pool. On SQLite they never checkpoint the log: the pool's own
-/// thread does (see [`crate::checkpoint`]).
-pub struct Manager(Database);
+/// thread does (see [`crate::checkpoint`]). Each watches its own writes for the change feed
+/// (see [`crate::local_changes`]).
+pub struct Manager {
+    database: Database,
+    local_changes: Arc<AtomicU64>,
+}
 
 impl r2d2::ManageConnection for Manager {
     type Connection = DbConnection;
     type Error = StorageError;
 
     fn connect(&self) -> Result<DbConnection, StorageError> {
-        let mut conn = self.0.connect()?;
-        if self.0.is_sqlite() {
+        let mut conn = self.database.connect()?;
+        if self.database.is_sqlite() {
             conn.batch_execute(POOLED_PRAGMAS)?;
         }
+        conn.set_instrumentation(WriteWatch::new(self.local_changes.clone()));
         Ok(conn)
     }
 
@@ -221,8 +231,8 @@ pub struct Pool {
     /// SQLite admits one writer at a time: this process's write transactions run on one
     /// connection, those that queue up sharing a commit (see [`crate::group_commit`]).
     sqlite_writer: Option<Arc<Writer>>,
-    /// Write transactions ended so far (committed or not): the change feed distrusts counters
-    /// read before the latest of them.
+    /// Local changes so far (write transactions ended, committed or not, and writes made
+    /// outside one): the change feed distrusts counters read before the latest of them.
     local_commits: Arc<AtomicU64>,
     /// SQLite: checkpoints the log while any clone of the pool lives.
     _checkpointer: Option<Arc<Checkpointer>>,
@@ -328,7 +338,10 @@ impl Pool {
             Some(writer) => writer.write(work),
             None => work(conn),
         };
-        self.local_commits.fetch_add(1, Ordering::AcqRel);
+        // (On PostgreSQL the connection's own watch counted the statement too.)
+        if !crate::local_changes::counters_kept() {
+            self.local_commits.fetch_add(1, Ordering::AcqRel);
+        }
         outcome
     }
 
@@ -340,6 +353,6 @@ impl Pool {
 
 impl std::fmt::Debug for Manager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Manager").field(&self.0).finish()
+        f.debug_tuple("Manager").field(&self.database).finish()
     }
 }

@@ -258,6 +258,22 @@ mod tests {
     }
 
     #[test]
+    fn issuing_moves_no_change_counter() {
+        // So that `crate::local_changes::keeping_counters` may run it.
+        let mut conn = seeded();
+        let before = crate::revisions::current(&mut conn).expect("counters");
+        let refresh = PairedRefresh {
+            digest: b"refresh",
+            chain_id: None,
+        };
+        insert(&mut conn, &token(Some(1)), Some(refresh), &ENTRY).expect("stored");
+        assert_eq!(
+            crate::revisions::current(&mut conn).expect("counters"),
+            before
+        );
+    }
+
+    #[test]
     fn a_paired_refresh_token_takes_the_access_tokens_owner_application_and_scope() {
         let mut conn = seeded();
         let refresh = PairedRefresh {

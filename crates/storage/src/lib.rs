@@ -28,6 +28,7 @@ pub mod inventory_sources;
 pub mod issued_tokens;
 pub mod job_templates;
 pub mod list;
+pub mod local_changes;
 mod migrations;
 pub mod organizations;
 pub mod projects;
