@@ -160,13 +160,42 @@ pub fn record(
     object2: Option<&Subject>,
     changes: Value,
 ) -> AppResult<()> {
-    let changes = match changes {
-        Value::Object(fields) => Value::Object(masked(fields)),
-        other => other,
-    };
-    acs_storage::activity::record(
-        conn,
-        &NewActivity {
+    let entry = Entry::new(now, actor, operation, object1, object2, changes);
+    acs_storage::activity::record(conn, &entry.as_new())?;
+    Ok(())
+}
+
+/// An entry ready to be stored, as [`record`] stores it; for a write that stores it with
+/// other rows in one statement.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    timestamp: acs_storage::Timestamp,
+    actor_id: Option<i64>,
+    operation: &'a str,
+    object1: &'static str,
+    object1_id: i64,
+    object2: &'static str,
+    object2_id: Option<i64>,
+    changes: String,
+    summary: String,
+}
+
+impl<'a> Entry<'a> {
+    /// `actor` did `operation` to `object1` (and `object2`) at `now`, changing `changes`
+    /// (secrets are masked here).
+    pub fn new(
+        now: acs_storage::Timestamp,
+        actor: Option<&User>,
+        operation: &'a str,
+        object1: &Subject,
+        object2: Option<&Subject>,
+        changes: Value,
+    ) -> Self {
+        let changes = match changes {
+            Value::Object(fields) => Value::Object(masked(fields)),
+            other => other,
+        };
+        Entry {
             timestamp: now,
             actor_id: actor.map(|a| a.id),
             operation,
@@ -174,11 +203,25 @@ pub fn record(
             object1_id: object1.id,
             object2: object2.map_or("", |o| o.kind),
             object2_id: object2.map(|o| o.id),
-            changes: &changes.to_string(),
-            summary: &summary_of(actor, object1, object2).to_string(),
-        },
-    )?;
-    Ok(())
+            changes: changes.to_string(),
+            summary: summary_of(actor, object1, object2).to_string(),
+        }
+    }
+
+    /// The row to insert.
+    pub fn as_new(&self) -> NewActivity<'_> {
+        NewActivity {
+            timestamp: self.timestamp,
+            actor_id: self.actor_id,
+            operation: self.operation,
+            object1: self.object1,
+            object1_id: self.object1_id,
+            object2: self.object2,
+            object2_id: self.object2_id,
+            changes: &self.changes,
+            summary: &self.summary,
+        }
+    }
 }
 
 /// Stands for a new row's id in a summary written before the database assigns it: a text no

@@ -2,11 +2,11 @@
 //! token creation takes, through the API or the `create_oauth2_token` command, so the
 //! external-user rule, the lifetimes and the activity record apply to all of them.
 
-use acs_oauth2::{PlainSecret, Scope};
+use acs_oauth2::{PlainSecret, Scope, SecretDigest};
 use acs_storage::DbConnection;
 use acs_storage::applications::Application;
-use acs_storage::issued_tokens::{CreationEntry, PairedRefresh};
-use acs_storage::tokens::{NewAccessToken, TokenRow};
+use acs_storage::issued_tokens::{CreationEntry, PairedRefresh, Rotation};
+use acs_storage::tokens::{AccessToken, NewAccessToken, TokenRow};
 use acs_storage::users::User;
 use ring::rand::SecureRandom;
 use serde::Serialize;
@@ -85,79 +85,158 @@ pub fn issue(
     now: acs_storage::Timestamp,
     request: IssueRequest<'_>,
 ) -> AppResult<Issued> {
-    acs_oauth2::check_token_creation(
-        request.owner.external_account.as_deref(),
-        settings.allow_oauth2_for_external_users(),
-    )
-    .map_err(|denied| AppError::Forbidden(denied.to_string()))?;
-    let value = acs_oauth2::generate_secret(rng).map_err(|_| AppError::Random)?;
-    let refresh = match request.application {
-        Some(_) => Some(acs_oauth2::generate_secret(rng).map_err(|_| AppError::Random)?),
-        None => None,
-    };
-    let lifetimes = settings.oauth2_provider();
-    let expires = lifetimes.access_token_expires(now, request.application.is_none());
-    let recorded = RecordedToken {
-        description: request.description,
-        user: request.owner.id,
-        token: acs_oauth2::MASK,
-        refresh_token: refresh.as_ref().map(|_| acs_oauth2::MASK),
-        application: request.application.map(|a| a.id),
-        expires: timestamp(&expires),
-        scope: request.scope,
-    };
-    let creation = NewRowCreation::of(
-        request.actor,
-        acs_storage::activity::TOKEN,
-        request.description,
-        &recorded,
-    )?;
-    let digest = value.digest();
-    let refresh_digest = refresh.as_ref().map(PlainSecret::digest);
+    let prepared = Prepared::new(rng, settings, now, &request)?;
     // One write, and on PostgreSQL one statement: the token, its refresh token and the entry.
     let token = acs_storage::issued_tokens::insert(
         conn,
-        &NewAccessToken {
-            digest: digest.as_bytes(),
+        &prepared.token(&request),
+        prepared.refresh(&request),
+        &prepared.entry(&request),
+    )?;
+    Ok(prepared.issued(token, &request))
+}
+
+/// [`issue`] for a refresh grant, in the write of `rotation` (on PostgreSQL in one statement
+/// with it): `None`, and nothing written, when the rotation lost.
+pub fn reissue(
+    conn: &mut DbConnection,
+    rng: &dyn SecureRandom,
+    settings: &Settings,
+    now: acs_storage::Timestamp,
+    request: IssueRequest<'_>,
+    rotation: &Rotation<'_>,
+) -> AppResult<Option<Issued>> {
+    let prepared = Prepared::new(rng, settings, now, &request)?;
+    let Some(refresh) = prepared.refresh(&request) else {
+        return Err(AppError::invalid(
+            "application",
+            "Only an application's token is refreshed.",
+        ));
+    };
+    let token = acs_storage::issued_tokens::rotate(
+        conn,
+        rotation,
+        &prepared.token(&request),
+        refresh,
+        &prepared.entry(&request),
+    )?;
+    Ok(token.map(|token| prepared.issued(token, &request)))
+}
+
+/// A token about to be stored: its values, checked and generated, and the texts of the entry
+/// recording its creation.
+struct Prepared {
+    now: acs_storage::Timestamp,
+    value: PlainSecret,
+    digest: SecretDigest,
+    refresh: Option<(PlainSecret, SecretDigest)>,
+    expires: acs_storage::Timestamp,
+    creation: NewRowCreation,
+}
+
+impl Prepared {
+    fn new(
+        rng: &dyn SecureRandom,
+        settings: &Settings,
+        now: acs_storage::Timestamp,
+        request: &IssueRequest<'_>,
+    ) -> AppResult<Self> {
+        acs_oauth2::check_token_creation(
+            request.owner.external_account.as_deref(),
+            settings.allow_oauth2_for_external_users(),
+        )
+        .map_err(|denied| AppError::Forbidden(denied.to_string()))?;
+        let value = acs_oauth2::generate_secret(rng).map_err(|_| AppError::Random)?;
+        let refresh = match request.application {
+            Some(_) => Some(acs_oauth2::generate_secret(rng).map_err(|_| AppError::Random)?),
+            None => None,
+        };
+        let expires = settings
+            .oauth2_provider()
+            .access_token_expires(now, request.application.is_none());
+        let recorded = RecordedToken {
+            description: request.description,
+            user: request.owner.id,
+            token: acs_oauth2::MASK,
+            refresh_token: refresh.as_ref().map(|_| acs_oauth2::MASK),
+            application: request.application.map(|a| a.id),
+            expires: timestamp(&expires),
+            scope: request.scope,
+        };
+        let creation = NewRowCreation::of(
+            request.actor,
+            acs_storage::activity::TOKEN,
+            request.description,
+            &recorded,
+        )?;
+        Ok(Prepared {
+            now,
+            digest: value.digest(),
+            value,
+            refresh: refresh.map(|refresh| {
+                let digest = refresh.digest();
+                (refresh, digest)
+            }),
+            expires,
+            creation,
+        })
+    }
+
+    fn token<'a>(&'a self, request: &IssueRequest<'a>) -> NewAccessToken<'a> {
+        NewAccessToken {
+            digest: self.digest.as_bytes(),
             user_id: request.owner.id,
             application_id: request.application.map(|a| a.id),
             description: request.description,
             scope: request.scope,
-            expires,
-            created: now,
-            modified: now,
-        },
-        refresh_digest.as_ref().map(|digest| PairedRefresh {
+            expires: self.expires,
+            created: self.now,
+            modified: self.now,
+        }
+    }
+
+    fn refresh<'a>(&'a self, request: &IssueRequest<'_>) -> Option<PairedRefresh<'a>> {
+        self.refresh.as_ref().map(|(_, digest)| PairedRefresh {
             digest: digest.as_bytes(),
             chain_id: request.chain,
-        }),
-        &CreationEntry {
-            timestamp: now,
+        })
+    }
+
+    fn entry<'a>(&'a self, request: &IssueRequest<'_>) -> CreationEntry<'a> {
+        CreationEntry {
+            timestamp: self.now,
             actor_id: request.actor.map(|actor| actor.id),
-            changes: &creation.changes,
-            summary_around_id: (&creation.summary_before_id, &creation.summary_after_id),
-        },
-    )?;
-    // The owner and application are at hand: no need to read their summaries back inside
-    // the write (on SQLite every statement there holds up all other writers).
-    let owner = request.owner;
-    let row = TokenRow {
-        user: (
-            owner.id,
-            owner.username.clone(),
-            owner.first_name.clone(),
-            owner.last_name.clone(),
-        ),
-        application: request
-            .application
-            .map(|app| (app.id, app.name.clone(), app.client_id.clone())),
-        token,
-    };
-    Ok(Issued {
-        row,
-        value,
-        refresh,
-    })
+            changes: &self.creation.changes,
+            summary_around_id: (
+                &self.creation.summary_before_id,
+                &self.creation.summary_after_id,
+            ),
+        }
+    }
+
+    /// The issued token, once stored as `token`. The owner and application are at hand: no
+    /// need to read their summaries back inside the write (on SQLite every statement there
+    /// holds up all other writers).
+    fn issued(self, token: AccessToken, request: &IssueRequest<'_>) -> Issued {
+        let owner = request.owner;
+        let row = TokenRow {
+            user: (
+                owner.id,
+                owner.username.clone(),
+                owner.first_name.clone(),
+                owner.last_name.clone(),
+            ),
+            application: request
+                .application
+                .map(|app| (app.id, app.name.clone(), app.client_id.clone())),
+            token,
+        };
+        Issued {
+            row,
+            value: self.value,
+            refresh: self.refresh.map(|(value, _)| value),
+        }
+    }
 }
 
 /// Issues a personal token (no application) for `owner` with no actor, for the

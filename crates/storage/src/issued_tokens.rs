@@ -1,5 +1,6 @@
 //! Storing a newly issued access token, the refresh token issued with it and the activity entry
-//! that records its creation, as one write.
+//! that records its creation, as one write; for a refresh grant, with the rotation that replaces
+//! the old pair in the same write.
 //!
 //! On PostgreSQL the three rows go in with one statement (data-modifying `WITH` clauses), which
 //! is atomic by itself: the write needs neither `BEGIN` nor `COMMIT`, so a token costs one round
@@ -13,6 +14,7 @@ use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::sql_types::{BigInt, Binary, Nullable, Text, Timestamp as SqlTimestamp};
 
 use crate::activity::{self, NewActivity};
+use crate::refresh_tokens::RefreshToken;
 use crate::tokens::{AccessToken, NewAccessToken, NewRefreshToken};
 use crate::{DbConnection, StorageResult, Timestamp};
 
@@ -48,6 +50,20 @@ impl CreationEntry<'_> {
     }
 }
 
+/// What a refresh grant's rotation replaces, in the write that stores the new pair: the refresh
+/// token presented is marked used, only while it is still unused and its owner active (of
+/// concurrent rotations exactly one wins), and its access token is deleted, `deletion` recording
+/// that.
+#[derive(Debug, Clone, Copy)]
+pub struct Rotation<'a> {
+    /// The refresh token presented, as read before the write.
+    pub used: &'a RefreshToken,
+    /// When it is used.
+    pub at: Timestamp,
+    /// The entry recording the deletion of its access token, when it has one.
+    pub deletion: Option<&'a NewActivity<'a>>,
+}
+
 /// Stores `token`, the `refresh` token issued with it (when it has one: an application's
 /// token) and `entry`, and returns the stored token. On PostgreSQL with one statement, atomic
 /// without a transaction around it; on SQLite with three, inside the caller's transaction.
@@ -59,12 +75,45 @@ pub fn insert(
 ) -> StorageResult<AccessToken> {
     match conn {
         DbConnection::Postgres(pg) => Ok(IssueStatement {
+            rotation: None,
             token,
             refresh,
             entry,
         }
         .get_result(pg)?),
         DbConnection::Sqlite(_) => one_by_one(conn, token, refresh, entry),
+    }
+}
+
+/// [`insert`] for a refresh grant: `rotation` first, and the new pair only if it wins. `None`
+/// when it lost (the token was used by another request, or its owner deactivated, since it
+/// was read): then nothing is written. On PostgreSQL all of it is one statement; on SQLite it
+/// runs inside the caller's transaction.
+pub fn rotate(
+    conn: &mut DbConnection,
+    rotation: &Rotation<'_>,
+    token: &NewAccessToken<'_>,
+    refresh: PairedRefresh<'_>,
+    entry: &CreationEntry<'_>,
+) -> StorageResult<Option<AccessToken>> {
+    match conn {
+        DbConnection::Postgres(pg) => Ok(IssueStatement {
+            rotation: Some(rotation),
+            token,
+            refresh: Some(refresh),
+            entry,
+        }
+        .get_result(pg)
+        .optional()?),
+        DbConnection::Sqlite(_) => {
+            if !crate::refresh_tokens::rotate(conn, rotation.used, rotation.at)? {
+                return Ok(None);
+            }
+            if let Some(deletion) = rotation.deletion {
+                activity::record(conn, deletion)?;
+            }
+            one_by_one(conn, token, Some(refresh), entry).map(Some)
+        }
     }
 }
 
@@ -111,9 +160,10 @@ fn one_by_one(
     Ok(stored)
 }
 
-/// The PostgreSQL statement of [`insert`]. Its SQL depends only on whether a refresh token
-/// comes with the access token: diesel caches the prepared statement by that text.
+/// The PostgreSQL statement of [`insert`] and [`rotate`]. Its SQL depends only on which parts
+/// it has: diesel caches the prepared statement by that text.
 struct IssueStatement<'s, 'a> {
+    rotation: Option<&'s Rotation<'a>>,
     token: &'s NewAccessToken<'a>,
     refresh: Option<PairedRefresh<'a>>,
     entry: &'s CreationEntry<'a>,
@@ -143,12 +193,21 @@ impl RunQueryDsl<PgConnection> for IssueStatement<'_, '_> {}
 
 impl QueryFragment<Pg> for IssueStatement<'_, '_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH ");
+        if let Some(rotation) = self.rotation {
+            push_rotation(rotation, out.reborrow())?;
+        }
         let token = self.token;
         out.push_sql(
-            "WITH token AS (INSERT INTO access_tokens \
-             (digest, user_id, application_id, description, scope, expires, created, modified) \
-             VALUES (",
+            "token AS (INSERT INTO access_tokens \
+             (digest, user_id, application_id, description, scope, expires, created, modified) ",
         );
+        // A rotation's new token is stored only if the rotation won (`used` has its row).
+        out.push_sql(if self.rotation.is_some() {
+            "SELECT "
+        } else {
+            "VALUES ("
+        });
         out.push_bind_param::<Binary, _>(&token.digest)?;
         out.push_sql(", ");
         out.push_bind_param::<BigInt, _>(&token.user_id)?;
@@ -164,8 +223,13 @@ impl QueryFragment<Pg> for IssueStatement<'_, '_> {
         out.push_bind_param::<SqlTimestamp, _>(&token.created)?;
         out.push_sql(", ");
         out.push_bind_param::<SqlTimestamp, _>(&token.modified)?;
+        out.push_sql(if self.rotation.is_some() {
+            " FROM used"
+        } else {
+            ")"
+        });
         out.push_sql(
-            ") RETURNING id, digest, user_id, application_id, description, scope, expires, \
+            " RETURNING id, digest, user_id, application_id, description, scope, expires, \
              created, modified)",
         );
         if let Some(refresh) = &self.refresh {
@@ -198,6 +262,51 @@ impl QueryFragment<Pg> for IssueStatement<'_, '_> {
         out.push_sql(" FROM token) SELECT * FROM token");
         Ok(())
     }
+}
+
+/// A rotation's `used`, `gone` and `gone_entry` clauses, each followed by a comma.
+fn push_rotation<'b>(rotation: &'b Rotation<'_>, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+    let used = rotation.used;
+    out.push_sql("used AS (UPDATE refresh_tokens SET revoked = ");
+    out.push_bind_param::<SqlTimestamp, _>(&rotation.at)?;
+    out.push_sql(", access_token_id = NULL WHERE id = ");
+    out.push_bind_param::<BigInt, _>(&used.id)?;
+    out.push_sql(
+        " AND revoked IS NULL AND EXISTS \
+             (SELECT 1 FROM users WHERE users.id = ",
+    );
+    out.push_bind_param::<BigInt, _>(&used.user_id)?;
+    out.push_sql(" AND users.is_active) RETURNING id), ");
+    if let Some(access_token) = &used.access_token_id {
+        out.push_sql("gone AS (DELETE FROM access_tokens WHERE id = ");
+        out.push_bind_param::<BigInt, _>(access_token)?;
+        out.push_sql(" AND EXISTS (SELECT 1 FROM used)), ");
+    }
+    if let Some(deletion) = rotation.deletion {
+        out.push_sql(
+            "gone_entry AS (INSERT INTO activity_stream (timestamp, actor_id, operation, \
+                 object1, object1_id, object2, object2_id, changes, summary) SELECT ",
+        );
+        out.push_bind_param::<SqlTimestamp, _>(&deletion.timestamp)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<BigInt>, _>(&deletion.actor_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&deletion.operation)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&deletion.object1)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&deletion.object1_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&deletion.object2)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<BigInt>, _>(&deletion.object2_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&deletion.changes)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&deletion.summary)?;
+        out.push_sql(" FROM used), ");
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -291,6 +400,100 @@ mod tests {
             .first(&mut conn)
             .expect("the refresh token");
         assert_eq!(paired, (1, 1, Some(stored.id), "write".to_owned()));
+    }
+
+    fn issued_pair(conn: &mut DbConnection, name: &str) -> RefreshToken {
+        let digest = format!("refresh-{name}");
+        let access = format!("access-{name}");
+        let token = NewAccessToken {
+            digest: access.as_bytes(),
+            ..token(Some(1))
+        };
+        let refresh = PairedRefresh {
+            digest: digest.as_bytes(),
+            chain_id: None,
+        };
+        insert(conn, &token, Some(refresh), &ENTRY).expect("stored");
+        crate::refresh_tokens::find_by_digest(conn, digest.as_bytes())
+            .expect("find")
+            .expect("the refresh token")
+    }
+
+    fn count(conn: &mut DbConnection, table: &str) -> i64 {
+        #[derive(QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = BigInt)]
+            n: i64,
+        }
+        diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {table}"))
+            .get_result::<Count>(conn)
+            .expect("a count")
+            .n
+    }
+
+    #[test]
+    fn a_rotation_replaces_the_pair_once() {
+        let mut conn = seeded();
+        let used = issued_pair(&mut conn, "old");
+        let at = at("2024-07-02 00:00:00");
+        let deletion = NewActivity {
+            timestamp: at,
+            actor_id: None,
+            operation: "delete",
+            object1: activity::TOKEN,
+            object1_id: used.access_token_id.expect("an access token"),
+            object2: "",
+            object2_id: None,
+            changes: "{}",
+            summary: "{}",
+        };
+        let rotation = Rotation {
+            used: &used,
+            at,
+            deletion: Some(&deletion),
+        };
+        let refresh = PairedRefresh {
+            digest: b"refresh-new",
+            chain_id: Some(used.chain()),
+        };
+        let replacement = NewAccessToken {
+            digest: b"access-new",
+            ..token(Some(1))
+        };
+        let new = rotate(&mut conn, &rotation, &replacement, refresh, &ENTRY)
+            .expect("a rotation")
+            .expect("won");
+        let old = crate::refresh_tokens::find_by_digest(&mut conn, b"refresh-old")
+            .expect("find")
+            .expect("the old refresh token");
+        assert_eq!((old.revoked, old.access_token_id), (Some(at), None));
+        assert_eq!(
+            count(&mut conn, "access_tokens"),
+            1,
+            "the old access token is gone"
+        );
+        let paired = crate::refresh_tokens::find_by_digest(&mut conn, b"refresh-new")
+            .expect("find")
+            .expect("the new refresh token");
+        assert_eq!(paired.access_token_id, Some(new.id));
+        assert_eq!(paired.chain_id, Some(used.id));
+        // Two creations and the deletion.
+        assert_eq!(count(&mut conn, "activity_stream"), 3);
+
+        // The same token again: the rotation loses and writes nothing.
+        let again = NewAccessToken {
+            digest: b"access-again",
+            ..token(Some(1))
+        };
+        let refresh = PairedRefresh {
+            digest: b"refresh-again",
+            chain_id: Some(used.chain()),
+        };
+        let lost = rotate(&mut conn, &rotation, &again, refresh, &ENTRY).expect("a rotation");
+        assert!(lost.is_none());
+        assert_eq!(count(&mut conn, "access_tokens"), 1);
+        assert_eq!(count(&mut conn, "refresh_tokens"), 2);
+        assert_eq!(count(&mut conn, "activity_stream"), 3);
     }
 
     #[test]

@@ -19,10 +19,14 @@ use acs_storage::{DbConnection, StorageError, Timestamp};
 use super::reply::OAuthResult;
 use crate::auth::passwords;
 use crate::context::Context;
+use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::handlers::tokens::{IssueRequest, Issued, issue};
 use crate::state::AppState;
+use acs_app::activity::Entry;
 use acs_app::settings::Settings;
+use acs_app::tokens::reissue;
+use acs_storage::issued_tokens::Rotation;
 use acs_storage::local_changes::keeping_counters;
 
 /// What every grant needs to issue a pair.
@@ -59,16 +63,27 @@ impl<'a> Issuer<'a> {
             &self.state.rng,
             &self.settings,
             self.now,
-            IssueRequest {
-                actor: Some(owner),
-                owner,
-                application: Some(self.application),
-                scope,
-                description,
-                chain,
-            },
+            self.request(owner, scope, description, chain),
         )
         .map_err(Into::into)
+    }
+
+    /// What [`Issuer::pair`] issues.
+    fn request<'r>(
+        &'r self,
+        owner: &'r User,
+        scope: &'r str,
+        description: &'r str,
+        chain: Option<i64>,
+    ) -> IssueRequest<'r> {
+        IssueRequest {
+            actor: Some(owner),
+            owner,
+            application: Some(self.application),
+            scope,
+            description,
+            chain,
+        }
     }
 }
 
@@ -215,23 +230,33 @@ pub fn refresh_token(
         return Err(OAuthError::invalid_refresh_token().into());
     }
     let issuer = Issuer::new(ctx, application)?;
-    let outcome = ctx.write(|conn| {
-        // Refused when another request used the token first or the owner was deactivated
-        // since the read.
-        if !acs_storage::refresh_tokens::rotate(conn, &stored, now)? {
-            return Ok(Err(OAuthError::invalid_refresh_token()));
-        }
-        if let Some(id) = stored.access_token_id {
-            record_token_deletion(conn, now, id, "rotated_by_client", application)?;
-        }
-        // The new token keeps the description of the one it replaces.
-        let description = description.as_deref().unwrap_or_default();
-        let words = scope.words(asked.or(Some(&stored.scope)));
-        issuer
-            .pair(conn, &owner, &words, description, Some(stored.chain()))
-            .map(Ok)
+    let deletion = stored
+        .access_token_id
+        .map(|id| token_deletion(now, id, "rotated_by_client", application));
+    let deletion = deletion.as_ref().map(Entry::as_new);
+    let rotation = Rotation {
+        used: &stored,
+        at: now,
+        deletion: deletion.as_ref(),
+    };
+    // The new token keeps the description of the one it replaces.
+    let description = description.as_deref().unwrap_or_default();
+    let words = scope.words(asked.or(Some(&stored.scope)));
+    // One write, and on PostgreSQL one statement: the rotation and the new pair.
+    let issued = ctx.write_single_statement(|conn| {
+        reissue(
+            conn,
+            &issuer.state.rng,
+            &issuer.settings,
+            now,
+            issuer.request(&owner, &words, description, Some(stored.chain())),
+            &rotation,
+        )
+        .map_err(ApiError::from)
     })?;
-    Ok(outcome?)
+    // Refused when another request used the token first or the owner was deactivated since
+    // the read.
+    issued.ok_or_else(|| OAuthError::invalid_refresh_token().into())
 }
 
 /// Records in the activity stream that access token `id` is gone because `application` (the
@@ -244,11 +269,17 @@ fn record_token_deletion(
     how: &str,
     application: &Application,
 ) -> ApiResult<()> {
+    let entry = token_deletion(now, id, how, application);
+    acs_storage::activity::record(conn, &entry.as_new())?;
+    Ok(())
+}
+
+/// The entry of [`record_token_deletion`].
+fn token_deletion(now: Timestamp, id: i64, how: &str, application: &Application) -> Entry<'static> {
     let mut changes = serde_json::Map::new();
     changes.insert("id".to_owned(), serde_json::json!(id));
     changes.insert(how.to_owned(), serde_json::json!(application.client_id));
-    acs_app::activity::record(
-        conn,
+    Entry::new(
         now,
         None,
         "delete",
@@ -256,5 +287,4 @@ fn record_token_deletion(
         None,
         serde_json::Value::Object(changes),
     )
-    .map_err(Into::into)
 }
