@@ -116,13 +116,10 @@ pub struct ApplicationSummaries {
     pub first_tokens: Vec<(i64, String)>,
 }
 
-/// Finds an application by primary key.
-pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Application> {
-    Ok(applications::table
-        .find(id)
-        .select(Application::as_select())
-        .first(conn)?)
-}
+crate::row_functions!(
+    applications, Application, NewApplication, ApplicationChanges;
+    find, insert, update
+);
 
 /// Finds an application by its client id.
 pub fn find_by_client_id(
@@ -134,26 +131,6 @@ pub fn find_by_client_id(
         .select(Application::as_select())
         .first(c)
         .optional())?)
-}
-
-/// Inserts an application.
-pub fn insert(conn: &mut DbConnection, app: &NewApplication<'_>) -> StorageResult<Application> {
-    Ok(diesel::insert_into(applications::table)
-        .values(app)
-        .returning(applications::all_columns)
-        .get_result(conn)?)
-}
-
-/// Applies `changes` and returns the updated row.
-pub fn update(
-    conn: &mut DbConnection,
-    id: i64,
-    changes: &ApplicationChanges,
-) -> StorageResult<Application> {
-    Ok(diesel::update(applications::table.find(id))
-        .set(changes)
-        .returning(applications::all_columns)
-        .get_result(conn)?)
 }
 
 /// Deletes an application with its tokens; false if there was none.

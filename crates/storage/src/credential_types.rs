@@ -83,13 +83,12 @@ pub struct CredentialTypeChanges {
     pub modified: Option<Timestamp>,
 }
 
-/// Finds a credential type by primary key.
-pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<CredentialType> {
-    Ok(credential_types::table
-        .find(id)
-        .select(CredentialType::as_select())
-        .first(conn)?)
-}
+crate::row_functions!(
+    credential_types,
+    CredentialType,
+    NewCredentialType,
+    CredentialTypeChanges
+);
 
 /// Finds a managed credential type by namespace.
 pub fn find_by_namespace(
@@ -111,35 +110,6 @@ pub fn lock(conn: &mut DbConnection, id: i64) -> StorageResult<CredentialType> {
         .set(credential_types::id.eq(credential_types::id))
         .returning(credential_types::all_columns)
         .get_result(conn)?)
-}
-
-/// Inserts a credential type.
-pub fn insert(
-    conn: &mut DbConnection,
-    new: &NewCredentialType<'_>,
-) -> StorageResult<CredentialType> {
-    Ok(diesel::insert_into(credential_types::table)
-        .values(new)
-        .returning(credential_types::all_columns)
-        .get_result(conn)?)
-}
-
-/// Applies `changes` and returns the updated row.
-pub fn update(
-    conn: &mut DbConnection,
-    id: i64,
-    changes: &CredentialTypeChanges,
-) -> StorageResult<CredentialType> {
-    Ok(diesel::update(credential_types::table.find(id))
-        .set(changes)
-        .returning(credential_types::all_columns)
-        .get_result(conn)?)
-}
-
-/// Deletes a credential type; false if there was none. The foreign key refuses the delete
-/// while credentials use the type ([`StorageError::Conflict`](crate::StorageError::Conflict)).
-pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-    Ok(diesel::delete(credential_types::table.find(id)).execute(conn)? > 0)
 }
 
 /// How many credentials use the type.

@@ -104,33 +104,10 @@ pub struct CredentialSummaries {
     pub user: Option<(i64, String, String, String)>,
 }
 
-/// Finds a credential by primary key.
-pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Credential> {
-    Ok(credentials::table
-        .find(id)
-        .select(Credential::as_select())
-        .first(conn)?)
-}
-
-/// Inserts a credential.
-pub fn insert(conn: &mut DbConnection, new: &NewCredential<'_>) -> StorageResult<Credential> {
-    Ok(diesel::insert_into(credentials::table)
-        .values(new)
-        .returning(credentials::all_columns)
-        .get_result(conn)?)
-}
-
-/// Applies `changes` and returns the updated row.
-pub fn update(
-    conn: &mut DbConnection,
-    id: i64,
-    changes: &CredentialChanges,
-) -> StorageResult<Credential> {
-    Ok(diesel::update(credentials::table.find(id))
-        .set(changes)
-        .returning(credentials::all_columns)
-        .get_result(conn)?)
-}
+crate::row_functions!(
+    credentials, Credential, NewCredential, CredentialChanges;
+    find, insert, update
+);
 
 /// Deletes a credential (and its places in content-source lists); false if there was none.
 pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {

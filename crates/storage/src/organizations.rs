@@ -71,38 +71,12 @@ pub struct RoleCounts {
     pub admins: i64,
 }
 
-/// Finds an organization by primary key.
-pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Organization> {
-    Ok(organizations::table
-        .find(id)
-        .select(Organization::as_select())
-        .first(conn)?)
-}
-
-/// Inserts an organization.
-pub fn insert(conn: &mut DbConnection, org: &NewOrganization<'_>) -> StorageResult<Organization> {
-    Ok(diesel::insert_into(organizations::table)
-        .values(org)
-        .returning(organizations::all_columns)
-        .get_result(conn)?)
-}
-
-/// Applies `changes` and returns the updated row.
-pub fn update(
-    conn: &mut DbConnection,
-    id: i64,
-    changes: &OrganizationChanges,
-) -> StorageResult<Organization> {
-    Ok(diesel::update(organizations::table.find(id))
-        .set(changes)
-        .returning(organizations::all_columns)
-        .get_result(conn)?)
-}
-
-/// Deletes an organization and its roles; false if there was none.
-pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-    Ok(diesel::delete(organizations::table.find(id)).execute(conn)? > 0)
-}
+crate::row_functions!(
+    organizations,
+    Organization,
+    NewOrganization,
+    OrganizationChanges
+);
 
 /// Gives `user_id` the role on `org_id`; doing it twice is harmless. True if it was added.
 pub fn add_role(

@@ -113,13 +113,7 @@ pub struct Memberships {
     pub member_of: Vec<Id>,
 }
 
-/// Finds a user by primary key.
-pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<User> {
-    Ok(users::table
-        .find(id)
-        .select(User::as_select())
-        .first(conn)?)
-}
+crate::row_functions!(users, User, NewUser, UserChanges);
 
 /// Finds a user by exact username.
 pub fn find_by_username(conn: &mut DbConnection, username: &str) -> StorageResult<Option<User>> {
@@ -129,27 +123,6 @@ pub fn find_by_username(conn: &mut DbConnection, username: &str) -> StorageResul
         .select(User::as_select())
         .first(c)
         .optional())?)
-}
-
-/// Inserts a user and returns the stored row.
-pub fn insert(conn: &mut DbConnection, user: &NewUser<'_>) -> StorageResult<User> {
-    Ok(diesel::insert_into(users::table)
-        .values(user)
-        .returning(users::all_columns)
-        .get_result(conn)?)
-}
-
-/// Applies `changes` and returns the updated row.
-pub fn update(conn: &mut DbConnection, id: i64, changes: &UserChanges) -> StorageResult<User> {
-    Ok(diesel::update(users::table.find(id))
-        .set(changes)
-        .returning(users::all_columns)
-        .get_result(conn)?)
-}
-
-/// Deletes a user (sessions and memberships go with it); false if there was none.
-pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {
-    Ok(diesel::delete(users::table.find(id)).execute(conn)? > 0)
 }
 
 /// Records a successful login.

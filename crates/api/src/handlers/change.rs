@@ -14,17 +14,23 @@ use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 
+/// One `PUT` or `PATCH` as its handler read it.
+#[derive(Debug)]
+pub struct Edit<'r, K> {
+    /// The signed-in caller.
+    pub principal: &'r Principal,
+    /// The record's key in the path.
+    pub key: K,
+    /// The request's JSON object.
+    pub body: &'r Map<String, Value>,
+    /// Every field (`PUT`) rather than the given ones (`PATCH`).
+    pub full: bool,
+}
+
 /// What a `PUT` or `PATCH` does to one record of a resource.
 pub trait Change: Detail {
-    /// Changes the record at `key` from `body` for the signed-in `principal`: every field for
-    /// `PUT` (`full`), the given ones for `PATCH`; checks, writes and records the activity.
-    fn change(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        key: Self::Key,
-        body: &Map<String, Value>,
-        full: bool,
-    ) -> ApiResult<Self::Shown>;
+    /// Makes `edit` to its record: checks, writes and records the activity.
+    fn change(ctx: &mut Context<'_>, edit: Edit<'_, Self::Key>) -> ApiResult<Self::Shown>;
 }
 
 /// `PUT`: a full update.
@@ -55,7 +61,13 @@ async fn respond<C: Change>(
     full: bool,
 ) -> ApiResult<HttpResponse> {
     signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
-        C::change(ctx, principal, key, &body.0, full)
+        let edit = Edit {
+            principal,
+            key,
+            body: &body.0,
+            full,
+        };
+        C::change(ctx, edit)
     })
     .await
 }

@@ -16,20 +16,24 @@ use crate::handlers::listing::{Listing, Parent, SubList};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 
+/// One `POST` as its handler read it.
+#[derive(Debug)]
+pub struct Submission<'r, S> {
+    /// The signed-in caller.
+    pub principal: &'r Principal,
+    /// The request's JSON object.
+    pub body: JsonObject,
+    /// What a list's path fixes (the default for the collection itself).
+    pub scope: S,
+}
+
 /// A resource whose records are created by `POST`.
 pub trait Create: Listing {
     /// The new record as the 201 response shows it.
     type Created: Serialize + Send + 'static;
 
-    /// Creates a record for the signed-in `principal` from `body`, within `scope` (what a
-    /// list's path fixes: the default for the collection itself); checks, writes and records
-    /// the activity.
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        body: JsonObject,
-        scope: Self::Scope,
-    ) -> ApiResult<Self::Created>;
+    /// Creates the record `new` asks for: checks, writes and records the activity.
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created>;
 
     /// The `Location` the 201 response gives for `created`, if the resource gives one.
     fn location(created: &Self::Created) -> Option<String>;
@@ -42,7 +46,15 @@ pub async fn create<C: Create>(
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
     let reply = signed_in_reply(&req, &state, move |ctx, principal| {
-        C::create(ctx, principal, body, C::Scope::default())
+        let scope = C::Scope::default();
+        C::create(
+            ctx,
+            Submission {
+                principal,
+                body,
+                scope,
+            },
+        )
     })
     .await?;
     Ok(created::<C>(reply))
@@ -62,7 +74,15 @@ where
     let key = path.into_inner();
     let reply = signed_in_reply(&req, &state, move |ctx, principal| {
         let parent = S::Parent::visible_id(ctx, principal, key)?;
-        S::Of::create(ctx, principal, body, S::scope(parent, principal))
+        let scope = S::scope(parent, principal);
+        S::Of::create(
+            ctx,
+            Submission {
+                principal,
+                body,
+                scope,
+            },
+        )
     })
     .await?;
     Ok(created::<S::Of>(reply))

@@ -22,14 +22,23 @@ pub trait Listing: Options {
     /// One item as the list shows it.
     type Item: Serialize + Send + 'static;
 
-    /// The page `list` asks for, within `scope`, for the signed-in `principal`.
-    fn page(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        scope: Self::Scope,
-        list: &ListRequest,
-    ) -> ApiResult<ListPage<Self::Item>>;
+    /// The page `asked` asks for.
+    fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item>;
 }
+
+/// One `GET` of a list as its handler read it.
+#[derive(Debug)]
+pub struct ListAsked<'r, S> {
+    /// The signed-in caller.
+    pub principal: &'r Principal,
+    /// What the list's path narrows it to.
+    pub scope: S,
+    /// The page, filters and ordering the query asks for.
+    pub list: &'r ListRequest,
+}
+
+/// A page of a list, or why there is none.
+pub type PageResult<T> = ApiResult<ListPage<T>>;
 
 /// A resource whose records have lists under them.
 pub trait Parent: Detail {
@@ -51,6 +60,33 @@ pub trait SubList: 'static {
     /// What the list holds under record `parent`, for `caller`.
     fn scope(parent: i64, caller: &Principal) -> <Self::Of as Listing>::Scope;
 }
+
+/// Declares a unit struct that is a [`SubList`]: its doc, `Name: Parent => Of`, then the
+/// scope under a parent record as a closure of the parent's id and the caller.
+macro_rules! declare_sub_list {
+    (
+        $(#[$doc:meta])*
+        $name:ident: $parent:ty => $of:ty,
+        |$id:pat_param, $caller:pat_param| $scope:expr
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name;
+
+        impl $crate::handlers::listing::SubList for $name {
+            type Parent = $parent;
+            type Of = $of;
+
+            fn scope(
+                $id: i64,
+                $caller: &$crate::auth::Principal,
+            ) -> <$of as $crate::handlers::listing::Listing>::Scope {
+                $scope
+            }
+        }
+    };
+}
+pub(crate) use declare_sub_list;
 
 /// `GET` of a collection.
 pub async fn list<L: Listing>(
@@ -83,7 +119,12 @@ async fn respond<L: Listing>(
 ) -> ApiResult<HttpResponse> {
     signed_in_list_taking_post(&req, &state, move |ctx, principal, list, page_wanted| {
         let scope = scope(ctx, principal)?;
-        let page = L::page(ctx, principal, scope, list)?;
+        let asked = ListAsked {
+            principal,
+            scope,
+            list,
+        };
+        let page = L::page(ctx, asked)?;
         Ok((page_wanted && L::can_create(principal), page))
     })
     .await

@@ -14,7 +14,7 @@ use crate::auth::Principal;
 use crate::context::{Context, Reply};
 use crate::error::ApiResult;
 use crate::handlers::applications::{self, Applications};
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use crate::handlers::detail::Delete;
 use crate::http::body::FormBody;
 use crate::state::AppState;
@@ -117,7 +117,13 @@ pub async fn update_application(
     );
     let values = ApplicationForm::read(&form);
     let reply = as_user(&state, &req, access, move |ctx, principal| {
-        let error = match <Applications as Change>::change(ctx, &principal, id, &body.0, false) {
+        let edit = Edit {
+            principal: &principal,
+            key: id,
+            body: &body.0,
+            full: false,
+        };
+        let error = match <Applications as Change>::change(ctx, edit) {
             Ok(_) => return Ok(Outcome::Saved("saved")),
             Err(error) => error,
         };

@@ -14,7 +14,7 @@ use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::applications::{self, Applications};
-use crate::handlers::create::Create;
+use crate::handlers::create::{Create, Submission};
 use crate::http::body::{FormBody, JsonObject};
 use crate::state::AppState;
 
@@ -218,7 +218,12 @@ pub async fn create_application(
         .get("organization")
         .and_then(|id| id.parse::<i64>().ok());
     let reply = as_user(&state, &req, access, move |ctx, principal| {
-        let created = <Applications as Create>::create(ctx, &principal, body, Default::default());
+        let new = Submission {
+            principal: &principal,
+            body,
+            scope: Default::default(),
+        };
+        let created = <Applications as Create>::create(ctx, new);
         let mut page = view(ctx, &principal)?;
         let status = match created {
             Ok(record) => {

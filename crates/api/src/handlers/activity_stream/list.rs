@@ -10,9 +10,7 @@ use super::ActivityStream;
 use super::render::{ActivityRecord, render_activity};
 use crate::auth::Principal;
 use crate::context::Context;
-use crate::error::ApiResult;
-use crate::handlers::listing::{Listing, Parent, SubList};
-use crate::http::list::{ListPage, ListRequest};
+use crate::handlers::listing::{ListAsked, Listing, PageResult, Parent, SubList};
 
 /// Every entry the caller may read; with a scope, every entry about that object (whose
 /// visibility the sub-list checked).
@@ -20,12 +18,8 @@ impl Listing for ActivityStream {
     type Scope = Option<(&'static str, i64)>;
     type Item = ActivityRecord;
 
-    fn page(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        about: Option<(&'static str, i64)>,
-        list: &ListRequest,
-    ) -> ApiResult<ListPage<ActivityRecord>> {
+    fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
+        let (principal, about, list) = (asked.principal, asked.scope, asked.list);
         let visibility = match about {
             Some(_) => ActivityVisibility::All,
             None => super::visibility(principal),

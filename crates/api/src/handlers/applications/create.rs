@@ -1,35 +1,36 @@
 //! `POST /api/v2/applications/`, `/api/v2/users/<id>/applications/` (owned by that user) and
 //! `/api/v2/organizations/<id>/applications/` (in that organization).
 
-use acs_storage::applications::{ApplicationScope, NewApplication};
+use acs_storage::applications::NewApplication;
 
 use super::input::ApplicationInput;
 use super::render::{ApplicationRecord, render_one};
 use super::{Applications, name_conflict};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::create::Create;
-use crate::http::body::JsonObject;
+use crate::handlers::create::{Create, Submission};
 use acs_app::activity::{self, Subject};
 
 /// Creates an application; under a user, owned by them; under an organization, in it.
 impl Create for Applications {
     type Created = ApplicationRecord;
 
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        mut body: JsonObject,
-        scope: ApplicationScope,
-    ) -> ApiResult<ApplicationRecord> {
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
+        let (principal, mut body, scope) = (new.principal, new.body, new.scope);
         if let Some(user) = scope.user {
             body.0.insert("user".into(), user.into());
         }
         if let Some(organization) = scope.organization {
             body.0.insert("organization".into(), organization.into());
         }
-        create(ctx, principal, body)
+        create(
+            ctx,
+            Submission {
+                principal,
+                body,
+                scope: (),
+            },
+        )
     }
 
     fn location(created: &ApplicationRecord) -> Option<String> {
@@ -39,11 +40,8 @@ impl Create for Applications {
 
 /// Creates an application for `principal` from a body of the API's shape, under the API's
 /// rules. The record carries the client secret in clear.
-fn create(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
-    body: JsonObject,
-) -> ApiResult<ApplicationRecord> {
+fn create(ctx: &mut Context<'_>, new: Submission<'_, ()>) -> ApiResult<ApplicationRecord> {
+    let (principal, body) = (new.principal, new.body);
     let input = ApplicationInput::read(&body.0, true, None)?;
     let (Some(organization), Some(grant_type), Some(client_type)) =
         (input.organization, input.grant_type, input.client_type)
@@ -102,13 +100,8 @@ fn create(
         )
         .map_err(name_conflict)?;
         let masked = render_one(conn, principal, &app, None)?;
-        activity::record_creation(
-            conn,
-            now,
-            &principal.user,
-            &Subject::named(acs_storage::activity::APPLICATION, app.id, &app.name),
-            &masked,
-        )?;
+        let subject = Subject::named(acs_storage::activity::APPLICATION, app.id, &app.name);
+        activity::record_creation(conn, now, &principal.user, &subject, &masked)?;
         Ok(app)
     })?;
     tracing::info!(

@@ -5,25 +5,18 @@ use acs_storage::applications::ApplicationScope;
 
 use super::Applications;
 use super::render::{ApplicationRecord, render_application};
-use crate::auth::Principal;
 use crate::context::Context;
-use crate::error::ApiResult;
-use crate::handlers::listing::{Listing, SubList};
+use crate::handlers::listing::{ListAsked, Listing, PageResult, declare_sub_list};
 use crate::handlers::organizations::Organizations;
 use crate::handlers::users::Users;
-use crate::http::list::{ListPage, ListRequest};
 
 /// Every application the caller may see, within the scope.
 impl Listing for Applications {
     type Scope = ApplicationScope;
     type Item = ApplicationRecord;
 
-    fn page(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        scope: ApplicationScope,
-        list: &ListRequest,
-    ) -> ApiResult<ListPage<ApplicationRecord>> {
+    fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
+        let (principal, scope, list) = (asked.principal, asked.scope, asked.list);
         let visibility = acs_authz::visible_applications(&principal.actor);
         let page = acs_storage::applications::list(ctx.conn()?, &visibility, scope, &list.params)??;
         let mut summaries = acs_storage::applications::summaries(ctx.conn()?, &page.items)?;
@@ -39,34 +32,20 @@ impl Listing for Applications {
     }
 }
 
-/// `/api/v2/users/<user>/applications/`: the applications the user owns.
-#[derive(Debug)]
-pub struct UserApplications;
-
-impl SubList for UserApplications {
-    type Parent = Users;
-    type Of = Applications;
-
-    fn scope(user: i64, _: &Principal) -> ApplicationScope {
-        ApplicationScope {
-            user: Some(user),
-            ..ApplicationScope::default()
-        }
+declare_sub_list!(
+    /// `/api/v2/users/<user>/applications/`: the applications the user owns.
+    UserApplications: Users => Applications,
+    |user, _| ApplicationScope {
+        user: Some(user),
+        ..ApplicationScope::default()
     }
-}
+);
 
-/// `/api/v2/organizations/<id>/applications/`: the organization's applications.
-#[derive(Debug)]
-pub struct OrganizationApplications;
-
-impl SubList for OrganizationApplications {
-    type Parent = Organizations;
-    type Of = Applications;
-
-    fn scope(organization: i64, _: &Principal) -> ApplicationScope {
-        ApplicationScope {
-            organization: Some(organization),
-            ..ApplicationScope::default()
-        }
+declare_sub_list!(
+    /// `/api/v2/organizations/<id>/applications/`: the organization's applications.
+    OrganizationApplications: Organizations => Applications,
+    |organization, _| ApplicationScope {
+        organization: Some(organization),
+        ..ApplicationScope::default()
     }
-}
+);

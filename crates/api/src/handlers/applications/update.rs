@@ -4,25 +4,18 @@
 use acs_storage::applications::ApplicationChanges;
 
 use super::input::{ApplicationInput, Fixed};
-use serde_json::{Map, Value};
 
 use super::render::{ApplicationRecord, render_one};
 use super::{Applications, name_conflict, visible};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use acs_app::activity::{self, Subject};
 
 /// Also what the applications page's form does, from a body of the API's shape.
 impl Change for Applications {
-    fn change(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        id: i64,
-        body: &Map<String, Value>,
-        full: bool,
-    ) -> ApiResult<ApplicationRecord> {
+    fn change(ctx: &mut Context<'_>, edit: Edit<'_, i64>) -> ApiResult<ApplicationRecord> {
+        let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let app = visible(ctx, principal, id)?;
         acs_authz::can_change_application(&principal.actor, &super::target_of(&app))?;
         let grant_type = acs_oauth2::GrantType::parse(&app.authorization_grant_type)
@@ -50,14 +43,8 @@ impl Change for Applications {
             let updated =
                 acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
             let after = render_one(conn, principal, &updated, None)?;
-            activity::record_update(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(acs_storage::activity::APPLICATION, id, &updated.name),
-                &before,
-                &after,
-            )?;
+            let subject = Subject::named(acs_storage::activity::APPLICATION, id, &updated.name);
+            activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;
             Ok(after)
         })?;
         Ok(updated)

@@ -11,10 +11,8 @@ use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::automation::Inventories;
-use crate::handlers::create::Create;
-use crate::handlers::listing::{Listing, SubList};
-use crate::http::body::JsonObject;
-use crate::http::list::{ListPage, ListRequest};
+use crate::handlers::create::{Create, Submission};
+use crate::handlers::listing::{ListAsked, Listing, PageResult, SubList};
 use acs_app::activity::{self, Subject};
 
 /// Every row of `R` the caller may see; with a scope, those within that inventory.
@@ -22,12 +20,8 @@ impl<R: Resource> Listing for R {
     type Scope = Option<i64>;
     type Item = Value;
 
-    fn page(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        inventory: Option<i64>,
-        list: &ListRequest,
-    ) -> ApiResult<ListPage<Value>> {
+    fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
+        let (principal, inventory, list) = (asked.principal, asked.scope, asked.list);
         let visibility = acs_authz::visible_automation(&principal.actor);
         let conn = ctx.conn()?;
         let page = R::list(conn, &visibility, inventory, &list.params)??;
@@ -45,12 +39,8 @@ impl<R: Resource> Listing for R {
 impl<R: Resource> Create for R {
     type Created = Value;
 
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        mut body: JsonObject,
-        inventory: Option<i64>,
-    ) -> ApiResult<Value> {
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
+        let (principal, mut body, inventory) = (new.principal, new.body, new.scope);
         if let (Some(field), Some(inventory)) = (R::PARENT_FIELD, inventory) {
             body.0.insert(field.to_owned(), json!(inventory));
         }
@@ -62,13 +52,8 @@ impl<R: Resource> Create for R {
             acs_authz::can_change_automation(&principal.actor, organization)?;
             let row = R::insert(conn, input, principal.user.id, now).map_err(name_conflict::<R>)?;
             let record = R::render(conn, principal, &row)?;
-            activity::record_creation(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(R::KIND, R::id(&row), R::name(&row)),
-                &record,
-            )?;
+            let subject = Subject::named(R::KIND, R::id(&row), R::name(&row));
+            activity::record_creation(conn, now, &principal.user, &subject, &record)?;
             tracing::info!(
                 actor = principal.user.id,
                 kind = R::KIND,

@@ -1,13 +1,13 @@
 //! One row of a resource: what `GET`, `PUT`, `PATCH`, `DELETE` and `OPTIONS` do with it
 //! (the handlers are [`crate::handlers::detail`]'s and [`crate::handlers::change`]'s).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::resource::{Resource, name_conflict, visible};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use crate::handlers::detail::{Delete, Detail, Options};
 use crate::handlers::listing::Parent;
 use crate::http::options::ResourceMeta;
@@ -24,13 +24,8 @@ impl<R: Resource> Detail for R {
 }
 
 impl<R: Resource> Change for R {
-    fn change(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        id: i64,
-        body: &Map<String, Value>,
-        full: bool,
-    ) -> ApiResult<Value> {
+    fn change(ctx: &mut Context<'_>, edit: Edit<'_, i64>) -> ApiResult<Value> {
+        let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let (_, organization) = visible::<R>(ctx, principal, id)?;
         acs_authz::can_change_automation(&principal.actor, organization)?;
         let settings = ctx.settings()?;
@@ -45,14 +40,8 @@ impl<R: Resource> Change for R {
             let row =
                 R::update(conn, id, input, principal.user.id, now).map_err(name_conflict::<R>)?;
             let record = R::render(conn, principal, &row)?;
-            activity::record_update(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(R::KIND, id, R::name(&row)),
-                &old,
-                &record,
-            )?;
+            let subject = Subject::named(R::KIND, id, R::name(&row));
+            activity::record_update(conn, now, &principal.user, &subject, &old, &record)?;
             Ok(record)
         })
     }
@@ -66,14 +55,9 @@ impl<R: Resource> Delete for R {
         ctx.write(|conn| {
             let record = R::render(conn, principal, &row)?;
             R::delete(conn, id)?;
-            activity::record_deletion(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(R::KIND, id, R::name(&row)),
-                &record,
-            )
-            .map_err(Into::into)
+            let subject = Subject::named(R::KIND, id, R::name(&row));
+            activity::record_deletion(conn, now, &principal.user, &subject, &record)
+                .map_err(Into::into)
         })?;
         tracing::info!(actor = principal.user.id, kind = R::KIND, id, "deleted");
         Ok(())

@@ -7,11 +7,9 @@ use super::CredentialTypes;
 use super::input;
 use super::name_conflict;
 use super::render::{CredentialTypeRecord, render_credential_type};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::create::Create;
-use crate::http::body::JsonObject;
+use crate::handlers::create::{Create, Submission};
 use acs_app::activity::{self, Subject};
 
 impl Create for CredentialTypes {
@@ -19,12 +17,8 @@ impl Create for CredentialTypes {
 
     /// Creates a custom credential type (superusers only). `managed` and `namespace` are not
     /// writable: a created type is always custom.
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        body: JsonObject,
-        (): (),
-    ) -> ApiResult<CredentialTypeRecord> {
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
+        let (principal, body) = (new.principal, new.body);
         acs_authz::can_write_credential_types(&principal.actor)?;
         let input = input::read(&body.0, true, None)?;
         let (Some(name), Some(kind), Some(inputs), Some(injectors)) = (
@@ -54,17 +48,12 @@ impl Create for CredentialTypes {
             )
             .map_err(name_conflict)?;
             let record = render_credential_type(principal, &created)?;
-            activity::record_creation(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(
-                    acs_storage::activity::CREDENTIAL_TYPE,
-                    created.id,
-                    &created.name,
-                ),
-                &record,
-            )?;
+            let subject = Subject::named(
+                acs_storage::activity::CREDENTIAL_TYPE,
+                created.id,
+                &created.name,
+            );
+            activity::record_creation(conn, now, &principal.user, &subject, &record)?;
             tracing::info!(
                 actor = principal.user.id,
                 credential_type = created.id,

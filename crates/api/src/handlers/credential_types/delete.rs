@@ -31,14 +31,9 @@ impl Delete for CredentialTypes {
                 acs_storage::StorageError::Conflict(_) => ApiError::Forbidden(IN_USE.into()),
                 other => other.into(),
             })?;
-            activity::record_deletion(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &stored.name),
-                &record,
-            )
-            .map_err(Into::into)
+            let subject = Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &stored.name);
+            activity::record_deletion(conn, now, &principal.user, &subject, &record)
+                .map_err(Into::into)
         })?;
         tracing::info!(
             actor = principal.user.id,

@@ -2,23 +2,17 @@
 
 use super::CredentialTypes;
 use super::render::{CredentialTypeRecord, render_credential_type};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::listing::Listing;
-use crate::http::list::{ListPage, ListRequest};
+use crate::handlers::listing::{ListAsked, Listing, PageResult};
 
 /// Every credential type (every authenticated user sees them all), ordered by kind and name.
 impl Listing for CredentialTypes {
     type Scope = ();
     type Item = CredentialTypeRecord;
 
-    fn page(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        (): (),
-        list: &ListRequest,
-    ) -> ApiResult<ListPage<CredentialTypeRecord>> {
+    fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
+        let (principal, list) = (asked.principal, asked.list);
         let page = acs_storage::credential_types::list(ctx.conn()?, &list.params)??;
         let results = page
             .items

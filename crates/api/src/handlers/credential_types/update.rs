@@ -5,21 +5,17 @@ use acs_storage::credential_types::CredentialTypeChanges;
 use super::CredentialTypes;
 use super::render::render_credential_type;
 use super::{find, input, name_conflict};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use acs_app::activity::{self, Subject};
-use serde_json::{Map, Value};
 
 impl Change for CredentialTypes {
     fn change(
         ctx: &mut Context<'_>,
-        principal: &Principal,
-        id: i64,
-        body: &Map<String, Value>,
-        full: bool,
+        edit: Edit<'_, i64>,
     ) -> ApiResult<super::CredentialTypeRecord> {
+        let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let stored = find(ctx, id)?;
         acs_authz::can_write_credential_types(&principal.actor)?;
         if stored.managed {
@@ -52,14 +48,8 @@ impl Change for CredentialTypes {
                 ));
             }
             let after = render_credential_type(principal, &updated)?;
-            activity::record_update(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &updated.name),
-                &before,
-                &after,
-            )?;
+            let subject = Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &updated.name);
+            activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;
             Ok(after)
         })
     }

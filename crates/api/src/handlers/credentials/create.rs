@@ -1,31 +1,32 @@
 //! `POST /api/v2/credentials/` and `/api/v2/credential_types/<id>/credentials/`.
 
-use acs_storage::credentials::{CredentialScope, NewCredential};
+use acs_storage::credentials::NewCredential;
 use acs_storage::stamps::Creation;
 
 use super::render::{CredentialRecord, render_one};
 use super::{Credentials, input, name_conflict, owner_of, validate};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::create::Create;
-use crate::http::body::JsonObject;
+use crate::handlers::create::{Create, Submission};
 use acs_app::activity::{self, Subject};
 
 /// Creates a credential; under a credential type, of that type.
 impl Create for Credentials {
     type Created = CredentialRecord;
 
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        mut body: JsonObject,
-        scope: CredentialScope,
-    ) -> ApiResult<CredentialRecord> {
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
+        let (principal, mut body, scope) = (new.principal, new.body, new.scope);
         if let Some(type_id) = scope.credential_type {
             body.0.insert("credential_type".into(), type_id.into());
         }
-        create(ctx, principal, body)
+        create(
+            ctx,
+            Submission {
+                principal,
+                body,
+                scope: (),
+            },
+        )
     }
 
     fn location(created: &CredentialRecord) -> Option<String> {
@@ -33,11 +34,8 @@ impl Create for Credentials {
     }
 }
 
-fn create(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
-    body: JsonObject,
-) -> ApiResult<CredentialRecord> {
+fn create(ctx: &mut Context<'_>, new: Submission<'_, ()>) -> ApiResult<CredentialRecord> {
+    let (principal, body) = (new.principal, new.body);
     let input = input::read(&body.0, true, None)?;
     let (Some(name), Some(type_id), Some(submitted)) = (
         input.name.as_deref(),
@@ -75,17 +73,12 @@ fn create(
         )
         .map_err(name_conflict)?;
         let record = render_one(conn, principal, &credential, &credential_type)?;
-        activity::record_creation(
-            conn,
-            now,
-            &principal.user,
-            &Subject::named(
-                acs_storage::activity::CREDENTIAL,
-                credential.id,
-                &credential.name,
-            ),
-            &record,
-        )?;
+        let subject = Subject::named(
+            acs_storage::activity::CREDENTIAL,
+            credential.id,
+            &credential.name,
+        );
+        activity::record_creation(conn, now, &principal.user, &subject, &record)?;
         tracing::info!(
             actor = principal.user.id,
             credential = credential.id,

@@ -19,14 +19,9 @@ impl Delete for Credentials {
         let now = ctx.now;
         ctx.write(|conn| {
             acs_storage::credentials::delete(conn, id)?;
-            activity::record_deletion(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(acs_storage::activity::CREDENTIAL, id, &credential.name),
-                &record,
-            )
-            .map_err(Into::into)
+            let subject = Subject::named(acs_storage::activity::CREDENTIAL, id, &credential.name);
+            activity::record_deletion(conn, now, &principal.user, &subject, &record)
+                .map_err(Into::into)
         })?;
         tracing::info!(
             actor = principal.user.id,

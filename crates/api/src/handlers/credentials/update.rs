@@ -2,16 +2,15 @@
 //! inputs wholesale: `$encrypted$` keeps a stored secret, an empty secret removes it.
 
 use acs_storage::credentials::CredentialChanges;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::Credentials;
 use super::input::{self, Owner};
 use super::render::render_one;
 use super::{name_conflict, secrets, validate, visible};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use acs_app::activity::{self, Subject};
 
 /// Why a stored secret is not carried into a type where its field is not secret.
@@ -48,13 +47,8 @@ fn refuse_declassified(
 const TYPE_IN_USE: &str = "You cannot change the credential type of the credential, as it may break the functionality of the resources using it.";
 
 impl Change for Credentials {
-    fn change(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        id: i64,
-        body: &Map<String, Value>,
-        full: bool,
-    ) -> ApiResult<super::CredentialRecord> {
+    fn change(ctx: &mut Context<'_>, edit: Edit<'_, i64>) -> ApiResult<super::CredentialRecord> {
+        let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let (stored, target) = visible(ctx, principal, id)?;
         acs_authz::can_change_credential(&principal.actor, &target)?;
         let owner = Owner {
@@ -110,14 +104,8 @@ impl Change for Credentials {
             let updated =
                 acs_storage::credentials::update(conn, id, &changes).map_err(name_conflict)?;
             let after = render_one(conn, principal, &updated, &credential_type)?;
-            activity::record_update(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(acs_storage::activity::CREDENTIAL, id, &updated.name),
-                &before,
-                &after,
-            )?;
+            let subject = Subject::named(acs_storage::activity::CREDENTIAL, id, &updated.name);
+            activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;
             Ok(after)
         })
     }

@@ -6,11 +6,9 @@ use acs_storage::organizations::NewOrganization;
 use super::input::OrganizationInput;
 use super::render::render_organization;
 use super::{NAME_TAKEN, Organizations};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::create::Create;
-use crate::http::body::JsonObject;
+use crate::handlers::create::{Create, Submission};
 use acs_app::activity::{self, Subject};
 use serde_json::Value;
 
@@ -18,12 +16,8 @@ impl Create for Organizations {
     type Created = Value;
 
     /// Creates an organization (superusers only).
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        body: JsonObject,
-        (): (),
-    ) -> ApiResult<Value> {
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
+        let (principal, body) = (new.principal, new.body);
         acs_authz::can_create_organization(&principal.actor)?;
         let input = OrganizationInput::read(&body.0, true)?;
         let now = ctx.now;
@@ -39,11 +33,12 @@ impl Create for Organizations {
                     StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
                     other => other.into(),
                 })?;
+            let subject = Subject::named(acs_storage::activity::ORGANIZATION, org.id, &org.name);
             activity::record_creation(
                 conn,
                 now,
                 &principal.user,
-                &Subject::named(acs_storage::activity::ORGANIZATION, org.id, &org.name),
+                &subject,
                 &render_organization(principal, &org, Default::default()),
             )?;
             Ok(org)

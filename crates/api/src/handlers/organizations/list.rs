@@ -2,11 +2,8 @@
 
 use super::Organizations;
 use super::render::render_organization;
-use crate::auth::Principal;
 use crate::context::Context;
-use crate::error::ApiResult;
-use crate::handlers::listing::Listing;
-use crate::http::list::{ListPage, ListRequest};
+use crate::handlers::listing::{ListAsked, Listing, PageResult};
 use serde_json::Value;
 
 /// The organizations the caller may see.
@@ -14,12 +11,8 @@ impl Listing for Organizations {
     type Scope = ();
     type Item = Value;
 
-    fn page(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        (): (),
-        list: &ListRequest,
-    ) -> ApiResult<ListPage<Value>> {
+    fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
+        let (principal, list) = (asked.principal, asked.list);
         let visibility = acs_authz::visible_organizations(&principal.actor);
         let page = acs_storage::organizations::list(ctx.conn()?, &visibility, &list.params)??;
         let ids: Vec<i64> = page.items.iter().map(|o| o.id).collect();

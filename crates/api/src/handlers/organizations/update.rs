@@ -6,21 +6,15 @@ use acs_storage::organizations::{OrganizationChanges, RoleCounts};
 use super::input::OrganizationInput;
 use super::render::render_organization;
 use super::{NAME_TAKEN, Organizations, visible};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use acs_app::activity::{self, Subject};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 impl Change for Organizations {
-    fn change(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        id: i64,
-        body: &Map<String, Value>,
-        full: bool,
-    ) -> ApiResult<Value> {
+    fn change(ctx: &mut Context<'_>, edit: Edit<'_, i64>) -> ApiResult<Value> {
+        let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let before = visible(ctx, principal, id)?;
         acs_authz::can_change_organization(&principal.actor, id)?;
         let input = OrganizationInput::read(body, full)?;
@@ -39,11 +33,12 @@ impl Change for Organizations {
                     },
                 )?;
             let counts = RoleCounts::default();
+            let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
             activity::record_update(
                 conn,
                 now,
                 &principal.user,
-                &Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name),
+                &subject,
                 &render_organization(principal, &before, counts),
                 &render_organization(principal, &org, counts),
             )?;

@@ -3,8 +3,6 @@
 //! Whichever path, the token belongs to the caller (the user in a `users/<id>/` path only has
 //! to be visible), as in the reference.
 
-use acs_storage::tokens::TokenScope;
-
 use super::Tokens;
 use super::input::TokenInput;
 use super::issue::{IssueRequest, issue};
@@ -12,7 +10,7 @@ use super::render::{TokenRecord, render_token};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::create::Create;
+use crate::handlers::create::{Create, Submission};
 use crate::http::body::JsonObject;
 use acs_storage::local_changes::keeping_counters;
 
@@ -34,12 +32,8 @@ enum Kind {
 impl Create for Tokens {
     type Created = TokenRecord;
 
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        body: JsonObject,
-        scope: TokenScope,
-    ) -> ApiResult<TokenRecord> {
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
+        let (principal, body, scope) = (new.principal, new.body, new.scope);
         let kind = match (scope.application, scope.personal) {
             (Some(application), _) => Kind::Of(application),
             (None, Some(true)) => Kind::Personal,

@@ -19,14 +19,9 @@ impl Delete for Tokens {
         let now = ctx.now;
         ctx.write(|conn| {
             acs_storage::tokens::revoke(conn, id, now)?;
-            activity::record_deletion(
-                conn,
-                now,
-                &principal.user,
-                &Subject::named(acs_storage::activity::TOKEN, id, &description),
-                &record,
-            )
-            .map_err(Into::into)
+            let subject = Subject::named(acs_storage::activity::TOKEN, id, &description);
+            activity::record_deletion(conn, now, &principal.user, &subject, &record)
+                .map_err(Into::into)
         })?;
         tracing::info!(actor = principal.user.id, token = id, "token revoked");
         Ok(())

@@ -8,21 +8,14 @@ use super::Tokens;
 use super::input::TokenInput;
 use super::render::render_one;
 use super::visible;
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use acs_app::activity::{self, Subject};
-use serde_json::{Map, Value};
 
 impl Change for Tokens {
-    fn change(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        id: i64,
-        body: &Map<String, Value>,
-        full: bool,
-    ) -> ApiResult<super::TokenRecord> {
+    fn change(ctx: &mut Context<'_>, edit: Edit<'_, i64>) -> ApiResult<super::TokenRecord> {
+        let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let (token, target) = visible(ctx, principal, id)?;
         acs_authz::can_change_token(&principal.actor, &target)?;
         let input = TokenInput::read(body, full, false)?;

@@ -5,11 +5,9 @@ use acs_storage::users::NewUser;
 
 use super::input::UserInput;
 use super::{UserRecord, Users, render_user};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::create::Create;
-use crate::http::body::JsonObject;
+use crate::handlers::create::{Create, Submission};
 use acs_app::activity::{self, Subject};
 
 /// The message for a taken username.
@@ -19,12 +17,8 @@ impl Create for Users {
     type Created = UserRecord;
 
     /// Creates a user (superusers, and organization admins for non-privileged users).
-    fn create(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        body: JsonObject,
-        (): (),
-    ) -> ApiResult<UserRecord> {
+    fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
+        let (principal, body) = (new.principal, new.body);
         let input = UserInput::read(&body.0, true, true)?;
         acs_authz::can_create_user(&principal.actor, input.flags())?;
         let (Some(username), Some(password)) =

@@ -4,7 +4,7 @@ use super::{UserRecord, Users, render_user};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::listing::Listing;
+use crate::handlers::listing::{ListAsked, Listing, PageResult};
 use crate::http::list::{ListPage, ListRequest};
 
 /// The users the caller may see.
@@ -12,12 +12,8 @@ impl Listing for Users {
     type Scope = ();
     type Item = UserRecord;
 
-    fn page(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        (): (),
-        list: &ListRequest,
-    ) -> ApiResult<ListPage<UserRecord>> {
+    fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
+        let (principal, list) = (asked.principal, asked.list);
         let visibility = acs_authz::visible_users(&principal.actor);
         let page = acs_storage::users::list(ctx.conn()?, &visibility, None, &list.params)??;
         render_page(ctx, principal, list, page)

@@ -6,21 +6,14 @@ use acs_storage::users::UserChanges;
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
 use super::{Users, render_user, visible};
-use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::change::Change;
+use crate::handlers::change::{Change, Edit};
 use acs_app::activity::{self, Subject};
-use serde_json::{Map, Value};
 
 impl Change for Users {
-    fn change(
-        ctx: &mut Context<'_>,
-        principal: &Principal,
-        segment: String,
-        body: &Map<String, Value>,
-        full: bool,
-    ) -> ApiResult<super::UserRecord> {
+    fn change(ctx: &mut Context<'_>, edit: Edit<'_, String>) -> ApiResult<super::UserRecord> {
+        let (principal, segment, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let (user, memberships, target) = visible(ctx, principal, &segment)?;
         let input = UserInput::read(body, full, false)?;
         acs_authz::can_change_user(&principal.actor, &target, input.flags())?;
