@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use serde_json::{Value, json};
 
-use super::resource::{Resource, name_conflict};
+use super::resource::{Body, Resource, Write, name_conflict};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
@@ -47,10 +47,11 @@ impl<R: Resource> Create for R {
         let settings = ctx.settings()?;
         let now = ctx.now;
         ctx.write(|conn| {
-            let (input, organization) =
-                R::read(conn, &principal.actor, &settings, &body.0, None, true)?;
+            let sent = Body::new(&body.0, &principal.actor, &settings);
+            let (input, organization) = R::read(conn, sent)?;
             acs_authz::can_change_automation(&principal.actor, organization)?;
-            let row = R::insert(conn, input, principal.user.id, now).map_err(name_conflict::<R>)?;
+            let by = principal.user.id;
+            let row = R::insert(Write { conn, by, now }, input).map_err(name_conflict::<R>)?;
             let record = R::render(conn, principal, &row)?;
             let subject = Subject::named(R::KIND, R::id(&row), R::name(&row));
             activity::record_creation(conn, now, &principal.user, &subject, &record)?;

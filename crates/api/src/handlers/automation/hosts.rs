@@ -1,16 +1,14 @@
 //! `/api/v2/hosts/` and `/api/v2/inventories/<id>/hosts/`.
 
-use acs_authz::Actor;
 use acs_storage::hosts::{Host, HostChanges, NewHost};
-use acs_storage::{DbConnection, StorageResult, Timestamp};
-use serde_json::{Map, Value, json};
+use acs_storage::{DbConnection, StorageResult};
+use serde_json::{Value, json};
 
 use super::references;
-use super::resource::Resource;
+use super::resource::{Body, Resource, Write};
 use crate::error::ApiResult;
-use crate::http::fields::{FieldReader, Text};
+use crate::http::fields::Text;
 use crate::http::options::{FieldMeta, ResourceMeta};
-use acs_app::settings::Settings;
 
 /// The host resource.
 #[derive(Debug)]
@@ -55,67 +53,49 @@ impl Resource for Hosts {
 
     crate::stored_rows!(acs_storage::hosts, owner: inventory);
 
-    fn read(
-        conn: &mut DbConnection,
-        actor: &Actor,
-        _: &Settings,
-        body: &Map<String, Value>,
-        before: Option<&Host>,
-        full: bool,
-    ) -> ApiResult<(HostInput, i64)> {
-        let mut fields = FieldReader::new(body, full);
+    fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
+        let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));
         let description = fields.text("description", Text::optional(4096));
         let inventory = fields.id("inventory", true);
-        let variables = references::variables(&mut fields, body, "variables");
+        let variables = references::variables(&mut fields, sent.object, "variables");
         fields.finish()?;
         let inventory_id =
-            references::fixed_inventory(inventory, before.map(|h| h.inventory_id), "A host")?;
-        let owner = references::inventory(conn, actor, inventory_id)?.organization_id;
+            references::fixed_inventory(inventory, sent.before.map(|h| h.inventory_id), "A host")?;
+        let owner = references::inventory(conn, sent.actor, inventory_id)?.organization_id;
         let input = HostInput {
             name,
-            description: description.or_else(|| full.then(String::new)),
+            description: description.or_else(|| sent.full.then(String::new)),
             inventory: Some(inventory_id),
-            variables: variables.or_else(|| full.then(String::new)),
+            variables: variables.or_else(|| sent.full.then(String::new)),
         };
         Ok((input, owner))
     }
 
-    fn insert(
-        conn: &mut DbConnection,
-        input: HostInput,
-        _: i64,
-        now: Timestamp,
-    ) -> StorageResult<Host> {
+    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::hosts::insert(
-            conn,
+            write.conn,
             &NewHost {
                 name: input.name.as_deref().unwrap_or_default(),
                 description: input.description.as_deref().unwrap_or_default(),
                 inventory_id: input.inventory.unwrap_or_default(),
                 variables: input.variables.as_deref().unwrap_or_default(),
                 inventory_source_id: None,
-                created: now,
-                modified: now,
+                created: write.now,
+                modified: write.now,
             },
         )
     }
 
-    fn update(
-        conn: &mut DbConnection,
-        id: i64,
-        input: HostInput,
-        _: i64,
-        now: Timestamp,
-    ) -> StorageResult<Host> {
+    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::hosts::update(
-            conn,
+            write.conn,
             id,
             &HostChanges {
                 name: input.name,
                 description: input.description,
                 variables: input.variables,
-                modified: Some(now),
+                modified: Some(write.now),
             },
         )
     }

@@ -1,17 +1,14 @@
 //! `/api/v2/inventories/`: named sets of hosts.
 
-use acs_authz::Actor;
 use acs_storage::inventories::{Inventory, InventoryChanges, NewInventory};
-use acs_storage::stamps::Creation;
-use acs_storage::{DbConnection, StorageResult, Timestamp};
-use serde_json::{Map, Value, json};
+use acs_storage::{DbConnection, StorageResult};
+use serde_json::{Value, json};
 
 use super::references;
-use super::resource::Resource;
+use super::resource::{Body, Resource, Write};
 use crate::error::ApiResult;
-use crate::http::fields::{FieldReader, Text};
+use crate::http::fields::Text;
 use crate::http::options::{FieldMeta, ResourceMeta};
-use acs_app::settings::Settings;
 
 /// The inventory resource.
 #[derive(Debug)]
@@ -54,67 +51,49 @@ impl Resource for Inventories {
 
     crate::stored_rows!(acs_storage::inventories, owner: organization);
 
-    fn read(
-        conn: &mut DbConnection,
-        actor: &Actor,
-        _: &Settings,
-        body: &Map<String, Value>,
-        before: Option<&Inventory>,
-        full: bool,
-    ) -> ApiResult<(InventoryInput, i64)> {
-        let mut fields = FieldReader::new(body, full);
+    fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
+        let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));
         let description = fields.text("description", Text::optional(4096));
         let organization = fields.id("organization", true);
         fields.finish()?;
         let organization = match organization {
-            Some(id) => Some(references::organization(conn, actor, id)?),
+            Some(id) => Some(references::organization(conn, sent.actor, id)?),
             None => None,
         };
         let owner = organization
-            .or(before.map(|inventory| inventory.organization_id))
+            .or(sent.before.map(|inventory| inventory.organization_id))
             .unwrap_or_default();
         let input = InventoryInput {
             name,
-            description: description.or_else(|| full.then(String::new)),
+            description: description.or_else(|| sent.full.then(String::new)),
             organization,
         };
         Ok((input, owner))
     }
 
-    fn insert(
-        conn: &mut DbConnection,
-        input: InventoryInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<Inventory> {
+    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::inventories::insert(
-            conn,
+            write.conn,
             &NewInventory {
                 name: input.name.as_deref().unwrap_or_default(),
                 description: input.description.as_deref().unwrap_or_default(),
                 organization_id: input.organization.unwrap_or_default(),
-                stamps: Creation::by(Some(by), now),
+                stamps: write.creation(),
             },
         )
     }
 
-    fn update(
-        conn: &mut DbConnection,
-        id: i64,
-        input: InventoryInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<Inventory> {
+    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::inventories::update(
-            conn,
+            write.conn,
             id,
             &InventoryChanges {
                 name: input.name,
                 description: input.description,
                 organization_id: input.organization,
-                modified_by: Some(Some(by)),
-                modified: Some(now),
+                modified_by: Some(Some(write.by)),
+                modified: Some(write.now),
             },
         )
     }

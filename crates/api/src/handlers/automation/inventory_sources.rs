@@ -1,18 +1,15 @@
 //! `/api/v2/inventory_sources/` and `/api/v2/inventories/<id>/inventory_sources/`: an
 //! inventory file or script in a project, read by `ansible-inventory` to fill an inventory.
 
-use acs_authz::Actor;
 use acs_storage::inventory_sources::{InventorySource, InventorySourceChanges, NewInventorySource};
-use acs_storage::stamps::Creation;
-use acs_storage::{DbConnection, StorageResult, Timestamp};
+use acs_storage::{DbConnection, StorageResult};
 use serde_json::{Map, Value, json};
 
 use super::references;
-use super::resource::Resource;
+use super::resource::{Body, Resource, Write};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
-use acs_app::settings::Settings;
 
 /// The inventory source resource.
 #[derive(Debug)]
@@ -73,15 +70,8 @@ impl Resource for InventorySources {
 
     crate::stored_rows!(acs_storage::inventory_sources, owner: inventory);
 
-    fn read(
-        conn: &mut DbConnection,
-        actor: &Actor,
-        _: &Settings,
-        body: &Map<String, Value>,
-        before: Option<&InventorySource>,
-        full: bool,
-    ) -> ApiResult<(InventorySourceInput, i64)> {
-        let mut fields = FieldReader::new(body, full);
+    fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
+        let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));
         let description = fields.text("description", Text::optional(4096));
         let inventory = fields.id("inventory", true);
@@ -93,19 +83,19 @@ impl Resource for InventorySources {
         let source_project = fields.id("source_project", true);
         let source_path = fields.text("source_path", Text::required(1024));
         let source_path = references::relative_path(&mut fields, "source_path", source_path);
-        let credential = optional_id(&mut fields, body, "credential");
+        let credential = optional_id(&mut fields, sent.object, "credential");
         fields.finish()?;
         let inventory_id = references::fixed_inventory(
             inventory,
-            before.map(|s| s.inventory_id),
+            sent.before.map(|s| s.inventory_id),
             "An inventory source",
         )?;
-        let owner = references::inventory(conn, actor, inventory_id)?.organization_id;
+        let owner = references::inventory(conn, sent.actor, inventory_id)?.organization_id;
         if let Some(id) = source_project {
-            references::project(conn, actor, "source_project", id)?;
+            references::project(conn, sent.actor, "source_project", id)?;
         }
         if let Some(Some(id)) = credential {
-            let (_, credential_type) = references::credential(conn, actor, "credential", id)?;
+            let (_, credential_type) = references::credential(conn, sent.actor, "credential", id)?;
             if credential_type.kind != "cloud" {
                 return Err(ApiError::field(
                     "credential",
@@ -118,23 +108,18 @@ impl Resource for InventorySources {
         }
         let input = InventorySourceInput {
             name,
-            description: description.or_else(|| full.then(String::new)),
+            description: description.or_else(|| sent.full.then(String::new)),
             inventory: Some(inventory_id),
             source_project: source_project.map(Some),
             source_path,
-            credential: credential.or_else(|| full.then_some(None)),
+            credential: credential.or_else(|| sent.full.then_some(None)),
         };
         Ok((input, owner))
     }
 
-    fn insert(
-        conn: &mut DbConnection,
-        input: InventorySourceInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<InventorySource> {
+    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::inventory_sources::insert(
-            conn,
+            write.conn,
             &NewInventorySource {
                 name: input.name.as_deref().unwrap_or_default(),
                 description: input.description.as_deref().unwrap_or_default(),
@@ -143,20 +128,14 @@ impl Resource for InventorySources {
                 source_project_id: input.source_project.flatten(),
                 source_path: input.source_path.as_deref().unwrap_or_default(),
                 credential_id: input.credential.flatten(),
-                stamps: Creation::by(Some(by), now),
+                stamps: write.creation(),
             },
         )
     }
 
-    fn update(
-        conn: &mut DbConnection,
-        id: i64,
-        input: InventorySourceInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<InventorySource> {
+    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::inventory_sources::update(
-            conn,
+            write.conn,
             id,
             &InventorySourceChanges {
                 name: input.name,
@@ -164,8 +143,8 @@ impl Resource for InventorySources {
                 source_project_id: input.source_project,
                 source_path: input.source_path,
                 credential_id: input.credential,
-                modified_by: Some(Some(by)),
-                modified: Some(now),
+                modified_by: Some(Some(write.by)),
+                modified: Some(write.now),
             },
         )
     }

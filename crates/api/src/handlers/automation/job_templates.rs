@@ -1,18 +1,15 @@
 //! `/api/v2/job_templates/`: a playbook of a project run against an inventory.
 
-use acs_authz::Actor;
 use acs_storage::job_templates::{JobTemplate, JobTemplateChanges, NewJobTemplate};
-use acs_storage::stamps::Creation;
-use acs_storage::{DbConnection, StorageResult, Timestamp};
-use serde_json::{Map, Value, json};
+use acs_storage::{DbConnection, StorageResult};
+use serde_json::{Value, json};
 
 use super::inventory_sources::optional_id;
 use super::references;
-use super::resource::Resource;
+use super::resource::{Body, Resource, Write};
 use crate::error::{ApiError, ApiResult};
-use crate::http::fields::{FieldReader, Text};
+use crate::http::fields::Text;
 use crate::http::options::{FieldMeta, ResourceMeta};
-use acs_app::settings::Settings;
 
 /// The job template resource.
 #[derive(Debug)]
@@ -57,26 +54,19 @@ impl Resource for JobTemplates {
 
     crate::stored_rows!(acs_storage::job_templates, owner: organization);
 
-    fn read(
-        conn: &mut DbConnection,
-        actor: &Actor,
-        settings: &Settings,
-        body: &Map<String, Value>,
-        before: Option<&JobTemplate>,
-        full: bool,
-    ) -> ApiResult<(JobTemplateInput, i64)> {
-        let mut fields = FieldReader::new(body, full);
+    fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
+        let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));
         let description = fields.text("description", Text::optional(4096));
         let project = fields.id("project", true);
-        let inventory = optional_id(&mut fields, body, "inventory");
+        let inventory = optional_id(&mut fields, sent.object, "inventory");
         let playbook = fields.text("playbook", Text::required(1024));
         let playbook = references::relative_path(&mut fields, "playbook", playbook);
-        let extra_vars = references::variables(&mut fields, body, "extra_vars");
+        let extra_vars = references::variables(&mut fields, sent.object, "extra_vars");
         fields.finish()?;
         let project = match project {
-            Some(id) => Some(references::project(conn, actor, "project", id)?),
-            None => match before.and_then(|template| template.project_id) {
+            Some(id) => Some(references::project(conn, sent.actor, "project", id)?),
+            None => match sent.before.and_then(|template| template.project_id) {
                 Some(id) => acs_storage::projects::find(conn, id).ok(),
                 None => None,
             },
@@ -85,16 +75,16 @@ impl Resource for JobTemplates {
             return Err(ApiError::field("project", "This field is required."));
         };
         if let Some(Some(id)) = inventory {
-            references::inventory(conn, actor, id)?;
+            references::inventory(conn, sent.actor, id)?;
         }
         let playbook_to_check = playbook
             .clone()
-            .or_else(|| before.map(|template| template.playbook.clone()));
+            .or_else(|| sent.before.map(|template| template.playbook.clone()));
         if project.local_path.is_empty() {
             return Err(ApiError::field("project", acs_runner::NO_DIRECTORY));
         }
         if let Some(playbook) = &playbook_to_check {
-            let root = settings.text("PROJECTS_ROOT");
+            let root = sent.settings.text("PROJECTS_ROOT");
             let path = std::path::Path::new(&root)
                 .join(&project.local_path)
                 .join(playbook);
@@ -107,24 +97,19 @@ impl Resource for JobTemplates {
         }
         let input = JobTemplateInput {
             name,
-            description: description.or_else(|| full.then(String::new)),
+            description: description.or_else(|| sent.full.then(String::new)),
             project: Some((project.id, project.organization_id)),
-            inventory: inventory.or_else(|| full.then_some(None)),
+            inventory: inventory.or_else(|| sent.full.then_some(None)),
             playbook,
-            extra_vars: extra_vars.or_else(|| full.then(String::new)),
+            extra_vars: extra_vars.or_else(|| sent.full.then(String::new)),
         };
         Ok((input, project.organization_id))
     }
 
-    fn insert(
-        conn: &mut DbConnection,
-        input: JobTemplateInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<JobTemplate> {
+    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
         let (project, organization) = input.project.unwrap_or_default();
         acs_storage::job_templates::insert(
-            conn,
+            write.conn,
             &NewJobTemplate {
                 name: input.name.as_deref().unwrap_or_default(),
                 description: input.description.as_deref().unwrap_or_default(),
@@ -133,20 +118,14 @@ impl Resource for JobTemplates {
                 project_id: Some(project),
                 playbook: input.playbook.as_deref().unwrap_or_default(),
                 extra_vars: input.extra_vars.as_deref().unwrap_or_default(),
-                stamps: Creation::by(Some(by), now),
+                stamps: write.creation(),
             },
         )
     }
 
-    fn update(
-        conn: &mut DbConnection,
-        id: i64,
-        input: JobTemplateInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<JobTemplate> {
+    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::job_templates::update(
-            conn,
+            write.conn,
             id,
             &JobTemplateChanges {
                 name: input.name,
@@ -156,8 +135,8 @@ impl Resource for JobTemplates {
                 project_id: input.project.map(|(project, _)| Some(project)),
                 playbook: input.playbook,
                 extra_vars: input.extra_vars,
-                modified_by: Some(Some(by)),
-                modified: Some(now),
+                modified_by: Some(Some(write.by)),
+                modified: Some(write.now),
             },
         )
     }

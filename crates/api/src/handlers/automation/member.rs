@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::resource::{Resource, name_conflict, visible};
+use super::resource::{Body, Resource, Write, name_conflict, visible};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
@@ -33,12 +33,16 @@ impl<R: Resource> Change for R {
         ctx.write(|conn| {
             // Read again inside the transaction, so the checks see what the update changes.
             let before = R::find(conn, id)?;
-            let (input, moved_to) =
-                R::read(conn, &principal.actor, &settings, body, Some(&before), full)?;
+            let sent = Body::new(body, &principal.actor, &settings).updating(&before, full);
+            let (input, moved_to) = R::read(conn, sent)?;
             acs_authz::can_change_automation(&principal.actor, moved_to)?;
             let old = R::render(conn, principal, &before)?;
-            let row =
-                R::update(conn, id, input, principal.user.id, now).map_err(name_conflict::<R>)?;
+            let write = Write {
+                conn,
+                by: principal.user.id,
+                now,
+            };
+            let row = R::update(write, id, input).map_err(name_conflict::<R>)?;
             let record = R::render(conn, principal, &row)?;
             let subject = Subject::named(R::KIND, id, R::name(&row));
             activity::record_update(conn, now, &principal.user, &subject, &old, &record)?;

@@ -1,13 +1,11 @@
 //! `/api/v2/projects/`: a directory of playbooks under the `PROJECTS_ROOT` setting.
 
-use acs_authz::Actor;
 use acs_storage::projects::{NewProject, Project, ProjectChanges};
-use acs_storage::stamps::Creation;
-use acs_storage::{DbConnection, StorageResult, Timestamp};
-use serde_json::{Map, Value, json};
+use acs_storage::{DbConnection, StorageResult};
+use serde_json::{Value, json};
 
 use super::references;
-use super::resource::Resource;
+use super::resource::{Body, Resource, Write};
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -75,15 +73,8 @@ impl Resource for Projects {
 
     crate::stored_rows!(acs_storage::projects, owner: organization);
 
-    fn read(
-        conn: &mut DbConnection,
-        actor: &Actor,
-        settings: &Settings,
-        body: &Map<String, Value>,
-        before: Option<&Project>,
-        full: bool,
-    ) -> ApiResult<(ProjectInput, i64)> {
-        let mut fields = FieldReader::new(body, full);
+    fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
+        let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));
         let description = fields.text("description", Text::optional(4096));
         let organization = fields.id("organization", true);
@@ -96,60 +87,49 @@ impl Resource for Projects {
             );
         }
         let local_path = fields.text("local_path", Text::required(1024));
-        let local_path = local_path.and_then(|path| directory(&mut fields, settings, path));
+        let local_path = local_path.and_then(|path| directory(&mut fields, sent.settings, path));
         fields.finish()?;
         let organization = match organization {
-            Some(id) => Some(references::organization(conn, actor, id)?),
+            Some(id) => Some(references::organization(conn, sent.actor, id)?),
             None => None,
         };
         let owner = organization
-            .or(before.map(|project| project.organization_id))
+            .or(sent.before.map(|project| project.organization_id))
             .unwrap_or_default();
         let input = ProjectInput {
             name,
-            description: description.or_else(|| full.then(String::new)),
+            description: description.or_else(|| sent.full.then(String::new)),
             organization,
             local_path,
         };
         Ok((input, owner))
     }
 
-    fn insert(
-        conn: &mut DbConnection,
-        input: ProjectInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<Project> {
+    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::projects::insert(
-            conn,
+            write.conn,
             &NewProject {
                 name: input.name.as_deref().unwrap_or_default(),
                 description: input.description.as_deref().unwrap_or_default(),
                 organization_id: input.organization.unwrap_or_default(),
                 scm_type: "",
                 local_path: input.local_path.as_deref().unwrap_or_default(),
-                stamps: Creation::by(Some(by), now),
+                stamps: write.creation(),
             },
         )
     }
 
-    fn update(
-        conn: &mut DbConnection,
-        id: i64,
-        input: ProjectInput,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<Project> {
+    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
         acs_storage::projects::update(
-            conn,
+            write.conn,
             id,
             &ProjectChanges {
                 name: input.name,
                 description: input.description,
                 organization_id: input.organization,
                 local_path: input.local_path,
-                modified_by: Some(Some(by)),
-                modified: Some(now),
+                modified_by: Some(Some(write.by)),
+                modified: Some(write.now),
             },
         )
     }

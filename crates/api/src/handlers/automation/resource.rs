@@ -2,15 +2,85 @@
 
 use acs_authz::{Actor, OrganizationVisibility};
 use acs_storage::list::{ListError, ListParams, Page};
+use acs_storage::stamps::Creation;
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+use crate::http::fields::FieldReader;
 use crate::http::options::ResourceMeta;
 use crate::http::render::{capabilities, envelope};
 use acs_app::settings::Settings;
+
+/// A create or update body, with what validating it needs.
+#[derive(Debug)]
+pub struct Body<'r, Row> {
+    /// The request's JSON object.
+    pub object: &'r Map<String, Value>,
+    /// Every field (create and `PUT`) rather than the given ones (`PATCH`).
+    pub full: bool,
+    /// The row as it is, on update.
+    pub before: Option<&'r Row>,
+    /// Who sends it: what it refers to must be theirs to use.
+    pub actor: &'r Actor,
+    /// The settings (`PROJECTS_ROOT`, say).
+    pub settings: &'r Settings,
+}
+
+impl<'r, Row> Body<'r, Row> {
+    /// A body that creates a row: every field is read.
+    pub fn new(object: &'r Map<String, Value>, actor: &'r Actor, settings: &'r Settings) -> Self {
+        Body {
+            object,
+            full: true,
+            before: None,
+            actor,
+            settings,
+        }
+    }
+
+    /// The same body updating `before`: every field (`full`, for `PUT`) or the given ones.
+    pub fn updating(self, before: &'r Row, full: bool) -> Self {
+        Body {
+            full,
+            before: Some(before),
+            ..self
+        }
+    }
+
+    /// A reader of the body's fields.
+    pub fn fields(&self) -> FieldReader<'_> {
+        FieldReader::new(self.object, self.full)
+    }
+}
+
+/// The write transaction's connection, with who writes and when.
+pub struct Write<'c> {
+    /// The connection, inside the transaction.
+    pub conn: &'c mut DbConnection,
+    /// The user who writes.
+    pub by: i64,
+    /// When.
+    pub now: Timestamp,
+}
+
+impl std::fmt::Debug for Write<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Write")
+            .field("by", &self.by)
+            .field("now", &self.now)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Write<'_> {
+    /// The stamps of a row this write inserts.
+    pub fn creation(&self) -> Creation {
+        Creation::by(Some(self.by), self.now)
+    }
+}
 
 /// One organization-owned resource with a collection and a detail endpoint.
 pub trait Resource: 'static {
@@ -50,32 +120,13 @@ pub trait Resource: 'static {
         parent: Option<i64>,
         params: &ListParams,
     ) -> StorageResult<Result<Page<Self::Row>, ListError>>;
-    /// Validates a body (`full` for create and PUT) against `before` (on update), including
-    /// the records it refers to and `actor`'s right to use them; returns the input and the
-    /// organization the resulting row belongs to.
-    fn read(
-        conn: &mut DbConnection,
-        actor: &Actor,
-        settings: &Settings,
-        body: &Map<String, Value>,
-        before: Option<&Self::Row>,
-        full: bool,
-    ) -> ApiResult<(Self::Input, i64)>;
-    /// Inserts a row made by user `by`.
-    fn insert(
-        conn: &mut DbConnection,
-        input: Self::Input,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<Self::Row>;
-    /// Applies an update made by user `by`.
-    fn update(
-        conn: &mut DbConnection,
-        id: i64,
-        input: Self::Input,
-        by: i64,
-        now: Timestamp,
-    ) -> StorageResult<Self::Row>;
+    /// Validates `sent`, including the records it refers to and its sender's right to use
+    /// them; returns the input and the organization the resulting row belongs to.
+    fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)>;
+    /// Inserts a row.
+    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row>;
+    /// Applies an update to row `id`.
+    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row>;
     /// Deletes the row.
     fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool>;
     /// The row's description.
