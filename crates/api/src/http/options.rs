@@ -50,6 +50,17 @@ impl FieldMeta {
         }
     }
 
+    /// The required `name` of a named record (its uniqueness in `help_text`), at most
+    /// `max_length` characters.
+    pub const fn name(help_text: &'static str, max_length: usize) -> Self {
+        Self::writable("name", "string", "Name", help_text)
+            .required()
+            .max_length(max_length)
+    }
+
+    /// The free-text `description` of a named record.
+    pub const DESCRIPTION: Self = Self::writable("description", "string", "Description", "");
+
     /// A read-only field.
     pub const fn read_only(name: &'static str, kind: &'static str, label: &'static str) -> Self {
         FieldMeta {

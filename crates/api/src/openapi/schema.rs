@@ -157,9 +157,7 @@ mod tests {
         name: "Thing List",
         description: "Things.",
         fields: &[
-            FieldMeta::writable("name", "string", "Name", "")
-                .required()
-                .max_length(10),
+            FieldMeta::name("", 10),
             FieldMeta::writable("scope", "choice", "Scope", "")
                 .choices(&[("read", "Read"), ("write", "Write")]),
             FieldMeta::read_only("last_used", "datetime", "Last used"),

@@ -7,10 +7,8 @@ pub const META: ResourceMeta = ResourceMeta {
     name: "OAuth 2 Application List",
     description: "API clients: password-grant and authorization-code applications.",
     fields: &[
-        FieldMeta::writable("name", "string", "Name", "Unique within the organization.")
-            .required()
-            .max_length(255),
-        FieldMeta::writable("description", "string", "Description", ""),
+        FieldMeta::name("Unique within the organization.", 255),
+        FieldMeta::DESCRIPTION,
         FieldMeta::read_only("client_id", "string", "Client ID").unfilterable(),
         FieldMeta::read_only("client_secret", "string", "Client secret").unfilterable(),
         FieldMeta::writable(

@@ -36,10 +36,8 @@ impl Resource for Hosts {
         name: "Host List",
         description: "Hosts of an inventory.",
         fields: &[
-            FieldMeta::writable("name", "string", "Name", "Unique within the inventory.")
-                .required()
-                .max_length(512),
-            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::name("Unique within the inventory.", 512),
+            FieldMeta::DESCRIPTION,
             FieldMeta::writable("inventory", "id", "Inventory", "").required(),
             FieldMeta::writable(
                 "variables",

@@ -34,10 +34,8 @@ impl Resource for Inventories {
         name: "Inventory List",
         description: "Sets of hosts that jobs run against.",
         fields: &[
-            FieldMeta::writable("name", "string", "Name", "Unique within the organization.")
-                .required()
-                .max_length(512),
-            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::name("Unique within the organization.", 512),
+            FieldMeta::DESCRIPTION,
             FieldMeta::writable(
                 "organization",
                 "id",

@@ -40,10 +40,8 @@ impl Resource for InventorySources {
         name: "Inventory Source List",
         description: "Inventory files or scripts in projects that fill inventories.",
         fields: &[
-            FieldMeta::writable("name", "string", "Name", "Unique within the inventory.")
-                .required()
-                .max_length(512),
-            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::name("Unique within the inventory.", 512),
+            FieldMeta::DESCRIPTION,
             FieldMeta::writable("inventory", "id", "Inventory", "").required(),
             FieldMeta::writable(
                 "source",

@@ -38,10 +38,8 @@ impl Resource for JobTemplates {
         name: "Job Template List",
         description: "Playbooks of projects run against inventories with credentials.",
         fields: &[
-            FieldMeta::writable("name", "string", "Name", "Unique within the organization.")
-                .required()
-                .max_length(512),
-            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::name("Unique within the organization.", 512),
+            FieldMeta::DESCRIPTION,
             FieldMeta::writable("project", "id", "Project", "").required(),
             FieldMeta::writable("inventory", "id", "Inventory", ""),
             FieldMeta::writable("playbook", "string", "Playbook", "Path inside the project.")

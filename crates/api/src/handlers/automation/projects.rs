@@ -43,10 +43,8 @@ impl Resource for Projects {
         name: "Project List",
         description: "Directories of playbooks under the PROJECTS_ROOT setting.",
         fields: &[
-            FieldMeta::writable("name", "string", "Name", "Unique within the organization.")
-                .required()
-                .max_length(512),
-            FieldMeta::writable("description", "string", "Description", ""),
+            FieldMeta::name("Unique within the organization.", 512),
+            FieldMeta::DESCRIPTION,
             FieldMeta::writable(
                 "organization",
                 "id",

@@ -22,10 +22,8 @@ pub const META: ResourceMeta = ResourceMeta {
     name: "Credential Type List",
     description: "Kinds of credentials: the inputs they hold and how those reach a job.",
     fields: &[
-        FieldMeta::writable("name", "string", "Name", "Unique together with the kind.")
-            .required()
-            .max_length(512),
-        FieldMeta::writable("description", "string", "Description", ""),
+        FieldMeta::name("Unique together with the kind.", 512),
+        FieldMeta::DESCRIPTION,
         FieldMeta::writable("kind", "choice", "Kind", "cloud or net for custom types.")
             .required()
             .choices(KINDS)

@@ -8,10 +8,8 @@ pub const META: ResourceMeta = ResourceMeta {
     name: "Credential List",
     description: "Secrets and settings of a credential type, owned by an organization or a user.",
     fields: &[
-        FieldMeta::writable("name", "string", "Name", "")
-            .required()
-            .max_length(512),
-        FieldMeta::writable("description", "string", "Description", ""),
+        FieldMeta::name("", 512),
+        FieldMeta::DESCRIPTION,
         FieldMeta::writable(
             "organization",
             "id",

@@ -6,10 +6,5 @@ use crate::http::options::{FieldMeta, ResourceMeta};
 pub const META: ResourceMeta = ResourceMeta {
     name: "Organization List",
     description: "Organizations group users; their admins manage them.",
-    fields: &[
-        FieldMeta::writable("name", "string", "Name", "Unique name.")
-            .required()
-            .max_length(512),
-        FieldMeta::writable("description", "string", "Description", ""),
-    ],
+    fields: &[FieldMeta::name("Unique name.", 512), FieldMeta::DESCRIPTION],
 };

@@ -8,7 +8,7 @@ pub const META: ResourceMeta = ResourceMeta {
     name: "OAuth 2 Token List",
     description: "Access tokens: personal (no application) and application tokens.",
     fields: &[
-        FieldMeta::writable("description", "string", "Description", ""),
+        FieldMeta::DESCRIPTION,
         FieldMeta::read_only("user", "id", "User"),
         FieldMeta::read_only("token", "string", "Token").unfilterable(),
         FieldMeta::read_only("refresh_token", "string", "Refresh token").unfilterable(),
