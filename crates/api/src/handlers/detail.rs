@@ -12,6 +12,7 @@ use crate::handlers::frame::{signed_in_no_content, signed_in_offering, signed_in
 use crate::http::browsable::Offer;
 use crate::http::options::ResourceMeta;
 use crate::state::AppState;
+use acs_app::activity::Subject;
 
 /// A resource whose records are read one at a time by key.
 pub trait Detail: 'static {
@@ -56,8 +57,16 @@ pub trait Options: Detail {
 /// A resource whose records are deleted one at a time by key.
 pub trait Delete: Detail {
     /// Deletes the record at `key` for the signed-in `principal`, with what goes with it and
-    /// its activity-stream entry, or refuses.
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<()>;
+    /// its activity-stream entry, or refuses; answers what it deleted, as the entry names it.
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<Subject>;
+
+    /// [`Delete::remove`], and a log line saying what is gone.
+    fn delete(ctx: &mut Context<'_>, principal: &Principal, key: Self::Key) -> ApiResult<()> {
+        let gone = Self::remove(ctx, principal, key)?;
+        let (kind, id) = (gone.kind, gone.id);
+        tracing::info!(actor = principal.user.id, kind, id, "deleted");
+        Ok(())
+    }
 }
 
 /// `GET` of one record.

@@ -12,22 +12,17 @@ use acs_storage::tokens::TokenHolder;
 
 /// Deletes an application and every token issued to it (the applications page too).
 impl Delete for Applications {
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let app = visible(ctx, principal, id)?;
         acs_authz::can_delete_application(&principal.actor, &super::target_of(&app))?;
         let record = render_one(ctx.conn()?, principal, &app, None)?;
+        let subject = Subject::named(acs_storage::activity::APPLICATION, id, &app.name);
         let now = ctx.now;
         ctx.write(|conn| {
             let holder = TokenHolder::Application(id);
-            let subject = Subject::named(acs_storage::activity::APPLICATION, id, &app.name);
             token_holders::delete(conn, now, &principal.user, holder, &subject, &record)
                 .map_err(Into::into)
         })?;
-        tracing::info!(
-            actor = principal.user.id,
-            application = id,
-            "application deleted"
-        );
-        Ok(())
+        Ok(subject)
     }
 }

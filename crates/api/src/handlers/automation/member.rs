@@ -52,19 +52,18 @@ impl<R: Resource> Change for R {
 }
 
 impl<R: Resource> Delete for R {
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let (row, organization) = visible::<R>(ctx, principal, id)?;
         acs_authz::can_change_automation(&principal.actor, organization)?;
+        let subject = Subject::named(R::KIND, id, R::name(&row));
         let now = ctx.now;
         ctx.write(|conn| {
             let record = R::render(conn, principal, &row)?;
             R::delete(conn, id)?;
-            let subject = Subject::named(R::KIND, id, R::name(&row));
             activity::record_deletion(conn, now, &principal.user, &subject, &record)
                 .map_err(Into::into)
         })?;
-        tracing::info!(actor = principal.user.id, kind = R::KIND, id, "deleted");
-        Ok(())
+        Ok(subject)
     }
 }
 

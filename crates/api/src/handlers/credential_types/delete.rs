@@ -12,7 +12,7 @@ const IN_USE: &str = "Credential types that are in use cannot be deleted";
 
 impl Delete for CredentialTypes {
     /// Deletes a custom credential type that no credential uses.
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let stored = find(ctx, id)?;
         acs_authz::can_write_credential_types(&principal.actor)?;
         if stored.managed {
@@ -21,6 +21,7 @@ impl Delete for CredentialTypes {
             ));
         }
         let record = render_credential_type(principal, &stored)?;
+        let subject = Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &stored.name);
         let now = ctx.now;
         ctx.write(|conn| {
             if acs_storage::credential_types::credential_count(conn, id)? > 0 {
@@ -31,15 +32,9 @@ impl Delete for CredentialTypes {
                 acs_storage::StorageError::Conflict(_) => ApiError::Forbidden(IN_USE.into()),
                 other => other.into(),
             })?;
-            let subject = Subject::named(acs_storage::activity::CREDENTIAL_TYPE, id, &stored.name);
             activity::record_deletion(conn, now, &principal.user, &subject, &record)
                 .map_err(Into::into)
         })?;
-        tracing::info!(
-            actor = principal.user.id,
-            credential_type = id,
-            "credential type deleted"
-        );
-        Ok(())
+        Ok(subject)
     }
 }

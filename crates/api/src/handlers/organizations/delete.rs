@@ -12,22 +12,17 @@ use acs_storage::tokens::TokenHolder;
 
 impl Delete for Organizations {
     /// Deletes an organization and its roles (superusers only).
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let org = visible(ctx, principal, id)?;
         acs_authz::can_delete_organization(&principal.actor, id)?;
         let record = render_organization(principal, &org, Default::default());
+        let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
         let now = ctx.now;
         ctx.write(|conn| {
             let holder = TokenHolder::Organization(id);
-            let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
             token_holders::delete(conn, now, &principal.user, holder, &subject, &record)
                 .map_err(Into::into)
         })?;
-        tracing::info!(
-            actor = principal.user.id,
-            organization = id,
-            "organization deleted"
-        );
-        Ok(())
+        Ok(subject)
     }
 }

@@ -10,9 +10,10 @@ use acs_app::activity::{self, Subject};
 
 impl<T: RunType> Delete for Runs<T> {
     /// Deletes run `id`.
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let job = visible::<T>(ctx, principal, id)?;
         acs_authz::can_run_automation(&principal.actor, job.organization_id.unwrap_or_default())?;
+        let subject = Subject::named(T::KIND.as_str(), id, &job.name);
         let now = ctx.now;
         ctx.write(|conn| {
             if !acs_storage::unified_jobs::delete_finished(conn, id)? {
@@ -25,11 +26,12 @@ impl<T: RunType> Delete for Runs<T> {
                 now,
                 Some(&principal.user),
                 "delete",
-                &Subject::named(T::KIND.as_str(), id, &job.name),
+                &subject,
                 None,
                 serde_json::Value::Null,
             )
             .map_err(Into::into)
-        })
+        })?;
+        Ok(subject)
     }
 }

@@ -11,19 +11,18 @@ use acs_app::activity::{self, Subject};
 
 /// Revokes a token (the profile page too).
 impl Delete for Tokens {
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<()> {
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let (token, target) = visible(ctx, principal, id)?;
         acs_authz::can_delete_token(&principal.actor, &target)?;
         let description = token.description.clone();
         let record = render_one(ctx.conn()?, token, None)?;
+        let subject = Subject::named(acs_storage::activity::TOKEN, id, &description);
         let now = ctx.now;
         ctx.write(|conn| {
             acs_storage::tokens::revoke(conn, id, now)?;
-            let subject = Subject::named(acs_storage::activity::TOKEN, id, &description);
             activity::record_deletion(conn, now, &principal.user, &subject, &record)
                 .map_err(Into::into)
         })?;
-        tracing::info!(actor = principal.user.id, token = id, "token revoked");
-        Ok(())
+        Ok(subject)
     }
 }

@@ -11,18 +11,17 @@ use acs_storage::tokens::TokenHolder;
 
 impl Delete for Users {
     /// Deletes a user with their sessions and memberships.
-    fn delete(ctx: &mut Context<'_>, principal: &Principal, segment: String) -> ApiResult<()> {
+    fn remove(ctx: &mut Context<'_>, principal: &Principal, segment: String) -> ApiResult<Subject> {
         let (user, memberships, target) = visible(ctx, principal, &segment)?;
         acs_authz::can_delete_user(&principal.actor, &target)?;
         let record = super::render_user(principal, &user, &memberships);
+        let subject = Subject::user(&user);
         let now = ctx.now;
         ctx.write(|conn| {
             let holder = TokenHolder::User(user.id);
-            let subject = Subject::user(&user);
             token_holders::delete(conn, now, &principal.user, holder, &subject, &record)
                 .map_err(Into::into)
         })?;
-        tracing::info!(actor = principal.user.id, user = user.id, "user deleted");
-        Ok(())
+        Ok(subject)
     }
 }
