@@ -7,7 +7,7 @@ use acs_authz::ApplicationVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{access_tokens, applications, organizations, users};
+use crate::schema::{access_tokens, applications};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
 /// An application row.
@@ -150,29 +150,8 @@ pub fn summaries(
     let org_ids: Vec<i64> = apps.iter().map(|a| a.organization_id).collect();
     let user_ids: Vec<i64> = apps.iter().filter_map(|a| a.user_id).collect();
     let app_ids: Vec<i64> = apps.iter().map(|a| a.id).collect();
-    let orgs: HashMap<i64, (i64, String, String)> = organizations::table
-        .filter(organizations::id.eq_any(&org_ids))
-        .select((
-            organizations::id,
-            organizations::name,
-            organizations::description,
-        ))
-        .load::<(i64, String, String)>(conn)?
-        .into_iter()
-        .map(|row| (row.0, row))
-        .collect();
-    let owners: HashMap<i64, (i64, String, String, String)> = users::table
-        .filter(users::id.eq_any(&user_ids))
-        .select((
-            users::id,
-            users::username,
-            users::first_name,
-            users::last_name,
-        ))
-        .load::<(i64, String, String, String)>(conn)?
-        .into_iter()
-        .map(|row| (row.0, row))
-        .collect();
+    let orgs = crate::summaries::organizations(conn, &org_ids)?;
+    let owners = crate::summaries::users(conn, &user_ids)?;
     let counts: HashMap<i64, i64> = access_tokens::table
         .filter(access_tokens::application_id.eq_any(&app_ids))
         .group_by(access_tokens::application_id)

@@ -9,7 +9,6 @@ use diesel::prelude::*;
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{
     credential_types, credentials, organization_roles, organization_source_credentials,
-    organizations, users,
 };
 use crate::stamps::Creation;
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
@@ -153,29 +152,8 @@ pub fn summaries(
         .into_iter()
         .map(|row| (row.0, row))
         .collect();
-    let orgs: HashMap<i64, (i64, String, String)> = organizations::table
-        .filter(organizations::id.eq_any(&org_ids))
-        .select((
-            organizations::id,
-            organizations::name,
-            organizations::description,
-        ))
-        .load::<(i64, String, String)>(conn)?
-        .into_iter()
-        .map(|row| (row.0, row))
-        .collect();
-    let owners: HashMap<i64, (i64, String, String, String)> = users::table
-        .filter(users::id.eq_any(&user_ids))
-        .select((
-            users::id,
-            users::username,
-            users::first_name,
-            users::last_name,
-        ))
-        .load::<(i64, String, String, String)>(conn)?
-        .into_iter()
-        .map(|row| (row.0, row))
-        .collect();
+    let orgs = crate::summaries::organizations(conn, &org_ids)?;
+    let owners = crate::summaries::users(conn, &user_ids)?;
     Ok(items
         .iter()
         .map(|c| {

@@ -43,6 +43,7 @@ pub mod source_credentials;
 pub mod sso_states;
 pub mod stamps;
 pub mod stats;
+mod summaries;
 pub mod sweeps;
 pub mod throttle;
 pub mod tokens;

@@ -230,18 +230,7 @@ pub fn revoke(conn: &mut DbConnection, id: i64, now: Timestamp) -> StorageResult
 pub fn rows(conn: &mut DbConnection, tokens: Vec<AccessToken>) -> StorageResult<Vec<TokenRow>> {
     let user_ids: Vec<i64> = tokens.iter().map(|t| t.user_id).collect();
     let app_ids: Vec<i64> = tokens.iter().filter_map(|t| t.application_id).collect();
-    let owners: std::collections::HashMap<i64, (i64, String, String, String)> = users::table
-        .filter(users::id.eq_any(&user_ids))
-        .select((
-            users::id,
-            users::username,
-            users::first_name,
-            users::last_name,
-        ))
-        .load::<(i64, String, String, String)>(conn)?
-        .into_iter()
-        .map(|row| (row.0, row))
-        .collect();
+    let owners = crate::summaries::users(conn, &user_ids)?;
     let apps: std::collections::HashMap<i64, (i64, String, String)> = if app_ids.is_empty() {
         Default::default()
     } else {

@@ -15,6 +15,7 @@ use acs_app::activity::{self, Subject};
 impl Create for Applications {
     type Created = ApplicationRecord;
 
+    /// The record carries the client secret in clear.
     fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
         let (principal, mut body, scope) = (new.principal, new.body, new.scope);
         if let Some(user) = scope.user {
@@ -23,91 +24,77 @@ impl Create for Applications {
         if let Some(organization) = scope.organization {
             body.0.insert("organization".into(), organization.into());
         }
-        create(
-            ctx,
-            Submission {
-                principal,
-                body,
-                scope: (),
+        let input = ApplicationInput::read(&body.0, true, None)?;
+        let (Some(organization), Some(grant_type), Some(client_type)) =
+            (input.organization, input.grant_type, input.client_type)
+        else {
+            return Err(ApiError::Internal("validated fields missing".into()));
+        };
+        let invalid_pk = |field: &str, id: i64| {
+            ApiError::field(
+                field,
+                format!("Invalid pk \"{id}\" - object does not exist."),
+            )
+        };
+        match acs_storage::organizations::find(ctx.conn()?, organization) {
+            Ok(_) => {}
+            Err(acs_storage::StorageError::NotFound) => {
+                return Err(invalid_pk("organization", organization));
+            }
+            Err(other) => return Err(other.into()),
+        }
+        let owner = match input.user {
+            Some(id) => match acs_storage::users::find(ctx.conn()?, id) {
+                Ok(user) => {
+                    let memberships = acs_storage::users::memberships_of(ctx.conn()?, id)?;
+                    Some(crate::handlers::users::target_of(&user, &memberships))
+                }
+                Err(acs_storage::StorageError::NotFound) => return Err(invalid_pk("user", id)),
+                Err(other) => return Err(other.into()),
             },
-        )
+            None => None,
+        };
+        acs_authz::can_create_application(&principal.actor, organization, owner.as_ref())?;
+
+        let rng = &ctx.state.rng;
+        let random_failed = |_| ApiError::Internal("random number generator failed".into());
+        let client_id = acs_oauth2::generate_client_id(rng).map_err(random_failed)?;
+        let secret = acs_oauth2::generate_client_secret(rng).map_err(random_failed)?;
+        let digest = secret.digest();
+        let now = ctx.now;
+        let app = ctx.write(|conn| {
+            let app = acs_storage::applications::insert(
+                conn,
+                &NewApplication {
+                    name: input.name.as_deref().unwrap_or_default(),
+                    description: input.description.as_deref().unwrap_or_default(),
+                    client_id: &client_id,
+                    client_secret_digest: digest.as_bytes(),
+                    client_type: client_type.as_str(),
+                    redirect_uris: input.redirect_uris.as_deref().unwrap_or_default(),
+                    authorization_grant_type: grant_type.as_str(),
+                    skip_authorization: input.skip_authorization.unwrap_or(false),
+                    organization_id: organization,
+                    user_id: input.user,
+                    created: now,
+                    modified: now,
+                },
+            )
+            .map_err(name_conflict)?;
+            let masked = render_one(conn, principal, &app, None)?;
+            let subject = Subject::named(acs_storage::activity::APPLICATION, app.id, &app.name);
+            activity::record_creation(conn, now, &principal.user, &subject, &masked)?;
+            Ok(app)
+        })?;
+        tracing::info!(
+            actor = principal.user.id,
+            application = app.id,
+            "application created"
+        );
+        render_one(ctx.conn()?, principal, &app, Some(&secret))
     }
 
     fn location(created: &ApplicationRecord) -> Option<String> {
         Some(format!("/api/v2/applications/{}/", created.id()))
     }
-}
-
-/// Creates an application for `principal` from a body of the API's shape, under the API's
-/// rules. The record carries the client secret in clear.
-fn create(ctx: &mut Context<'_>, new: Submission<'_, ()>) -> ApiResult<ApplicationRecord> {
-    let (principal, body) = (new.principal, new.body);
-    let input = ApplicationInput::read(&body.0, true, None)?;
-    let (Some(organization), Some(grant_type), Some(client_type)) =
-        (input.organization, input.grant_type, input.client_type)
-    else {
-        return Err(ApiError::Internal("validated fields missing".into()));
-    };
-    let invalid_pk = |field: &str, id: i64| {
-        ApiError::field(
-            field,
-            format!("Invalid pk \"{id}\" - object does not exist."),
-        )
-    };
-    match acs_storage::organizations::find(ctx.conn()?, organization) {
-        Ok(_) => {}
-        Err(acs_storage::StorageError::NotFound) => {
-            return Err(invalid_pk("organization", organization));
-        }
-        Err(other) => return Err(other.into()),
-    }
-    let owner = match input.user {
-        Some(id) => match acs_storage::users::find(ctx.conn()?, id) {
-            Ok(user) => {
-                let memberships = acs_storage::users::memberships_of(ctx.conn()?, id)?;
-                Some(crate::handlers::users::target_of(&user, &memberships))
-            }
-            Err(acs_storage::StorageError::NotFound) => return Err(invalid_pk("user", id)),
-            Err(other) => return Err(other.into()),
-        },
-        None => None,
-    };
-    acs_authz::can_create_application(&principal.actor, organization, owner.as_ref())?;
-
-    let rng = &ctx.state.rng;
-    let random_failed = |_| ApiError::Internal("random number generator failed".into());
-    let client_id = acs_oauth2::generate_client_id(rng).map_err(random_failed)?;
-    let secret = acs_oauth2::generate_client_secret(rng).map_err(random_failed)?;
-    let digest = secret.digest();
-    let now = ctx.now;
-    let app = ctx.write(|conn| {
-        let app = acs_storage::applications::insert(
-            conn,
-            &NewApplication {
-                name: input.name.as_deref().unwrap_or_default(),
-                description: input.description.as_deref().unwrap_or_default(),
-                client_id: &client_id,
-                client_secret_digest: digest.as_bytes(),
-                client_type: client_type.as_str(),
-                redirect_uris: input.redirect_uris.as_deref().unwrap_or_default(),
-                authorization_grant_type: grant_type.as_str(),
-                skip_authorization: input.skip_authorization.unwrap_or(false),
-                organization_id: organization,
-                user_id: input.user,
-                created: now,
-                modified: now,
-            },
-        )
-        .map_err(name_conflict)?;
-        let masked = render_one(conn, principal, &app, None)?;
-        let subject = Subject::named(acs_storage::activity::APPLICATION, app.id, &app.name);
-        activity::record_creation(conn, now, &principal.user, &subject, &masked)?;
-        Ok(app)
-    })?;
-    tracing::info!(
-        actor = principal.user.id,
-        application = app.id,
-        "application created"
-    );
-    render_one(ctx.conn()?, principal, &app, Some(&secret))
 }

@@ -19,71 +19,59 @@ impl Create for Credentials {
         if let Some(type_id) = scope.credential_type {
             body.0.insert("credential_type".into(), type_id.into());
         }
-        create(
-            ctx,
-            Submission {
-                principal,
-                body,
-                scope: (),
-            },
-        )
+        let input = input::read(&body.0, true, None)?;
+        let (Some(name), Some(type_id), Some(submitted)) = (
+            input.name.as_deref(),
+            input.credential_type,
+            input.inputs.as_ref(),
+        ) else {
+            return Err(ApiError::Internal("validated fields missing".into()));
+        };
+        validate::type_exists(ctx.conn()?, type_id)?;
+        if let Some(org) = input.organization {
+            validate::organization_exists(ctx.conn()?, org)?;
+        }
+        if let Some(user) = input.user {
+            validate::user_exists(ctx.conn()?, user)?;
+        }
+        let owner = owner_of(ctx.conn()?, input.organization, input.user)?;
+        acs_authz::can_create_credential(&principal.actor, &owner)?;
+        let now = ctx.now;
+        let state = ctx.state;
+        ctx.write(|conn| {
+            let (credential_type, inputs) =
+                validate::stored_inputs(conn, state, type_id, submitted, None)?;
+            validate::owner_allowed(&credential_type, input.organization)?;
+            let credential = acs_storage::credentials::insert(
+                conn,
+                &NewCredential {
+                    name,
+                    description: input.description.as_deref().unwrap_or_default(),
+                    credential_type_id: type_id,
+                    organization_id: input.organization,
+                    user_id: input.user,
+                    inputs: &inputs,
+                    stamps: Creation::by(Some(principal.user.id), now),
+                },
+            )
+            .map_err(name_conflict)?;
+            let record = render_one(conn, principal, &credential, &credential_type)?;
+            let subject = Subject::named(
+                acs_storage::activity::CREDENTIAL,
+                credential.id,
+                &credential.name,
+            );
+            activity::record_creation(conn, now, &principal.user, &subject, &record)?;
+            tracing::info!(
+                actor = principal.user.id,
+                credential = credential.id,
+                "credential created"
+            );
+            Ok(record)
+        })
     }
 
     fn location(created: &CredentialRecord) -> Option<String> {
         Some(format!("/api/v2/credentials/{}/", created.id()))
     }
-}
-
-fn create(ctx: &mut Context<'_>, new: Submission<'_, ()>) -> ApiResult<CredentialRecord> {
-    let (principal, body) = (new.principal, new.body);
-    let input = input::read(&body.0, true, None)?;
-    let (Some(name), Some(type_id), Some(submitted)) = (
-        input.name.as_deref(),
-        input.credential_type,
-        input.inputs.as_ref(),
-    ) else {
-        return Err(ApiError::Internal("validated fields missing".into()));
-    };
-    validate::type_exists(ctx.conn()?, type_id)?;
-    if let Some(org) = input.organization {
-        validate::organization_exists(ctx.conn()?, org)?;
-    }
-    if let Some(user) = input.user {
-        validate::user_exists(ctx.conn()?, user)?;
-    }
-    let owner = owner_of(ctx.conn()?, input.organization, input.user)?;
-    acs_authz::can_create_credential(&principal.actor, &owner)?;
-    let now = ctx.now;
-    let state = ctx.state;
-    ctx.write(|conn| {
-        let (credential_type, inputs) =
-            validate::stored_inputs(conn, state, type_id, submitted, None)?;
-        validate::owner_allowed(&credential_type, input.organization)?;
-        let credential = acs_storage::credentials::insert(
-            conn,
-            &NewCredential {
-                name,
-                description: input.description.as_deref().unwrap_or_default(),
-                credential_type_id: type_id,
-                organization_id: input.organization,
-                user_id: input.user,
-                inputs: &inputs,
-                stamps: Creation::by(Some(principal.user.id), now),
-            },
-        )
-        .map_err(name_conflict)?;
-        let record = render_one(conn, principal, &credential, &credential_type)?;
-        let subject = Subject::named(
-            acs_storage::activity::CREDENTIAL,
-            credential.id,
-            &credential.name,
-        );
-        activity::record_creation(conn, now, &principal.user, &subject, &record)?;
-        tracing::info!(
-            actor = principal.user.id,
-            credential = credential.id,
-            "credential created"
-        );
-        Ok(record)
-    })
 }
