@@ -7,7 +7,7 @@
 //! organization they administer. Every write rule refuses a
 //! [read-only](Actor::read_only) actor first.
 
-use crate::scope::require_write;
+use crate::scope::{permit_write, require_write};
 use crate::{Actor, Capabilities, Denied, Id, TargetUser};
 
 /// Facts about the OAuth 2 application being acted upon.
@@ -86,12 +86,7 @@ pub fn can_create_application(
 /// Whether `actor` may change `app`: superusers, admins of its
 /// organization, and its owner.
 pub fn can_change_application(actor: &Actor, app: &TargetApplication) -> Result<(), Denied> {
-    require_write(actor)?;
-    if actor.is_superuser || manages(actor, app) {
-        Ok(())
-    } else {
-        Err(Denied::NotPermitted)
-    }
+    permit_write(actor, manages(actor, app))
 }
 
 /// Whether `actor` may turn on `skip_authorization` for `app`: superusers and admins of its
@@ -109,12 +104,7 @@ pub fn can_skip_authorization(actor: &Actor, app: &TargetApplication) -> Result<
 
 /// Whether `actor` may delete `app`: the same actors who may change it.
 pub fn can_delete_application(actor: &Actor, app: &TargetApplication) -> Result<(), Denied> {
-    require_write(actor)?;
-    if actor.is_superuser || manages(actor, app) {
-        Ok(())
-    } else {
-        Err(Denied::NotPermitted)
-    }
+    permit_write(actor, manages(actor, app))
 }
 
 /// What `actor` may do with `app`, for `summary_fields.user_capabilities`.

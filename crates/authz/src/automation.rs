@@ -15,7 +15,7 @@
 
 use crate::credentials::can_change_credential;
 use crate::organizations::visible_organizations;
-use crate::scope::require_write;
+use crate::scope::permit_write;
 use crate::{Actor, Capabilities, Denied, Id, OrganizationVisibility, TargetCredential};
 
 /// Which automation resources `actor` may list: those of the organizations it may see.
@@ -30,12 +30,7 @@ pub fn can_view_automation(actor: &Actor, org: Id) -> bool {
 
 /// Whether `actor` may create, change or delete a resource of organization `org`.
 pub fn can_change_automation(actor: &Actor, org: Id) -> Result<(), Denied> {
-    require_write(actor)?;
-    if actor.is_superuser || actor.administers(org) {
-        Ok(())
-    } else {
-        Err(Denied::NotPermitted)
-    }
+    permit_write(actor, actor.administers(org))
 }
 
 /// Whether `actor` may launch a job, start an update or cancel a run of organization `org`:

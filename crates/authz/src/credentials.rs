@@ -10,7 +10,7 @@
 //! Credential types are readable by every authenticated user and written by superusers only.
 //! Every write rule refuses a [read-only](Actor::read_only) actor first.
 
-use crate::scope::require_write;
+use crate::scope::{permit_write, require_write};
 use crate::{Actor, Capabilities, Denied, Id, TargetUser};
 
 /// Who owns a credential.
@@ -74,12 +74,7 @@ pub fn can_view_credential(actor: &Actor, credential: &TargetCredential) -> bool
 /// organization's admins for it; anyone for themself; an organization admin for a
 /// non-privileged user all of whose organizations they administer.
 pub fn can_create_credential(actor: &Actor, owner: &CredentialOwner) -> Result<(), Denied> {
-    require_write(actor)?;
-    if actor.is_superuser || manages(actor, owner) {
-        Ok(())
-    } else {
-        Err(Denied::NotPermitted)
-    }
+    permit_write(actor, manages(actor, owner))
 }
 
 /// Whether `actor` may change `credential`: the actors who could create it.

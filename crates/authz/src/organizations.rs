@@ -3,7 +3,7 @@
 //!
 //! Every write rule refuses a [read-only](Actor::read_only) actor first.
 
-use crate::scope::require_write;
+use crate::scope::{permit_write, require_write};
 use crate::{Actor, Capabilities, Denied, Id, TargetUser};
 
 /// Which organizations an actor may list; storage turns it into SQL.
@@ -41,12 +41,7 @@ pub fn can_create_organization(actor: &Actor) -> Result<(), Denied> {
 /// Whether `actor` may change organization `org`: superusers and that
 /// organization's admins.
 pub fn can_change_organization(actor: &Actor, org: Id) -> Result<(), Denied> {
-    require_write(actor)?;
-    if actor.is_superuser || actor.administers(org) {
-        Ok(())
-    } else {
-        Err(Denied::NotPermitted)
-    }
+    permit_write(actor, actor.administers(org))
 }
 
 /// Whether `actor` may delete organization `org`: superusers only, since

@@ -27,6 +27,17 @@ pub(crate) fn require_write(actor: &Actor) -> Result<(), Denied> {
     check_method(actor, false)
 }
 
+/// A write superusers may make, and others when `permitted`: refused to a read-only actor
+/// first, then [`Denied::NotPermitted`].
+pub(crate) fn permit_write(actor: &Actor, permitted: bool) -> Result<(), Denied> {
+    require_write(actor)?;
+    if actor.is_superuser || permitted {
+        Ok(())
+    } else {
+        Err(Denied::NotPermitted)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

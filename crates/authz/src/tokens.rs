@@ -9,7 +9,7 @@
 //! nothing away. Every write rule refuses a [read-only](Actor::read_only)
 //! actor first.
 
-use crate::scope::require_write;
+use crate::scope::{permit_write, require_write};
 use crate::{Actor, Capabilities, Denied, Id, TargetApplication, TargetUser, can_view_application};
 
 /// Facts about the OAuth 2 access token being acted upon.
@@ -82,22 +82,12 @@ pub fn can_create_token(
 /// Whether `actor` may change `token`: superusers, its owner, and admins of
 /// every organization of a non-privileged owner.
 pub fn can_change_token(actor: &Actor, token: &TargetToken) -> Result<(), Denied> {
-    require_write(actor)?;
-    if actor.is_superuser || manages(actor, token) {
-        Ok(())
-    } else {
-        Err(Denied::NotPermitted)
-    }
+    permit_write(actor, manages(actor, token))
 }
 
 /// Whether `actor` may delete (revoke) `token`: the same actors who may change it.
 pub fn can_delete_token(actor: &Actor, token: &TargetToken) -> Result<(), Denied> {
-    require_write(actor)?;
-    if actor.is_superuser || manages(actor, token) {
-        Ok(())
-    } else {
-        Err(Denied::NotPermitted)
-    }
+    permit_write(actor, manages(actor, token))
 }
 
 /// What `actor` may do with `token`, for `summary_fields.user_capabilities`.
