@@ -45,19 +45,7 @@ pub async fn create<C: Create>(
     state: web::Data<AppState>,
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
-    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
-        let scope = C::Scope::default();
-        C::create(
-            ctx,
-            Submission {
-                principal,
-                body,
-                scope,
-            },
-        )
-    })
-    .await?;
-    Ok(created::<C>(reply))
+    respond::<C>(req, state, body, |_, _| Ok(C::Scope::default())).await
 }
 
 /// `POST` on a list under one record, once the caller may see that record.
@@ -72,20 +60,32 @@ where
     S::Of: Create,
 {
     let key = path.into_inner();
-    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+    respond::<S::Of>(req, state, body, move |ctx, principal| {
         let parent = S::Parent::visible_id(ctx, principal, key)?;
-        let scope = S::scope(parent, principal);
-        S::Of::create(
-            ctx,
-            Submission {
-                principal,
-                body,
-                scope,
-            },
-        )
+        Ok(S::scope(parent, principal))
+    })
+    .await
+}
+
+/// Creates a `C` from `body` within the scope `scope` finds (or refuses) for the signed-in
+/// caller: 201, with a `Location` where the resource gives one.
+async fn respond<C: Create>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonObject,
+    scope: impl FnOnce(&mut Context<'_>, &Principal) -> ApiResult<C::Scope> + Send + 'static,
+) -> ApiResult<HttpResponse> {
+    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+        let scope = scope(ctx, principal)?;
+        let new = Submission {
+            principal,
+            body,
+            scope,
+        };
+        C::create(ctx, new)
     })
     .await?;
-    Ok(created::<S::Of>(reply))
+    Ok(created::<C>(reply))
 }
 
 fn created<C: Create>(reply: Reply<C::Created>) -> HttpResponse {
