@@ -8,7 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::context::{Context, Reply};
+use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::detail::Detail;
 use crate::handlers::frame::signed_in_reply;
@@ -85,12 +85,8 @@ async fn respond<C: Create>(
         C::create(ctx, new)
     })
     .await?;
-    Ok(created::<C>(reply))
-}
-
-fn created<C: Create>(reply: Reply<C::Created>) -> HttpResponse {
-    match C::location(&reply.value) {
+    Ok(match C::location(&reply.value) {
         Some(location) => reply.created(&location),
         None => reply.json(StatusCode::CREATED),
-    }
+    })
 }

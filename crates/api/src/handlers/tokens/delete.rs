@@ -14,9 +14,8 @@ impl Delete for Tokens {
     fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let (token, target) = visible(ctx, principal, id)?;
         acs_authz::can_delete_token(&principal.actor, &target)?;
-        let description = token.description.clone();
+        let subject = Subject::named(acs_storage::activity::TOKEN, id, &token.description);
         let record = render_one(ctx.conn()?, token, None)?;
-        let subject = Subject::named(acs_storage::activity::TOKEN, id, &description);
         let now = ctx.now;
         ctx.write(|conn| {
             acs_storage::tokens::revoke(conn, id, now)?;
