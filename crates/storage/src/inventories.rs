@@ -5,7 +5,6 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{hosts, inventories};
-use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// An inventory row.
@@ -30,39 +29,20 @@ pub struct Inventory {
     pub modified: Timestamp,
 }
 
-/// The values of a new inventory.
-#[derive(Debug, Clone, Insertable)]
+/// The values an inventory is created or changed with: a `None` takes the column's default on
+/// insert and leaves the column as it is on update.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = inventories)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewInventory<'a> {
+pub struct InventoryValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// Owning organization.
-    pub organization_id: i64,
-    /// Who made it, and when.
-    #[diesel(embed)]
-    pub stamps: Creation,
-}
-
-/// A partial update; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = inventories)]
-pub struct InventoryChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New organization.
+    /// Owning organization.
     pub organization_id: Option<i64>,
-    /// Who made the change.
-    pub modified_by: Option<Option<i64>>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
-crate::row_functions!(inventories, Inventory, NewInventory, InventoryChanges);
+crate::row_functions!(inventories, Inventory, stamped InventoryValues);
 
 /// How many hosts `inventory` holds.
 pub fn host_count(conn: &mut DbConnection, inventory: i64) -> StorageResult<i64> {

@@ -6,7 +6,6 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{inventories, inventory_sources};
-use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// An inventory source row.
@@ -39,56 +38,28 @@ pub struct InventorySource {
     pub modified: Timestamp,
 }
 
-/// The values of a new inventory source.
-#[derive(Debug, Clone, Insertable)]
+/// The values an inventory source is created or changed with: a `None` takes the column's default on
+/// insert and leaves the column as it is on update.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = inventory_sources)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewInventorySource<'a> {
+pub struct InventorySourceValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// The inventory.
-    pub inventory_id: i64,
-    /// `scm`.
-    pub source: &'a str,
-    /// The project.
-    pub source_project_id: Option<i64>,
-    /// Path inside the project.
-    pub source_path: &'a str,
-    /// The credential.
-    pub credential_id: Option<i64>,
-    /// Who made it, and when.
-    #[diesel(embed)]
-    pub stamps: Creation,
-}
-
-/// A partial update; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = inventory_sources)]
-pub struct InventorySourceChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New project.
+    /// The inventory it fills.
+    pub inventory_id: Option<i64>,
+    /// `scm`, the one kind of source.
+    pub source: Option<String>,
+    /// The project holding the file.
     pub source_project_id: Option<Option<i64>>,
-    /// New path.
+    /// The file's path inside the project.
     pub source_path: Option<String>,
-    /// New credential.
+    /// The credential injected into the update.
     pub credential_id: Option<Option<i64>>,
-    /// Who made the change.
-    pub modified_by: Option<Option<i64>>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
-crate::row_functions!(
-    inventory_sources,
-    InventorySource,
-    NewInventorySource,
-    InventorySourceChanges
-);
+crate::row_functions!(inventory_sources, InventorySource, stamped InventorySourceValues);
 
 /// Whether an inventory source uses credential `id`.
 pub fn uses_credential(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {

@@ -6,7 +6,6 @@ use diesel::prelude::*;
 use crate::credentials::Credential;
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{credentials, job_template_credentials, job_templates};
-use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A job template row.
@@ -39,60 +38,28 @@ pub struct JobTemplate {
     pub modified: Timestamp,
 }
 
-/// The values of a new job template.
-#[derive(Debug, Clone, Insertable)]
+/// The values a job template is created or changed with: a `None` takes the column's default on
+/// insert and leaves the column as it is on update.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = job_templates)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewJobTemplate<'a> {
+pub struct JobTemplateValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// The project's organization.
-    pub organization_id: i64,
-    /// The inventory.
-    pub inventory_id: Option<i64>,
-    /// The project.
-    pub project_id: Option<i64>,
-    /// The playbook.
-    pub playbook: &'a str,
-    /// Extra variables text.
-    pub extra_vars: &'a str,
-    /// Who made it, and when.
-    #[diesel(embed)]
-    pub stamps: Creation,
-}
-
-/// A partial update; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = job_templates)]
-pub struct JobTemplateChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New organization (follows the project).
+    /// The organization of its project.
     pub organization_id: Option<i64>,
-    /// New inventory.
+    /// The inventory it runs against.
     pub inventory_id: Option<Option<i64>>,
-    /// New project.
+    /// The project holding the playbook.
     pub project_id: Option<Option<i64>>,
-    /// New playbook.
+    /// The playbook's path inside the project.
     pub playbook: Option<String>,
-    /// New extra variables.
+    /// Extra variables as YAML or JSON text.
     pub extra_vars: Option<String>,
-    /// Who made the change.
-    pub modified_by: Option<Option<i64>>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
-crate::row_functions!(
-    job_templates,
-    JobTemplate,
-    NewJobTemplate,
-    JobTemplateChanges
-);
+crate::row_functions!(job_templates, JobTemplate, stamped JobTemplateValues);
 
 /// Locks `template`'s row until the transaction ends, so that concurrent changes to its
 /// credentials are checked one after the other.

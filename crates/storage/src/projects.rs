@@ -6,7 +6,6 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::projects;
-use crate::stamps::Creation;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A project row.
@@ -35,45 +34,22 @@ pub struct Project {
     pub modified: Timestamp,
 }
 
-/// The values of a new project.
-#[derive(Debug, Clone, Insertable)]
+/// The values a project is created or changed with: a `None` takes the column's default on
+/// insert and leaves the column as it is on update.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = projects)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewProject<'a> {
+pub struct ProjectValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// Owning organization.
-    pub organization_id: i64,
-    /// `""`.
-    pub scm_type: &'a str,
-    /// Directory name under `PROJECTS_ROOT`.
-    pub local_path: &'a str,
-    /// Who made it, and when.
-    #[diesel(embed)]
-    pub stamps: Creation,
-}
-
-/// A partial update; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = projects)]
-pub struct ProjectChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New organization.
+    /// Owning organization.
     pub organization_id: Option<i64>,
-    /// New directory.
+    /// The directory's name under `PROJECTS_ROOT`.
     pub local_path: Option<String>,
-    /// Who made the change.
-    pub modified_by: Option<Option<i64>>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
-crate::row_functions!(projects, Project, NewProject, ProjectChanges);
+crate::row_functions!(projects, Project, stamped ProjectValues);
 
 crate::list_fields! {
     table: projects;

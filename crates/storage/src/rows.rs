@@ -2,17 +2,57 @@
 
 /// Writes `find`, `insert`, `update` and `delete` for a table keyed by `id`, given its row
 /// type, its insertable type and its changeset type; after a `;`, only the ones named (a
-/// table whose other functions do more than these).
+/// table whose other functions do more than these). A table with the four stamp columns
+/// (`created_by`, `modified_by`, `created`, `modified`) may instead give one type of
+/// optional values (`stamped Values`), both insertable and a changeset: `insert` and
+/// `update` then take it with the stamps of the write.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! row_functions {
+    ($table:ident, $row:ident, stamped $values:ident) => {
+        $crate::row_functions!(@find $table, $row);
+        $crate::row_functions!(@delete $table, $row);
+
+        #[doc = concat!(
+            "Inserts a row into `", stringify!($table), "`: the given values (a `None` takes the ",
+            "column's default) and the creation's stamps."
+        )]
+        pub fn insert(
+            conn: &mut $crate::DbConnection,
+            values: &$values,
+            stamps: $crate::stamps::Creation,
+        ) -> $crate::StorageResult<$row> {
+            Ok(diesel::insert_into($table::table)
+                .values((values, stamps))
+                .returning($table::all_columns)
+                .get_result(conn)?)
+        }
+
+        /// Applies the given values (a `None` leaves a column as it is) and the change's
+        /// stamps; returns the updated row.
+        pub fn update(
+            conn: &mut $crate::DbConnection,
+            id: i64,
+            values: &$values,
+            stamps: $crate::stamps::Modification,
+        ) -> $crate::StorageResult<$row> {
+            Ok(diesel::update($table::table.find(id))
+                .set((
+                    values,
+                    $table::modified_by.eq(stamps.by),
+                    $table::modified.eq(stamps.at),
+                ))
+                .returning($table::all_columns)
+                .get_result(conn)?)
+        }
+    };
     ($table:ident, $row:ident, $new:ident, $changes:ident) => {
         $crate::row_functions!($table, $row, $new, $changes; find, insert, update, delete);
     };
     ($table:ident, $row:ident, $new:ident, $changes:ident; $($function:ident),+) => {
         $($crate::row_functions!(@$function $table, $row, $new, $changes);)+
     };
-    (@find $table:ident, $row:ident, $new:ident, $changes:ident) => {
+    (@find $table:ident, $row:ident $(, $other:ident)*) => {
         #[doc = concat!("Finds a row of `", stringify!($table), "` by primary key.")]
         pub fn find(conn: &mut $crate::DbConnection, id: i64) -> $crate::StorageResult<$row> {
             Ok($table::table
@@ -46,7 +86,7 @@ macro_rules! row_functions {
                 .get_result(conn)?)
         }
     };
-    (@delete $table:ident, $row:ident, $new:ident, $changes:ident) => {
+    (@delete $table:ident, $row:ident $(, $other:ident)*) => {
         /// Deletes a row; false if there was none.
         pub fn delete(conn: &mut $crate::DbConnection, id: i64) -> $crate::StorageResult<bool> {
             Ok(diesel::delete($table::table.find(id)).execute(conn)? > 0)

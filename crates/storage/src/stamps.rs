@@ -1,6 +1,6 @@
 //! Who made a record and when: the four stamp columns (`created_by`, `modified_by`,
 //! `created`, `modified`) of every table whose rows a user makes through the API, written by
-//! one type when a row is inserted.
+//! one type when a row is inserted and another when it changes.
 
 use diesel::prelude::*;
 
@@ -37,5 +37,21 @@ impl Creation {
             created: at,
             modified: at,
         }
+    }
+}
+
+/// The stamps of a change to a row: who changed it last, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Modification {
+    /// The user who changes the row (`None`: ACS itself).
+    pub by: Option<i64>,
+    /// When.
+    pub at: Timestamp,
+}
+
+impl Modification {
+    /// Changed by user `by` at `at`.
+    pub fn by(by: Option<i64>, at: Timestamp) -> Self {
+        Modification { by, at }
     }
 }

@@ -1,11 +1,11 @@
 //! `/api/v2/inventories/`: named sets of hosts.
 
-use acs_storage::inventories::{Inventory, InventoryChanges, NewInventory};
-use acs_storage::{DbConnection, StorageResult};
+use acs_storage::DbConnection;
+use acs_storage::inventories::{Inventory, InventoryValues};
 use serde_json::{Value, json};
 
 use super::references;
-use super::resource::{Body, Resource, Write};
+use super::resource::{Body, Resource};
 use crate::error::ApiResult;
 use crate::http::fields::Text;
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -14,17 +14,9 @@ use crate::http::options::{FieldMeta, ResourceMeta};
 #[derive(Debug)]
 pub struct Inventories;
 
-/// A validated inventory body.
-#[derive(Debug)]
-pub struct InventoryInput {
-    name: Option<String>,
-    description: Option<String>,
-    organization: Option<i64>,
-}
-
 impl Resource for Inventories {
     type Row = Inventory;
-    type Input = InventoryInput;
+    type Input = InventoryValues;
 
     const LABEL: &'static str = "Inventory";
     const KIND: &'static str = "inventory";
@@ -47,7 +39,7 @@ impl Resource for Inventories {
         ],
     };
 
-    crate::stored_rows!(acs_storage::inventories, owner: organization);
+    crate::stored_rows!(acs_storage::inventories, owner: organization, writes: stamped);
 
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
         let mut fields = sent.fields();
@@ -62,38 +54,12 @@ impl Resource for Inventories {
         let owner = organization
             .or(sent.before.map(|inventory| inventory.organization_id))
             .unwrap_or_default();
-        let input = InventoryInput {
+        let input = InventoryValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),
-            organization,
+            organization_id: organization,
         };
         Ok((input, owner))
-    }
-
-    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::inventories::insert(
-            write.conn,
-            &NewInventory {
-                name: input.name.as_deref().unwrap_or_default(),
-                description: input.description.as_deref().unwrap_or_default(),
-                organization_id: input.organization.unwrap_or_default(),
-                stamps: write.creation(),
-            },
-        )
-    }
-
-    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::inventories::update(
-            write.conn,
-            id,
-            &InventoryChanges {
-                name: input.name,
-                description: input.description,
-                organization_id: input.organization,
-                modified_by: Some(Some(write.by)),
-                modified: Some(write.now),
-            },
-        )
     }
 
     fn related(_: &Inventory, base: &str) -> Value {

@@ -1,12 +1,12 @@
 //! `/api/v2/inventory_sources/` and `/api/v2/inventories/<id>/inventory_sources/`: an
 //! inventory file or script in a project, read by `ansible-inventory` to fill an inventory.
 
-use acs_storage::inventory_sources::{InventorySource, InventorySourceChanges, NewInventorySource};
-use acs_storage::{DbConnection, StorageResult};
+use acs_storage::DbConnection;
+use acs_storage::inventory_sources::{InventorySource, InventorySourceValues};
 use serde_json::{Map, Value, json};
 
 use super::references;
-use super::resource::{Body, Resource, Write};
+use super::resource::{Body, Resource};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -15,20 +15,9 @@ use crate::http::options::{FieldMeta, ResourceMeta};
 #[derive(Debug)]
 pub struct InventorySources;
 
-/// A validated inventory source body; `Some(None)` clears a reference.
-#[derive(Debug)]
-pub struct InventorySourceInput {
-    name: Option<String>,
-    description: Option<String>,
-    inventory: Option<i64>,
-    source_project: Option<Option<i64>>,
-    source_path: Option<String>,
-    credential: Option<Option<i64>>,
-}
-
 impl Resource for InventorySources {
     type Row = InventorySource;
-    type Input = InventorySourceInput;
+    type Input = InventorySourceValues;
 
     const LABEL: &'static str = "InventorySource";
     const KIND: &'static str = "inventory_source";
@@ -66,14 +55,15 @@ impl Resource for InventorySources {
         ],
     };
 
-    crate::stored_rows!(acs_storage::inventory_sources, owner: inventory);
+    crate::stored_rows!(acs_storage::inventory_sources, owner: inventory, writes: stamped);
 
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
         let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));
         let description = fields.text("description", Text::optional(4096));
         let inventory = fields.id("inventory", true);
-        if let Some(source) = fields.text("source", Text::optional(16))
+        let source = fields.text("source", Text::optional(16));
+        if let Some(source) = &source
             && source != "scm"
         {
             fields.error("source", format!("\"{source}\" is not a valid choice."));
@@ -104,47 +94,17 @@ impl Resource for InventorySources {
                 ));
             }
         }
-        let input = InventorySourceInput {
+        let input = InventorySourceValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),
-            inventory: Some(inventory_id),
-            source_project: source_project.map(Some),
+            inventory_id: Some(inventory_id),
+            // The one kind of source, also when the body leaves it out.
+            source: source.or_else(|| sent.full.then(|| "scm".to_owned())),
+            source_project_id: source_project.map(Some),
             source_path,
-            credential: credential.or_else(|| sent.full.then_some(None)),
+            credential_id: credential.or_else(|| sent.full.then_some(None)),
         };
         Ok((input, owner))
-    }
-
-    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::inventory_sources::insert(
-            write.conn,
-            &NewInventorySource {
-                name: input.name.as_deref().unwrap_or_default(),
-                description: input.description.as_deref().unwrap_or_default(),
-                inventory_id: input.inventory.unwrap_or_default(),
-                source: "scm",
-                source_project_id: input.source_project.flatten(),
-                source_path: input.source_path.as_deref().unwrap_or_default(),
-                credential_id: input.credential.flatten(),
-                stamps: write.creation(),
-            },
-        )
-    }
-
-    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::inventory_sources::update(
-            write.conn,
-            id,
-            &InventorySourceChanges {
-                name: input.name,
-                description: input.description,
-                source_project_id: input.source_project,
-                source_path: input.source_path,
-                credential_id: input.credential,
-                modified_by: Some(Some(write.by)),
-                modified: Some(write.now),
-            },
-        )
     }
 
     fn related(_: &InventorySource, base: &str) -> Value {

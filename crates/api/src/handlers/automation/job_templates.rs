@@ -1,12 +1,12 @@
 //! `/api/v2/job_templates/`: a playbook of a project run against an inventory.
 
-use acs_storage::job_templates::{JobTemplate, JobTemplateChanges, NewJobTemplate};
-use acs_storage::{DbConnection, StorageResult};
+use acs_storage::DbConnection;
+use acs_storage::job_templates::{JobTemplate, JobTemplateValues};
 use serde_json::{Value, json};
 
 use super::inventory_sources::optional_id;
 use super::references;
-use super::resource::{Body, Resource, Write};
+use super::resource::{Body, Resource};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::Text;
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -15,20 +15,9 @@ use crate::http::options::{FieldMeta, ResourceMeta};
 #[derive(Debug)]
 pub struct JobTemplates;
 
-/// A validated job template body; `Some(None)` clears the inventory.
-#[derive(Debug)]
-pub struct JobTemplateInput {
-    name: Option<String>,
-    description: Option<String>,
-    project: Option<(i64, i64)>,
-    inventory: Option<Option<i64>>,
-    playbook: Option<String>,
-    extra_vars: Option<String>,
-}
-
 impl Resource for JobTemplates {
     type Row = JobTemplate;
-    type Input = JobTemplateInput;
+    type Input = JobTemplateValues;
 
     const LABEL: &'static str = "JobTemplate";
     const KIND: &'static str = "job_template";
@@ -50,7 +39,7 @@ impl Resource for JobTemplates {
         ],
     };
 
-    crate::stored_rows!(acs_storage::job_templates, owner: organization);
+    crate::stored_rows!(acs_storage::job_templates, owner: organization, writes: stamped);
 
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
         let mut fields = sent.fields();
@@ -93,50 +82,18 @@ impl Resource for JobTemplates {
                 ));
             }
         }
-        let input = JobTemplateInput {
+        // The template follows its project's organization, also when only another field
+        // changes.
+        let input = JobTemplateValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),
-            project: Some((project.id, project.organization_id)),
-            inventory: inventory.or_else(|| sent.full.then_some(None)),
+            organization_id: Some(project.organization_id),
+            inventory_id: inventory.or_else(|| sent.full.then_some(None)),
+            project_id: Some(Some(project.id)),
             playbook,
             extra_vars: extra_vars.or_else(|| sent.full.then(String::new)),
         };
         Ok((input, project.organization_id))
-    }
-
-    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
-        let (project, organization) = input.project.unwrap_or_default();
-        acs_storage::job_templates::insert(
-            write.conn,
-            &NewJobTemplate {
-                name: input.name.as_deref().unwrap_or_default(),
-                description: input.description.as_deref().unwrap_or_default(),
-                organization_id: organization,
-                inventory_id: input.inventory.flatten(),
-                project_id: Some(project),
-                playbook: input.playbook.as_deref().unwrap_or_default(),
-                extra_vars: input.extra_vars.as_deref().unwrap_or_default(),
-                stamps: write.creation(),
-            },
-        )
-    }
-
-    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::job_templates::update(
-            write.conn,
-            id,
-            &JobTemplateChanges {
-                name: input.name,
-                description: input.description,
-                organization_id: input.project.map(|(_, organization)| organization),
-                inventory_id: input.inventory,
-                project_id: input.project.map(|(project, _)| Some(project)),
-                playbook: input.playbook,
-                extra_vars: input.extra_vars,
-                modified_by: Some(Some(write.by)),
-                modified: Some(write.now),
-            },
-        )
     }
 
     fn related(row: &JobTemplate, base: &str) -> Value {

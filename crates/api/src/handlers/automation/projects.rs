@@ -1,11 +1,11 @@
 //! `/api/v2/projects/`: a directory of playbooks under the `PROJECTS_ROOT` setting.
 
-use acs_storage::projects::{NewProject, Project, ProjectChanges};
-use acs_storage::{DbConnection, StorageResult};
+use acs_storage::DbConnection;
+use acs_storage::projects::{Project, ProjectValues};
 use serde_json::{Value, json};
 
 use super::references;
-use super::resource::{Body, Resource, Write};
+use super::resource::{Body, Resource};
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -15,18 +15,9 @@ use acs_app::settings::Settings;
 #[derive(Debug)]
 pub struct Projects;
 
-/// A validated project body.
-#[derive(Debug)]
-pub struct ProjectInput {
-    name: Option<String>,
-    description: Option<String>,
-    organization: Option<i64>,
-    local_path: Option<String>,
-}
-
 impl Resource for Projects {
     type Row = Project;
-    type Input = ProjectInput;
+    type Input = ProjectValues;
 
     const LABEL: &'static str = "Project";
     const KIND: &'static str = "project";
@@ -69,7 +60,7 @@ impl Resource for Projects {
         ],
     };
 
-    crate::stored_rows!(acs_storage::projects, owner: organization);
+    crate::stored_rows!(acs_storage::projects, owner: organization, writes: stamped);
 
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
         let mut fields = sent.fields();
@@ -94,42 +85,13 @@ impl Resource for Projects {
         let owner = organization
             .or(sent.before.map(|project| project.organization_id))
             .unwrap_or_default();
-        let input = ProjectInput {
+        let input = ProjectValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),
-            organization,
+            organization_id: organization,
             local_path,
         };
         Ok((input, owner))
-    }
-
-    fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::projects::insert(
-            write.conn,
-            &NewProject {
-                name: input.name.as_deref().unwrap_or_default(),
-                description: input.description.as_deref().unwrap_or_default(),
-                organization_id: input.organization.unwrap_or_default(),
-                scm_type: "",
-                local_path: input.local_path.as_deref().unwrap_or_default(),
-                stamps: write.creation(),
-            },
-        )
-    }
-
-    fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::projects::update(
-            write.conn,
-            id,
-            &ProjectChanges {
-                name: input.name,
-                description: input.description,
-                organization_id: input.organization,
-                local_path: input.local_path,
-                modified_by: Some(Some(write.by)),
-                modified: Some(write.now),
-            },
-        )
     }
 
     fn related(_: &Project, base: &str) -> Value {

@@ -2,7 +2,7 @@
 
 use acs_authz::{Actor, OrganizationVisibility};
 use acs_storage::list::{ListError, ListParams, Page};
-use acs_storage::stamps::Creation;
+use acs_storage::stamps::{Creation, Modification};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
 use serde_json::{Map, Value, json};
 
@@ -79,6 +79,11 @@ impl Write<'_> {
     /// The stamps of a row this write inserts.
     pub fn creation(&self) -> Creation {
         Creation::by(Some(self.by), self.now)
+    }
+
+    /// The stamps of a row this write changes.
+    pub fn modification(&self) -> Modification {
+        Modification::by(Some(self.by), self.now)
     }
 }
 
@@ -221,9 +226,29 @@ pub fn name_conflict<R: Resource>(error: acs_storage::StorageError) -> ApiError 
 /// owned by an organization (`organization`: its rows carry `organization_id`, its list has
 /// no parent) or lives in an inventory (`inventory`: its rows carry `inventory_id`, the
 /// inventory's organization owns them, and its list may be an inventory's sub-collection).
+/// With `writes: stamped`, also `insert` and `update`: the resource's input is the module's
+/// values type (see `acs_storage::row_functions!`), written with the write's stamps.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! stored_rows {
+    ($($module:ident)::+, owner: $owner:ident, writes: stamped) => {
+        $crate::stored_rows!($($module)::+, owner: $owner);
+
+        fn insert(
+            write: $crate::handlers::automation::resource::Write<'_>,
+            input: Self::Input,
+        ) -> acs_storage::StorageResult<Self::Row> {
+            $($module)::+::insert(write.conn, &input, write.creation())
+        }
+
+        fn update(
+            write: $crate::handlers::automation::resource::Write<'_>,
+            id: i64,
+            input: Self::Input,
+        ) -> acs_storage::StorageResult<Self::Row> {
+            $($module)::+::update(write.conn, id, &input, write.modification())
+        }
+    };
     ($($module:ident)::+, owner: organization) => {
         $crate::stored_rows!(@common $($module)::+);
 
