@@ -29,42 +29,43 @@ pub struct Host {
     pub modified: Timestamp,
 }
 
-/// The values of a new host.
-#[derive(Debug, Clone, Insertable)]
+/// The values a host is created or changed with through the API: a `None` takes the column's
+/// default on insert and leaves the column as it is on update.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = hosts)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewHost<'a> {
+pub struct HostValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// Its inventory.
-    pub inventory_id: i64,
-    /// Variables text.
-    pub variables: &'a str,
-    /// The importing source.
-    pub inventory_source_id: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
-}
-
-/// A partial update; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = hosts)]
-pub struct HostChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New variables.
+    /// Its inventory.
+    pub inventory_id: Option<i64>,
+    /// Host variables as YAML or JSON text.
     pub variables: Option<String>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
-crate::row_functions!(hosts, Host, NewHost, HostChanges);
+crate::row_functions!(hosts, Host; find, delete);
+
+/// Inserts a host made at `now`.
+pub fn insert(conn: &mut DbConnection, values: &HostValues, now: Timestamp) -> StorageResult<Host> {
+    Ok(diesel::insert_into(hosts::table)
+        .values((values, hosts::created.eq(now), hosts::modified.eq(now)))
+        .returning(hosts::all_columns)
+        .get_result(conn)?)
+}
+
+/// Applies `values` to host `id`, changed at `now`; returns the updated row.
+pub fn update(
+    conn: &mut DbConnection,
+    id: i64,
+    values: &HostValues,
+    now: Timestamp,
+) -> StorageResult<Host> {
+    Ok(diesel::update(hosts::table.find(id))
+        .set((values, hosts::modified.eq(now)))
+        .returning(hosts::all_columns)
+        .get_result(conn)?)
+}
 
 /// Every host of `inventory` by name order, for a job's inventory file.
 pub fn of_inventory(conn: &mut DbConnection, inventory: i64) -> StorageResult<Vec<Host>> {
@@ -108,15 +109,15 @@ pub fn import(
         .execute(conn)?;
         if changed == 0 {
             diesel::insert_into(hosts::table)
-                .values(&NewHost {
-                    name,
-                    description: "imported",
-                    inventory_id: inventory,
-                    variables,
-                    inventory_source_id: Some(source),
-                    created: now,
-                    modified: now,
-                })
+                .values((
+                    hosts::name.eq(name),
+                    hosts::description.eq("imported"),
+                    hosts::inventory_id.eq(inventory),
+                    hosts::variables.eq(variables),
+                    hosts::inventory_source_id.eq(source),
+                    hosts::created.eq(now),
+                    hosts::modified.eq(now),
+                ))
                 .execute(conn)?;
         }
     }

@@ -49,6 +49,9 @@ macro_rules! row_functions {
     ($table:ident, $row:ident, $new:ident, $changes:ident) => {
         $crate::row_functions!($table, $row, $new, $changes; find, insert, update, delete);
     };
+    ($table:ident, $row:ident; $($function:ident),+) => {
+        $($crate::row_functions!(@$function $table, $row);)+
+    };
     ($table:ident, $row:ident, $new:ident, $changes:ident; $($function:ident),+) => {
         $($crate::row_functions!(@$function $table, $row, $new, $changes);)+
     };

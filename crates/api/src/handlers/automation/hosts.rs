@@ -1,6 +1,6 @@
 //! `/api/v2/hosts/` and `/api/v2/inventories/<id>/hosts/`.
 
-use acs_storage::hosts::{Host, HostChanges, NewHost};
+use acs_storage::hosts::{Host, HostValues};
 use acs_storage::{DbConnection, StorageResult};
 use serde_json::{Value, json};
 
@@ -14,18 +14,9 @@ use crate::http::options::{FieldMeta, ResourceMeta};
 #[derive(Debug)]
 pub struct Hosts;
 
-/// A validated host body.
-#[derive(Debug)]
-pub struct HostInput {
-    name: Option<String>,
-    description: Option<String>,
-    inventory: Option<i64>,
-    variables: Option<String>,
-}
-
 impl Resource for Hosts {
     type Row = Host;
-    type Input = HostInput;
+    type Input = HostValues;
 
     const LABEL: &'static str = "Host";
     const KIND: &'static str = "host";
@@ -61,41 +52,21 @@ impl Resource for Hosts {
         let inventory_id =
             references::fixed_inventory(inventory, sent.before.map(|h| h.inventory_id), "A host")?;
         let owner = references::inventory(conn, sent.actor, inventory_id)?.organization_id;
-        let input = HostInput {
+        let input = HostValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),
-            inventory: Some(inventory_id),
+            inventory_id: Some(inventory_id),
             variables: variables.or_else(|| sent.full.then(String::new)),
         };
         Ok((input, owner))
     }
 
     fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::hosts::insert(
-            write.conn,
-            &NewHost {
-                name: input.name.as_deref().unwrap_or_default(),
-                description: input.description.as_deref().unwrap_or_default(),
-                inventory_id: input.inventory.unwrap_or_default(),
-                variables: input.variables.as_deref().unwrap_or_default(),
-                inventory_source_id: None,
-                created: write.now,
-                modified: write.now,
-            },
-        )
+        acs_storage::hosts::insert(write.conn, &input, write.now)
     }
 
     fn update(write: Write<'_>, id: i64, input: Self::Input) -> StorageResult<Self::Row> {
-        acs_storage::hosts::update(
-            write.conn,
-            id,
-            &HostChanges {
-                name: input.name,
-                description: input.description,
-                variables: input.variables,
-                modified: Some(write.now),
-            },
-        )
+        acs_storage::hosts::update(write.conn, id, &input, write.now)
     }
 
     fn fields(_: &mut DbConnection, row: &Host) -> ApiResult<Vec<(&'static str, Value)>> {
