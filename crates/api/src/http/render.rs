@@ -62,6 +62,56 @@ impl From<(i64, String, String)> for NamedSummary {
     }
 }
 
+/// A record as the API shows it: the fields every record starts with (`id`, `type`, `url`,
+/// `related`, `summary_fields`, `created`, `modified`), then its own, in their order.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record<Related, Summary, Fields> {
+    id: i64,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    url: String,
+    related: Related,
+    summary_fields: Summary,
+    created: String,
+    modified: String,
+    #[serde(flatten)]
+    fields: Fields,
+}
+
+impl<Related, Summary, Fields> Record<Related, Summary, Fields> {
+    /// Record `id` of type `kind` at `url`, made and last changed at `stamps`.
+    pub fn new(
+        kind: &'static str,
+        id: i64,
+        url: String,
+        stamps: (&chrono::NaiveDateTime, &chrono::NaiveDateTime),
+        related: Related,
+        summary_fields: Summary,
+        fields: Fields,
+    ) -> Self {
+        Record {
+            id,
+            kind,
+            url,
+            related,
+            summary_fields,
+            created: timestamp(stamps.0),
+            modified: timestamp(stamps.1),
+            fields,
+        }
+    }
+
+    /// The record's id.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// The record's own fields.
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+}
+
 /// An optional timestamp (null when absent).
 pub fn optional_timestamp(t: Option<&chrono::NaiveDateTime>) -> Value {
     t.map_or(Value::Null, |t| Value::String(timestamp(t)))

@@ -230,8 +230,8 @@ pub async fn create_application(
                 page.created = Some(Created {
                     id: record.id(),
                     name: values.name,
-                    client_id: record.client_id().to_owned(),
-                    client_secret: record.client_secret().map(str::to_owned),
+                    client_id: record.fields().client_id().to_owned(),
+                    client_secret: record.fields().client_secret().map(str::to_owned),
                 });
                 StatusCode::CREATED
             }

@@ -28,7 +28,7 @@ pub async fn create_token(
         let mut page = view(ctx, &principal)?;
         let status = match created {
             Ok(record) => {
-                page.new_token = Some(record.value().to_owned());
+                page.new_token = Some(record.fields().value().to_owned());
                 StatusCode::CREATED
             }
             Err(error) => {

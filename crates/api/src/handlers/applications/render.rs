@@ -5,20 +5,15 @@ use acs_storage::applications::{Application, ApplicationSummaries};
 use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::http::render::{Capabilities, NamedSummary, UserSummary, timestamp};
+use crate::http::render::{Capabilities, NamedSummary, Record, UserSummary};
 
 /// An application as the API shows it. The client secret appears in clear only in the response
 /// that created it, and never for public clients.
+pub type ApplicationRecord = Record<Related, SummaryFields, ApplicationFields>;
+
+/// An application record's own fields.
 #[derive(Debug, Clone, Serialize)]
-pub struct ApplicationRecord {
-    id: i64,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    url: String,
-    related: Related,
-    summary_fields: SummaryFields,
-    created: String,
-    modified: String,
+pub struct ApplicationFields {
     name: String,
     description: String,
     client_id: String,
@@ -32,8 +27,9 @@ pub struct ApplicationRecord {
     user: Option<i64>,
 }
 
+/// An application record's links.
 #[derive(Debug, Clone, Serialize)]
-struct Related {
+pub struct Related {
     tokens: String,
     activity_stream: String,
     organization: String,
@@ -41,8 +37,9 @@ struct Related {
     user: Option<String>,
 }
 
+/// What an application record summarizes: its owners, the viewer's rights, its first tokens.
 #[derive(Debug, Clone, Serialize)]
-struct SummaryFields {
+pub struct SummaryFields {
     organization: NamedSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     user: Option<UserSummary>,
@@ -74,35 +71,30 @@ pub fn render_application(
     let caps = acs_authz::application_capabilities(&viewer.actor, &super::target_of(app));
     let base = format!("/api/v2/applications/{}/", app.id);
     let public = app.client_type == acs_oauth2::ClientType::Public.as_str();
-    ApplicationRecord {
-        id: app.id,
-        kind: "o_auth2_application",
-        related: Related {
-            tokens: format!("{base}tokens/"),
-            activity_stream: format!("{base}activity_stream/"),
-            organization: format!("/api/v2/organizations/{}/", app.organization_id),
-            user: app.user_id.map(|id| format!("/api/v2/users/{id}/")),
+    let related = Related {
+        tokens: format!("{base}tokens/"),
+        activity_stream: format!("{base}activity_stream/"),
+        organization: format!("/api/v2/organizations/{}/", app.organization_id),
+        user: app.user_id.map(|id| format!("/api/v2/users/{id}/")),
+    };
+    let summary_fields = SummaryFields {
+        organization: NamedSummary::from(summaries.organization.clone()),
+        user: summaries.user.clone().map(UserSummary::from),
+        user_capabilities: caps.into(),
+        tokens: TokensSummary {
+            count: summaries.token_count,
+            results: summaries
+                .first_tokens
+                .iter()
+                .map(|(id, scope)| TokenBrief {
+                    id: *id,
+                    token: acs_oauth2::MASK,
+                    scope: scope.clone(),
+                })
+                .collect(),
         },
-        url: base,
-        summary_fields: SummaryFields {
-            organization: NamedSummary::from(summaries.organization.clone()),
-            user: summaries.user.clone().map(UserSummary::from),
-            user_capabilities: caps.into(),
-            tokens: TokensSummary {
-                count: summaries.token_count,
-                results: summaries
-                    .first_tokens
-                    .iter()
-                    .map(|(id, scope)| TokenBrief {
-                        id: *id,
-                        token: acs_oauth2::MASK,
-                        scope: scope.clone(),
-                    })
-                    .collect(),
-            },
-        },
-        created: timestamp(&app.created),
-        modified: timestamp(&app.modified),
+    };
+    let fields = ApplicationFields {
         name: app.name.clone(),
         description: app.description.clone(),
         client_id: app.client_id.clone(),
@@ -113,15 +105,13 @@ pub fn render_application(
         skip_authorization: app.skip_authorization,
         organization: app.organization_id,
         user: app.user_id,
-    }
+    };
+    let stamps = (&app.created, &app.modified);
+    let kind = "o_auth2_application";
+    Record::new(kind, app.id, base, stamps, related, summary_fields, fields)
 }
 
-impl ApplicationRecord {
-    /// The application's id.
-    pub fn id(&self) -> i64 {
-        self.id
-    }
-
+impl ApplicationFields {
     /// The public client identifier.
     pub fn client_id(&self) -> &str {
         &self.client_id

@@ -6,19 +6,14 @@ use serde_json::Value;
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
-use crate::http::render::{Capabilities, timestamp};
+use crate::http::render::{Capabilities, Record};
 
 /// A credential type as the API shows it. `injectors` appears only for superusers.
+pub type CredentialTypeRecord = Record<Related, SummaryFields, CredentialTypeFields>;
+
+/// A credential type record's own fields.
 #[derive(Debug, Clone, Serialize)]
-pub struct CredentialTypeRecord {
-    id: i64,
-    #[serde(rename = "type")]
-    kind_of_record: &'static str,
-    url: String,
-    related: Related,
-    summary_fields: SummaryFields,
-    created: String,
-    modified: String,
+pub struct CredentialTypeFields {
     name: String,
     description: String,
     kind: String,
@@ -29,8 +24,9 @@ pub struct CredentialTypeRecord {
     injectors: Option<Value>,
 }
 
+/// A credential type record's links.
 #[derive(Debug, Clone, Serialize)]
-struct Related {
+pub struct Related {
     credentials: String,
     activity_stream: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -39,16 +35,10 @@ struct Related {
     modified_by: Option<String>,
 }
 
+/// What a credential type record summarizes: what the viewer may do to it.
 #[derive(Debug, Clone, Serialize)]
-struct SummaryFields {
+pub struct SummaryFields {
     user_capabilities: Capabilities,
-}
-
-impl CredentialTypeRecord {
-    /// The type's id.
-    pub fn id(&self) -> i64 {
-        self.id
-    }
 }
 
 /// Renders `credential_type` as `viewer` sees it.
@@ -65,29 +55,24 @@ pub fn render_credential_type(
     let writable =
         !credential_type.managed && acs_authz::can_write_credential_types(&viewer.actor).is_ok();
     let base = format!("/api/v2/credential_types/{}/", credential_type.id);
-    Ok(CredentialTypeRecord {
-        id: credential_type.id,
-        kind_of_record: "credential_type",
-        related: Related {
-            credentials: format!("{base}credentials/"),
-            activity_stream: format!("{base}activity_stream/"),
-            created_by: credential_type
-                .created_by
-                .map(|id| format!("/api/v2/users/{id}/")),
-            modified_by: credential_type
-                .modified_by
-                .map(|id| format!("/api/v2/users/{id}/")),
-        },
-        url: base,
-        summary_fields: SummaryFields {
-            user_capabilities: acs_authz::Capabilities {
-                edit: writable,
-                delete: writable,
-            }
-            .into(),
-        },
-        created: timestamp(&credential_type.created),
-        modified: timestamp(&credential_type.modified),
+    let related = Related {
+        credentials: format!("{base}credentials/"),
+        activity_stream: format!("{base}activity_stream/"),
+        created_by: credential_type
+            .created_by
+            .map(|id| format!("/api/v2/users/{id}/")),
+        modified_by: credential_type
+            .modified_by
+            .map(|id| format!("/api/v2/users/{id}/")),
+    };
+    let summary_fields = SummaryFields {
+        user_capabilities: acs_authz::Capabilities {
+            edit: writable,
+            delete: writable,
+        }
+        .into(),
+    };
+    let fields = CredentialTypeFields {
         name: credential_type.name.clone(),
         description: credential_type.description.clone(),
         kind: credential_type.kind.clone(),
@@ -99,5 +84,16 @@ pub fn render_credential_type(
         } else {
             None
         },
-    })
+    };
+    let stamps = (&credential_type.created, &credential_type.modified);
+    let (kind, id) = ("credential_type", credential_type.id);
+    Ok(Record::new(
+        kind,
+        id,
+        base,
+        stamps,
+        related,
+        summary_fields,
+        fields,
+    ))
 }

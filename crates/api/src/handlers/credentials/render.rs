@@ -10,19 +10,14 @@ use serde_json::{Map, Value};
 
 use crate::auth::Principal;
 use crate::error::ApiResult;
-use crate::http::render::{NamedSummary, UserSummary, timestamp};
+use crate::http::render::{NamedSummary, Record, UserSummary};
 
 /// A credential as the API shows it.
+pub type CredentialRecord = Record<Related, SummaryFields, CredentialFields>;
+
+/// A credential record's own fields.
 #[derive(Debug, Clone, Serialize)]
-pub struct CredentialRecord {
-    id: i64,
-    #[serde(rename = "type")]
-    record_type: &'static str,
-    url: String,
-    related: Related,
-    summary_fields: SummaryFields,
-    created: String,
-    modified: String,
+pub struct CredentialFields {
     name: String,
     description: String,
     organization: Option<i64>,
@@ -35,8 +30,9 @@ pub struct CredentialRecord {
     kubernetes: bool,
 }
 
+/// A credential record's links.
 #[derive(Debug, Clone, Serialize)]
-struct Related {
+pub struct Related {
     credential_type: String,
     activity_stream: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -49,8 +45,9 @@ struct Related {
     modified_by: Option<String>,
 }
 
+/// What a credential record summarizes: its type, its owner, the viewer's rights.
 #[derive(Debug, Clone, Serialize)]
-struct SummaryFields {
+pub struct SummaryFields {
     credential_type: NamedSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     organization: Option<NamedSummary>,
@@ -68,13 +65,6 @@ struct Capabilities {
     use_: bool,
 }
 
-impl CredentialRecord {
-    /// The credential's id.
-    pub fn id(&self) -> i64 {
-        self.id
-    }
-}
-
 /// Renders `credential` for `viewer`; `config` is its type's input configuration and
 /// `summaries` its type and owner summaries.
 fn render(
@@ -89,40 +79,35 @@ fn render(
     let (type_id, type_name, type_description, type_kind, namespace) =
         summaries.credential_type.clone();
     let stored = super::secrets::stored(&credential.inputs)?;
-    Ok(CredentialRecord {
-        id: credential.id,
-        record_type: "credential",
-        related: Related {
-            credential_type: format!(
-                "/api/v2/credential_types/{}/",
-                credential.credential_type_id
-            ),
-            activity_stream: format!("{base}activity_stream/"),
-            organization: credential
-                .organization_id
-                .map(|id| format!("/api/v2/organizations/{id}/")),
-            user: credential.user_id.map(|id| format!("/api/v2/users/{id}/")),
-            created_by: credential
-                .created_by
-                .map(|id| format!("/api/v2/users/{id}/")),
-            modified_by: credential
-                .modified_by
-                .map(|id| format!("/api/v2/users/{id}/")),
+    let related = Related {
+        credential_type: format!(
+            "/api/v2/credential_types/{}/",
+            credential.credential_type_id
+        ),
+        activity_stream: format!("{base}activity_stream/"),
+        organization: credential
+            .organization_id
+            .map(|id| format!("/api/v2/organizations/{id}/")),
+        user: credential.user_id.map(|id| format!("/api/v2/users/{id}/")),
+        created_by: credential
+            .created_by
+            .map(|id| format!("/api/v2/users/{id}/")),
+        modified_by: credential
+            .modified_by
+            .map(|id| format!("/api/v2/users/{id}/")),
+    };
+    let summary_fields = SummaryFields {
+        credential_type: NamedSummary::from((type_id, type_name, type_description)),
+        organization: summaries.organization.clone().map(NamedSummary::from),
+        user: summaries.user.clone().map(UserSummary::from),
+        user_capabilities: Capabilities {
+            edit: caps.edit,
+            delete: caps.delete,
+            copy: false,
+            use_: caps.edit,
         },
-        url: base,
-        summary_fields: SummaryFields {
-            credential_type: NamedSummary::from((type_id, type_name, type_description)),
-            organization: summaries.organization.clone().map(NamedSummary::from),
-            user: summaries.user.clone().map(UserSummary::from),
-            user_capabilities: Capabilities {
-                edit: caps.edit,
-                delete: caps.delete,
-                copy: false,
-                use_: caps.edit,
-            },
-        },
-        created: timestamp(&credential.created),
-        modified: timestamp(&credential.modified),
+    };
+    let fields = CredentialFields {
         name: credential.name.clone(),
         description: credential.description.clone(),
         organization: credential.organization_id,
@@ -133,7 +118,18 @@ fn render(
         kind: namespace,
         cloud: type_kind == "cloud",
         kubernetes: false,
-    })
+    };
+    let stamps = (&credential.created, &credential.modified);
+    let kind = "credential";
+    Ok(Record::new(
+        kind,
+        credential.id,
+        base,
+        stamps,
+        related,
+        summary_fields,
+        fields,
+    ))
 }
 
 /// Renders a page of credentials, reading each type's configuration and each owner once.

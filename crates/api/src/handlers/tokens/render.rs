@@ -5,19 +5,14 @@ use acs_oauth2::PlainSecret;
 use acs_storage::tokens::TokenRow;
 use serde::Serialize;
 
-use crate::http::render::{UserSummary, timestamp};
+use crate::http::render::{Record, UserSummary, timestamp};
 
 /// A token as the API shows it.
+pub type TokenRecord = Record<Related, SummaryFields, TokenFields>;
+
+/// A token record's own fields.
 #[derive(Debug, Clone, Serialize)]
-pub struct TokenRecord {
-    id: i64,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    url: String,
-    related: Related,
-    summary_fields: SummaryFields,
-    created: String,
-    modified: String,
+pub struct TokenFields {
     description: String,
     user: i64,
     token: String,
@@ -27,16 +22,18 @@ pub struct TokenRecord {
     scope: String,
 }
 
+/// A token record's links.
 #[derive(Debug, Clone, Serialize)]
-struct Related {
+pub struct Related {
     user: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     application: Option<String>,
     activity_stream: String,
 }
 
+/// What a token record summarizes: its user and application.
 #[derive(Debug, Clone, Serialize)]
-struct SummaryFields {
+pub struct SummaryFields {
     user: UserSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     application: Option<ApplicationSummary>,
@@ -49,12 +46,7 @@ struct ApplicationSummary {
     client_id: String,
 }
 
-impl TokenRecord {
-    /// The token's id.
-    pub fn id(&self) -> i64 {
-        self.id
-    }
-
+impl TokenFields {
     /// The value as shown: in clear only in the record that created the token.
     pub fn value(&self) -> &str {
         &self.token
@@ -79,30 +71,25 @@ pub fn render_token(row: &TokenRow, plain: Option<Plain<'_>>) -> TokenRecord {
     let refresh_token = token
         .application_id
         .map(|_| acs_oauth2::shown(plain.and_then(|p| p.refresh_token)).to_owned());
-    TokenRecord {
-        id: token.id,
-        kind: "o_auth2_access_token",
-        related: Related {
-            user: format!("/api/v2/users/{}/", token.user_id),
-            application: token
-                .application_id
-                .map(|id| format!("/api/v2/applications/{id}/")),
-            activity_stream: format!("{base}activity_stream/"),
-        },
-        url: base,
-        summary_fields: SummaryFields {
-            user: UserSummary::from(row.user.clone()),
-            application: row
-                .application
-                .clone()
-                .map(|(id, name, client_id)| ApplicationSummary {
-                    id,
-                    name,
-                    client_id,
-                }),
-        },
-        created: timestamp(&token.created),
-        modified: timestamp(&token.modified),
+    let related = Related {
+        user: format!("/api/v2/users/{}/", token.user_id),
+        application: token
+            .application_id
+            .map(|id| format!("/api/v2/applications/{id}/")),
+        activity_stream: format!("{base}activity_stream/"),
+    };
+    let summary_fields = SummaryFields {
+        user: UserSummary::from(row.user.clone()),
+        application: row
+            .application
+            .clone()
+            .map(|(id, name, client_id)| ApplicationSummary {
+                id,
+                name,
+                client_id,
+            }),
+    };
+    let fields = TokenFields {
         description: token.description.clone(),
         user: token.user_id,
         token: acs_oauth2::shown(plain.map(|p| p.token)).to_owned(),
@@ -110,7 +97,17 @@ pub fn render_token(row: &TokenRow, plain: Option<Plain<'_>>) -> TokenRecord {
         application: token.application_id,
         expires: timestamp(&token.expires),
         scope: token.scope.clone(),
-    }
+    };
+    let stamps = (&token.created, &token.modified);
+    Record::new(
+        "o_auth2_access_token",
+        token.id,
+        base,
+        stamps,
+        related,
+        summary_fields,
+        fields,
+    )
 }
 
 /// Renders one stored token with its summaries; `plain` only in the creation response.

@@ -5,7 +5,7 @@ use acs_storage::users::{Memberships, User};
 use serde::Serialize;
 
 use crate::auth::Principal;
-use crate::http::render::{Capabilities, timestamp};
+use crate::http::render::{Capabilities, Record, timestamp};
 
 /// The facts `authz` needs about a user.
 pub fn target_of(user: &User, memberships: &Memberships) -> TargetUser {
@@ -20,16 +20,21 @@ pub fn target_of(user: &User, memberships: &Memberships) -> TargetUser {
 
 /// A user as the API shows it: the common record fields first, then the user's own. The
 /// password is never shown; `$encrypted$` stands in for it.
+pub type UserRecord = Record<Related, SummaryFields, UserFields>;
+
+/// A user record's links: none.
 #[derive(Debug, Clone, Serialize)]
-pub struct UserRecord {
-    id: i64,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    url: String,
-    related: Related,
-    summary_fields: SummaryFields,
-    created: String,
-    modified: String,
+pub struct Related {}
+
+/// What a user record summarizes: what the viewer may do to the user.
+#[derive(Debug, Clone, Serialize)]
+pub struct SummaryFields {
+    user_capabilities: Capabilities,
+}
+
+/// A user record's own fields.
+#[derive(Debug, Clone, Serialize)]
+pub struct UserFields {
     username: String,
     first_name: String,
     last_name: String,
@@ -41,35 +46,28 @@ pub struct UserRecord {
     external_account: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-struct Related {}
-
-#[derive(Debug, Clone, Serialize)]
-struct SummaryFields {
-    user_capabilities: Capabilities,
-}
-
 /// Renders `user` as `viewer` sees it.
 pub fn render_user(viewer: &Principal, user: &User, memberships: &Memberships) -> UserRecord {
     let caps = acs_authz::user_capabilities(&viewer.actor, &target_of(user, memberships));
-    UserRecord {
-        id: user.id,
-        kind: "user",
-        url: format!("/api/v2/users/{}/", user.id),
-        related: Related {},
-        summary_fields: SummaryFields {
+    Record::new(
+        "user",
+        user.id,
+        format!("/api/v2/users/{}/", user.id),
+        (&user.created, &user.modified),
+        Related {},
+        SummaryFields {
             user_capabilities: caps.into(),
         },
-        created: timestamp(&user.created),
-        modified: timestamp(&user.modified),
-        username: user.username.clone(),
-        first_name: user.first_name.clone(),
-        last_name: user.last_name.clone(),
-        email: user.email.clone(),
-        is_superuser: user.is_superuser,
-        is_system_auditor: user.is_system_auditor,
-        password: "$encrypted$",
-        last_login: user.last_login.as_ref().map(timestamp),
-        external_account: user.external_account.clone(),
-    }
+        UserFields {
+            username: user.username.clone(),
+            first_name: user.first_name.clone(),
+            last_name: user.last_name.clone(),
+            email: user.email.clone(),
+            is_superuser: user.is_superuser,
+            is_system_auditor: user.is_system_auditor,
+            password: "$encrypted$",
+            last_login: user.last_login.as_ref().map(timestamp),
+            external_account: user.external_account.clone(),
+        },
+    )
 }
