@@ -9,21 +9,13 @@ use acs_storage::unified_jobs::{RunOutcome, RunStatus, UnifiedJob};
 use serde_json::{Map, Value};
 
 use super::job::{inject, project_directory};
-use super::private_dir::PrivateDir;
 use super::process::Invocation;
-use super::{Explained, Prepared, credentials, environment};
-use crate::Host;
+use super::{Explained, Prepared, Preparing, credentials, environment};
 use acs_app::automation::relative_path_problem;
-use acs_app::settings::Settings;
 
 /// Everything the update's process needs, written into `dir`.
-pub fn prepare(
-    conn: &mut DbConnection,
-    host: &dyn Host,
-    settings: &Settings,
-    row: &UnifiedJob,
-    dir: &PrivateDir,
-) -> Result<Prepared, Explained> {
+pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
+    let (conn, host, settings, row, dir) = (run.conn, run.host, run.settings, run.row, run.dir);
     let source = row
         .inventory_source_id
         .and_then(|id| acs_storage::inventory_sources::find(conn, id).ok())

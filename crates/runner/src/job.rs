@@ -4,25 +4,18 @@ use std::path::{Path, PathBuf};
 
 use acs_injectors::{InjectionPlan, PlanOptions};
 use acs_storage::DbConnection;
-use acs_storage::unified_jobs::UnifiedJob;
 use serde_json::{Map, Value, json};
 
 use super::credentials::{self, OpenedCredential};
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
-use super::{Explained, Prepared, builtin, environment};
-use crate::Host;
+use super::{Explained, Prepared, Preparing, builtin, environment};
 use acs_app::automation::parse_variables;
 use acs_app::settings::Settings;
 
 /// Everything a job's process needs, written into `dir`.
-pub fn prepare(
-    conn: &mut DbConnection,
-    host: &dyn Host,
-    settings: &Settings,
-    row: &UnifiedJob,
-    dir: &PrivateDir,
-) -> Result<Prepared, Explained> {
+pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
+    let (conn, host, settings, row, dir) = (run.conn, run.host, run.settings, run.row, run.dir);
     let project_dir = project_directory(conn, settings, row.project_id)?;
     let playbook = project_dir.join(&row.playbook);
     if !playbook.is_file() {

@@ -153,6 +153,16 @@ pub fn fail_unfinished(conn: &mut DbConnection, node: &str) -> Result<usize, Sto
     acs_storage::unified_jobs::fail_unfinished(conn, node, LOST_EXPLANATION, now)
 }
 
+/// What preparing a run reads: the database, the host, the settings in force, the run's row
+/// and its private directory.
+pub(crate) struct Preparing<'a> {
+    pub conn: &'a mut DbConnection,
+    pub host: &'a dyn Host,
+    pub settings: &'a Settings,
+    pub row: &'a UnifiedJob,
+    pub dir: &'a private_dir::PrivateDir,
+}
+
 /// What a prepared run executes and records.
 #[derive(Debug)]
 pub(crate) struct Prepared {
@@ -232,14 +242,17 @@ fn run(host: &dyn Host, run_id: i64) -> Result<RunOutcome, Explained> {
     let revision = acs_storage::revisions::current(&mut conn)?.settings;
     let settings = host.settings(&mut conn, revision)?;
     let dir = private_dir::PrivateDir::create(&host.data_dir().join("runs"), run_id, host.rng())?;
+    let preparing = Preparing {
+        conn: &mut conn,
+        host,
+        settings: &settings,
+        row: &row,
+        dir: &dir,
+    };
     let prepared = match row.kind.as_str() {
-        kind if kind == RunKind::Job.as_str() => {
-            job::prepare(&mut conn, host, &settings, &row, &dir)?
-        }
-        kind if kind == RunKind::InventoryUpdate.as_str() => {
-            inventory_update::prepare(&mut conn, host, &settings, &row, &dir)?
-        }
-        _ => project_update::prepare(&mut conn, host, &settings, &row, &dir)?,
+        kind if kind == RunKind::Job.as_str() => job::prepare(preparing)?,
+        kind if kind == RunKind::InventoryUpdate.as_str() => inventory_update::prepare(preparing)?,
+        _ => project_update::prepare(preparing)?,
     };
     drop(conn);
     std::fs::write(&prepared.output, &prepared.preamble)?;

@@ -6,15 +6,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use acs_storage::DbConnection;
-use acs_storage::unified_jobs::UnifiedJob;
-
 use super::job::project_directory;
-use super::private_dir::PrivateDir;
 use super::process::Invocation;
-use super::{Explained, Prepared, credentials, environment};
-use crate::Host;
-use acs_app::settings::Settings;
+use super::{Explained, Prepared, Preparing, credentials, environment};
 
 /// The requirement files an update installs, with the `ansible-galaxy` subcommand and the
 /// directory (beside the playbooks, where Ansible looks) each installs into.
@@ -24,13 +18,8 @@ const REQUIREMENTS: [(&str, &str, &str); 2] = [
 ];
 
 /// Everything the update's processes need.
-pub fn prepare(
-    conn: &mut DbConnection,
-    host: &dyn Host,
-    settings: &Settings,
-    row: &UnifiedJob,
-    dir: &PrivateDir,
-) -> Result<Prepared, Explained> {
+pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
+    let (conn, host, settings, row, dir) = (run.conn, run.host, run.settings, run.row, run.dir);
     let project_dir = project_directory(conn, settings, row.project_id)?;
     let organization = row
         .organization_id

@@ -61,6 +61,15 @@ impl FieldMeta {
     /// The free-text `description` of a named record.
     pub const DESCRIPTION: Self = Self::writable("description", "string", "Description", "");
 
+    /// The organization that owns a record, given when it is made.
+    pub const ORGANIZATION: Self = Self::writable(
+        "organization",
+        "id",
+        "Organization",
+        "The owning organization.",
+    )
+    .required();
+
     /// A read-only field.
     pub const fn read_only(name: &'static str, kind: &'static str, label: &'static str) -> Self {
         FieldMeta {

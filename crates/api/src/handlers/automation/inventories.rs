@@ -28,13 +28,7 @@ impl Resource for Inventories {
         fields: &[
             FieldMeta::name("Unique within the organization.", 512),
             FieldMeta::DESCRIPTION,
-            FieldMeta::writable(
-                "organization",
-                "id",
-                "Organization",
-                "The owning organization.",
-            )
-            .required(),
+            FieldMeta::ORGANIZATION,
             FieldMeta::read_only("total_hosts", "integer", "Total hosts"),
         ],
     };
@@ -47,13 +41,9 @@ impl Resource for Inventories {
         let description = fields.text("description", Text::optional(4096));
         let organization = fields.id("organization", true);
         fields.finish()?;
-        let organization = match organization {
-            Some(id) => Some(references::organization(conn, sent.actor, id)?),
-            None => None,
-        };
-        let owner = organization
-            .or(sent.before.map(|inventory| inventory.organization_id))
-            .unwrap_or_default();
+        let before = sent.before.map(|inventory| inventory.organization_id);
+        let (organization, owner) =
+            references::organization(conn, sent.actor, organization, before)?;
         let input = InventoryValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),

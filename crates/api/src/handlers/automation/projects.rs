@@ -36,13 +36,7 @@ impl Resource for Projects {
         fields: &[
             FieldMeta::name("Unique within the organization.", 512),
             FieldMeta::DESCRIPTION,
-            FieldMeta::writable(
-                "organization",
-                "id",
-                "Organization",
-                "The owning organization.",
-            )
-            .required(),
+            FieldMeta::ORGANIZATION,
             FieldMeta::writable(
                 "scm_type",
                 "string",
@@ -78,13 +72,9 @@ impl Resource for Projects {
         let local_path = fields.text("local_path", Text::required(1024));
         let local_path = local_path.and_then(|path| directory(&mut fields, sent.settings, path));
         fields.finish()?;
-        let organization = match organization {
-            Some(id) => Some(references::organization(conn, sent.actor, id)?),
-            None => None,
-        };
-        let owner = organization
-            .or(sent.before.map(|project| project.organization_id))
-            .unwrap_or_default();
+        let before = sent.before.map(|project| project.organization_id);
+        let (organization, owner) =
+            references::organization(conn, sent.actor, organization, before)?;
         let input = ProjectValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),

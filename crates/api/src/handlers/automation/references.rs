@@ -24,15 +24,24 @@ fn exists<T>(result: StorageResult<T>, field: &str, id: i64) -> ApiResult<T> {
     })
 }
 
-/// Organization `id`, which `actor` must administer.
-pub fn organization(conn: &mut DbConnection, actor: &Actor, id: i64) -> ApiResult<i64> {
+/// The organization a body gives (`given`), which `actor` must administer, and the one the
+/// written row will belong to: the given one, else the one it belonged to (`before`).
+pub fn organization(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    given: Option<i64>,
+    before: Option<i64>,
+) -> ApiResult<(Option<i64>, i64)> {
+    let Some(id) = given else {
+        return Ok((None, before.unwrap_or_default()));
+    };
     exists(
         acs_storage::organizations::find(conn, id),
         "organization",
         id,
     )?;
     acs_authz::can_change_automation(actor, id)?;
-    Ok(id)
+    Ok((Some(id), id))
 }
 
 /// Project `id`, which `actor` must be able to use.
