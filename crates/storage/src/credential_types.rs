@@ -5,7 +5,7 @@ use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page, like_pattern};
 use crate::schema::{credential_types, credentials};
-use crate::stamps::Creation;
+use crate::stamps::{Creation, Modification};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
 /// A credential type row.
@@ -38,57 +38,29 @@ pub struct CredentialType {
     pub modified: Timestamp,
 }
 
-/// The values of a new credential type.
-#[derive(Debug, Clone, Insertable)]
+/// The values a credential type is created or changed with: a `None` takes the column's
+/// default on insert and leaves the column as it is on update. Namespace and managed never
+/// change through the API.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = credential_types)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewCredentialType<'a> {
+pub struct CredentialTypeValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// Kind.
-    pub kind: &'a str,
-    /// Registry key (managed types only).
-    pub namespace: Option<&'a str>,
-    /// Managed flag.
-    pub managed: bool,
-    /// Input configuration (JSON).
-    pub inputs: &'a str,
-    /// Injector configuration (JSON).
-    pub injectors: &'a str,
-    /// Who made it, and when.
-    #[diesel(embed)]
-    pub stamps: Creation,
-}
-
-/// A partial update; `None` leaves a column as it is. Namespace and managed never change
-/// through the API.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = credential_types)]
-pub struct CredentialTypeChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New kind.
+    /// Kind.
     pub kind: Option<String>,
-    /// New input configuration.
+    /// Registry key (managed types only).
+    pub namespace: Option<Option<String>>,
+    /// Managed flag.
+    pub managed: Option<bool>,
+    /// Input configuration (JSON).
     pub inputs: Option<String>,
-    /// New injector configuration.
+    /// Injector configuration (JSON).
     pub injectors: Option<String>,
-    /// Who made the change.
-    pub modified_by: Option<Option<i64>>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
-crate::row_functions!(
-    credential_types,
-    CredentialType,
-    NewCredentialType,
-    CredentialTypeChanges
-);
+crate::row_functions!(credential_types, CredentialType, stamped CredentialTypeValues);
 
 /// Finds a managed credential type by namespace.
 pub fn find_by_namespace(
@@ -156,21 +128,18 @@ pub fn upsert_managed(
 ) -> StorageResult<UpsertOutcome> {
     let mut outcome = UpsertOutcome::default();
     for definition in definitions {
+        let values = CredentialTypeValues {
+            name: Some(definition.name.to_owned()),
+            description: Some(definition.description.to_owned()),
+            kind: Some(definition.kind.to_owned()),
+            namespace: Some(Some(definition.namespace.to_owned())),
+            managed: Some(true),
+            inputs: Some(definition.inputs.to_owned()),
+            injectors: Some(definition.injectors.to_owned()),
+        };
         match find_by_namespace(conn, definition.namespace)? {
             None => {
-                insert(
-                    conn,
-                    &NewCredentialType {
-                        name: definition.name,
-                        description: definition.description,
-                        kind: definition.kind,
-                        namespace: Some(definition.namespace),
-                        managed: true,
-                        inputs: definition.inputs,
-                        injectors: definition.injectors,
-                        stamps: Creation::by(None, now),
-                    },
-                )?;
+                insert(conn, &values, Creation::by(None, now))?;
                 outcome.created += 1;
             }
             Some(stored) => {
@@ -181,17 +150,7 @@ pub fn upsert_managed(
                     && stored.inputs == definition.inputs
                     && stored.injectors == definition.injectors;
                 if !current {
-                    diesel::update(credential_types::table.find(stored.id))
-                        .set((
-                            credential_types::name.eq(definition.name),
-                            credential_types::description.eq(definition.description),
-                            credential_types::kind.eq(definition.kind),
-                            credential_types::managed.eq(true),
-                            credential_types::inputs.eq(definition.inputs),
-                            credential_types::injectors.eq(definition.injectors),
-                            credential_types::modified.eq(now),
-                        ))
-                        .execute(conn)?;
+                    update(conn, stored.id, &values, Modification::by(None, now))?;
                     outcome.updated += 1;
                 }
             }

@@ -10,7 +10,6 @@ use crate::list::{ListError, ListParams, Page};
 use crate::schema::{
     credential_types, credentials, organization_roles, organization_source_credentials,
 };
-use crate::stamps::Creation;
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
 /// A credential row. `inputs` holds secret values sealed, so its `Debug` output is safe, but
@@ -52,44 +51,23 @@ impl std::fmt::Debug for Credential {
     }
 }
 
-/// The values of a new credential.
-#[derive(Debug, Clone, Insertable)]
+/// The values a credential is created or changed with: a `None` takes the column's default on
+/// insert and leaves the column as it is on update. The owner never changes.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = credentials)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewCredential<'a> {
+pub struct CredentialValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// Its type.
-    pub credential_type_id: i64,
-    /// Owning organization.
-    pub organization_id: Option<i64>,
-    /// Owning user.
-    pub user_id: Option<i64>,
-    /// Input values (secrets sealed).
-    pub inputs: &'a str,
-    /// Who made it, and when.
-    #[diesel(embed)]
-    pub stamps: Creation,
-}
-
-/// A partial update; `None` leaves a column as it is. The owner never changes.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = credentials)]
-pub struct CredentialChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New type.
+    /// Its type.
     pub credential_type_id: Option<i64>,
-    /// New inputs (secrets sealed).
+    /// Owning organization (exclusive with `user_id`).
+    pub organization_id: Option<Option<i64>>,
+    /// Owning user (exclusive with `organization_id`).
+    pub user_id: Option<Option<i64>>,
+    /// Input values as JSON; secret values sealed.
     pub inputs: Option<String>,
-    /// Who made the change.
-    pub modified_by: Option<Option<i64>>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
 /// What a credential record shows of its type and owner.
@@ -103,10 +81,7 @@ pub struct CredentialSummaries {
     pub user: Option<(i64, String, String, String)>,
 }
 
-crate::row_functions!(
-    credentials, Credential, NewCredential, CredentialChanges;
-    find, insert, update
-);
+crate::row_functions!(credentials, Credential, stamped CredentialValues; find, insert, update);
 
 /// Deletes a credential (and its places in content-source lists); false if there was none.
 pub fn delete(conn: &mut DbConnection, id: i64) -> StorageResult<bool> {

@@ -10,9 +10,30 @@
 #[doc(hidden)]
 macro_rules! row_functions {
     ($table:ident, $row:ident, stamped $values:ident) => {
-        $crate::row_functions!(@find $table, $row);
-        $crate::row_functions!(@delete $table, $row);
-
+        $crate::row_functions!($table, $row, stamped $values; find, insert, update, delete);
+    };
+    ($table:ident, $row:ident, stamped $values:ident; $($function:ident),+) => {
+        $($crate::row_functions!(@$function $table, $row, stamped $values);)+
+    };
+    ($table:ident, $row:ident, $new:ident, $changes:ident) => {
+        $crate::row_functions!($table, $row, $new, $changes; find, insert, update, delete);
+    };
+    ($table:ident, $row:ident; $($function:ident),+) => {
+        $($crate::row_functions!(@$function $table, $row);)+
+    };
+    ($table:ident, $row:ident, $new:ident, $changes:ident; $($function:ident),+) => {
+        $($crate::row_functions!(@$function $table, $row, $new, $changes);)+
+    };
+    (@find $table:ident, $row:ident $($other:tt)*) => {
+        #[doc = concat!("Finds a row of `", stringify!($table), "` by primary key.")]
+        pub fn find(conn: &mut $crate::DbConnection, id: i64) -> $crate::StorageResult<$row> {
+            Ok($table::table
+                .find(id)
+                .select($row::as_select())
+                .first(conn)?)
+        }
+    };
+    (@insert $table:ident, $row:ident, stamped $values:ident) => {
         #[doc = concat!(
             "Inserts a row into `", stringify!($table), "`: the given values (a `None` takes the ",
             "column's default) and the creation's stamps."
@@ -27,7 +48,8 @@ macro_rules! row_functions {
                 .returning($table::all_columns)
                 .get_result(conn)?)
         }
-
+    };
+    (@update $table:ident, $row:ident, stamped $values:ident) => {
         /// Applies the given values (a `None` leaves a column as it is) and the change's
         /// stamps; returns the updated row.
         pub fn update(
@@ -44,24 +66,6 @@ macro_rules! row_functions {
                 ))
                 .returning($table::all_columns)
                 .get_result(conn)?)
-        }
-    };
-    ($table:ident, $row:ident, $new:ident, $changes:ident) => {
-        $crate::row_functions!($table, $row, $new, $changes; find, insert, update, delete);
-    };
-    ($table:ident, $row:ident; $($function:ident),+) => {
-        $($crate::row_functions!(@$function $table, $row);)+
-    };
-    ($table:ident, $row:ident, $new:ident, $changes:ident; $($function:ident),+) => {
-        $($crate::row_functions!(@$function $table, $row, $new, $changes);)+
-    };
-    (@find $table:ident, $row:ident $(, $other:ident)*) => {
-        #[doc = concat!("Finds a row of `", stringify!($table), "` by primary key.")]
-        pub fn find(conn: &mut $crate::DbConnection, id: i64) -> $crate::StorageResult<$row> {
-            Ok($table::table
-                .find(id)
-                .select($row::as_select())
-                .first(conn)?)
         }
     };
     (@insert $table:ident, $row:ident, $new:ident, $changes:ident) => {
@@ -89,7 +93,7 @@ macro_rules! row_functions {
                 .get_result(conn)?)
         }
     };
-    (@delete $table:ident, $row:ident $(, $other:ident)*) => {
+    (@delete $table:ident, $row:ident $($other:tt)*) => {
         /// Deletes a row; false if there was none.
         pub fn delete(conn: &mut $crate::DbConnection, id: i64) -> $crate::StorageResult<bool> {
             Ok(diesel::delete($table::table.find(id)).execute(conn)? > 0)

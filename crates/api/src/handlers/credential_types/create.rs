@@ -1,6 +1,6 @@
 //! `POST /api/v2/credential_types/`.
 
-use acs_storage::credential_types::NewCredentialType;
+use acs_storage::credential_types::CredentialTypeValues;
 use acs_storage::stamps::Creation;
 
 use super::CredentialTypes;
@@ -21,32 +21,29 @@ impl Create for CredentialTypes {
         let (principal, body) = (new.principal, new.body);
         acs_authz::can_write_credential_types(&principal.actor)?;
         let input = input::read(&body.0, true, None)?;
-        let (Some(name), Some(kind), Some(inputs), Some(injectors)) = (
-            input.name.as_deref(),
-            input.kind.as_deref(),
-            input.inputs.as_ref(),
-            input.injectors.as_ref(),
-        ) else {
-            return Err(ApiError::Internal("validated fields missing".into()));
+        let values = CredentialTypeValues {
+            name: input.name,
+            description: Some(input.description.unwrap_or_default()),
+            kind: input.kind,
+            namespace: Some(None),
+            managed: Some(false),
+            inputs: input.inputs.map(|inputs| inputs.to_string()),
+            injectors: input.injectors.map(|injectors| injectors.to_string()),
         };
+        let given = [
+            &values.name,
+            &values.kind,
+            &values.inputs,
+            &values.injectors,
+        ];
+        if given.iter().any(|value| value.is_none()) {
+            return Err(ApiError::Internal("validated fields missing".into()));
+        }
         let now = ctx.now;
-        let inputs = inputs.to_string();
-        let injectors = injectors.to_string();
         ctx.write(|conn| {
-            let created = acs_storage::credential_types::insert(
-                conn,
-                &NewCredentialType {
-                    name,
-                    description: input.description.as_deref().unwrap_or_default(),
-                    kind,
-                    namespace: None,
-                    managed: false,
-                    inputs: &inputs,
-                    injectors: &injectors,
-                    stamps: Creation::by(Some(principal.user.id), now),
-                },
-            )
-            .map_err(name_conflict)?;
+            let stamps = Creation::by(Some(principal.user.id), now);
+            let created = acs_storage::credential_types::insert(conn, &values, stamps)
+                .map_err(name_conflict)?;
             let record = render_credential_type(principal, &created)?;
             let subject = Subject::named(
                 acs_storage::activity::CREDENTIAL_TYPE,

@@ -1,6 +1,7 @@
 //! `PUT` and `PATCH /api/v2/credential_types/<id>/`.
 
-use acs_storage::credential_types::CredentialTypeChanges;
+use acs_storage::credential_types::CredentialTypeValues;
+use acs_storage::stamps::Modification;
 
 use super::CredentialTypes;
 use super::render::render_credential_type;
@@ -26,21 +27,21 @@ impl Change for CredentialTypes {
         let input = input::read(body, full, Some(&stored))?;
         let changes_inputs = input.changes_inputs(&stored);
         let before = render_credential_type(principal, &stored)?;
-        let changes = CredentialTypeChanges {
+        let values = CredentialTypeValues {
             name: input.name,
             description: input.description,
             kind: input.kind,
             inputs: input.inputs.map(|v| v.to_string()),
             injectors: input.injectors.map(|v| v.to_string()),
-            modified_by: Some(Some(principal.user.id)),
-            modified: Some(ctx.now),
+            ..CredentialTypeValues::default()
         };
         let now = ctx.now;
+        let stamps = Modification::by(Some(principal.user.id), now);
         ctx.write(|conn| {
             // The update takes the row's lock first; a credential being saved takes the same
             // lock, so the in-use count below cannot miss one validated against old inputs.
-            let updated =
-                acs_storage::credential_types::update(conn, id, &changes).map_err(name_conflict)?;
+            let updated = acs_storage::credential_types::update(conn, id, &values, stamps)
+                .map_err(name_conflict)?;
             if changes_inputs && acs_storage::credential_types::credential_count(conn, id)? > 0 {
                 return Err(ApiError::Forbidden(
                     "Modifications to inputs are not allowed for credential types that are in use"

@@ -1,6 +1,6 @@
 //! `POST /api/v2/credentials/` and `/api/v2/credential_types/<id>/credentials/`.
 
-use acs_storage::credentials::NewCredential;
+use acs_storage::credentials::CredentialValues;
 use acs_storage::stamps::Creation;
 
 use super::render::{CredentialRecord, render_one};
@@ -42,19 +42,17 @@ impl Create for Credentials {
             let (credential_type, inputs) =
                 validate::stored_inputs(conn, state, type_id, submitted, None)?;
             validate::owner_allowed(&credential_type, input.organization)?;
-            let credential = acs_storage::credentials::insert(
-                conn,
-                &NewCredential {
-                    name,
-                    description: input.description.as_deref().unwrap_or_default(),
-                    credential_type_id: type_id,
-                    organization_id: input.organization,
-                    user_id: input.user,
-                    inputs: &inputs,
-                    stamps: Creation::by(Some(principal.user.id), now),
-                },
-            )
-            .map_err(name_conflict)?;
+            let values = CredentialValues {
+                name: Some(name.to_owned()),
+                description: Some(input.description.clone().unwrap_or_default()),
+                credential_type_id: Some(type_id),
+                organization_id: Some(input.organization),
+                user_id: Some(input.user),
+                inputs: Some(inputs),
+            };
+            let stamps = Creation::by(Some(principal.user.id), now);
+            let credential =
+                acs_storage::credentials::insert(conn, &values, stamps).map_err(name_conflict)?;
             let record = render_one(conn, principal, &credential, &credential_type)?;
             let subject = Subject::named(
                 acs_storage::activity::CREDENTIAL,

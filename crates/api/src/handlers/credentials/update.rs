@@ -1,7 +1,8 @@
 //! `PUT` and `PATCH /api/v2/credentials/<id>/`. `inputs`, when sent, replaces the stored
 //! inputs wholesale: `$encrypted$` keeps a stored secret, an empty secret removes it.
 
-use acs_storage::credentials::CredentialChanges;
+use acs_storage::credentials::CredentialValues;
+use acs_storage::stamps::Modification;
 use serde_json::Value;
 
 use super::Credentials;
@@ -93,16 +94,16 @@ impl Change for Credentials {
                 None => (acs_storage::credential_types::lock(conn, type_id)?, None),
             };
             validate::owner_allowed(&credential_type, stored.organization_id)?;
-            let changes = CredentialChanges {
+            let values = CredentialValues {
                 name: input.name.clone(),
                 description: input.description.clone(),
                 credential_type_id: type_changes.then_some(type_id),
                 inputs,
-                modified_by: Some(Some(principal.user.id)),
-                modified: Some(now),
+                ..CredentialValues::default()
             };
-            let updated =
-                acs_storage::credentials::update(conn, id, &changes).map_err(name_conflict)?;
+            let stamps = Modification::by(Some(principal.user.id), now);
+            let updated = acs_storage::credentials::update(conn, id, &values, stamps)
+                .map_err(name_conflict)?;
             let after = render_one(conn, principal, &updated, &credential_type)?;
             let subject = Subject::named(acs_storage::activity::CREDENTIAL, id, &updated.name);
             activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;
