@@ -44,28 +44,7 @@ pub struct HostValues {
     pub variables: Option<String>,
 }
 
-crate::row_functions!(hosts, Host; find, delete);
-
-/// Inserts a host made at `now`.
-pub fn insert(conn: &mut DbConnection, values: &HostValues, now: Timestamp) -> StorageResult<Host> {
-    Ok(diesel::insert_into(hosts::table)
-        .values((values, hosts::created.eq(now), hosts::modified.eq(now)))
-        .returning(hosts::all_columns)
-        .get_result(conn)?)
-}
-
-/// Applies `values` to host `id`, changed at `now`; returns the updated row.
-pub fn update(
-    conn: &mut DbConnection,
-    id: i64,
-    values: &HostValues,
-    now: Timestamp,
-) -> StorageResult<Host> {
-    Ok(diesel::update(hosts::table.find(id))
-        .set((values, hosts::modified.eq(now)))
-        .returning(hosts::all_columns)
-        .get_result(conn)?)
-}
+crate::row_functions!(hosts, Host, timed HostValues);
 
 /// Every host of `inventory` by name order, for a job's inventory file.
 pub fn of_inventory(conn: &mut DbConnection, inventory: i64) -> StorageResult<Vec<Host>> {

@@ -36,30 +36,15 @@ pub struct Organization {
     pub modified: Timestamp,
 }
 
-/// The values of a new organization.
-#[derive(Debug, Clone, Insertable)]
+/// The values an organization is created or changed with: a `None` takes the column's default
+/// on insert and leaves the column as it is on update.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = organizations)]
-pub struct NewOrganization<'a> {
+pub struct OrganizationValues {
     /// Unique name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
-}
-
-/// A partial update; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = organizations)]
-pub struct OrganizationChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
 }
 
 /// Member and admin counts shown in an organization's summary.
@@ -71,12 +56,7 @@ pub struct RoleCounts {
     pub admins: i64,
 }
 
-crate::row_functions!(
-    organizations,
-    Organization,
-    NewOrganization,
-    OrganizationChanges
-);
+crate::row_functions!(organizations, Organization, timed OrganizationValues);
 
 /// Gives `user_id` the role on `org_id`; doing it twice is harmless. True if it was added.
 pub fn add_role(

@@ -5,7 +5,8 @@
 /// table whose other functions do more than these). A table with the four stamp columns
 /// (`created_by`, `modified_by`, `created`, `modified`) may instead give one type of
 /// optional values (`stamped Values`), both insertable and a changeset: `insert` and
-/// `update` then take it with the stamps of the write.
+/// `update` then take it with the stamps of the write. A table with only `created` and
+/// `modified` gives its values as `timed Values`: `insert` and `update` take the time.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! row_functions {
@@ -14,6 +15,12 @@ macro_rules! row_functions {
     };
     ($table:ident, $row:ident, stamped $values:ident; $($function:ident),+) => {
         $($crate::row_functions!(@$function $table, $row, stamped $values);)+
+    };
+    ($table:ident, $row:ident, timed $values:ident) => {
+        $crate::row_functions!($table, $row, timed $values; find, insert, update, delete);
+    };
+    ($table:ident, $row:ident, timed $values:ident; $($function:ident),+) => {
+        $($crate::row_functions!(@$function $table, $row, timed $values);)+
     };
     ($table:ident, $row:ident, $new:ident, $changes:ident) => {
         $crate::row_functions!($table, $row, $new, $changes; find, insert, update, delete);
@@ -64,6 +71,37 @@ macro_rules! row_functions {
                     $table::modified_by.eq(stamps.by),
                     $table::modified.eq(stamps.at),
                 ))
+                .returning($table::all_columns)
+                .get_result(conn)?)
+        }
+    };
+    (@insert $table:ident, $row:ident, timed $values:ident) => {
+        #[doc = concat!(
+            "Inserts a row into `", stringify!($table), "` made at `now`: the given values (a ",
+            "`None` takes the column's default)."
+        )]
+        pub fn insert(
+            conn: &mut $crate::DbConnection,
+            values: &$values,
+            now: $crate::Timestamp,
+        ) -> $crate::StorageResult<$row> {
+            Ok(diesel::insert_into($table::table)
+                .values((values, $table::created.eq(now), $table::modified.eq(now)))
+                .returning($table::all_columns)
+                .get_result(conn)?)
+        }
+    };
+    (@update $table:ident, $row:ident, timed $values:ident) => {
+        /// Applies the given values (a `None` leaves a column as it is), changed at `now`;
+        /// returns the updated row.
+        pub fn update(
+            conn: &mut $crate::DbConnection,
+            id: i64,
+            values: &$values,
+            now: $crate::Timestamp,
+        ) -> $crate::StorageResult<$row> {
+            Ok(diesel::update($table::table.find(id))
+                .set((values, $table::modified.eq(now)))
                 .returning($table::all_columns)
                 .get_result(conn)?)
         }

@@ -1,9 +1,8 @@
 //! `POST /api/v2/organizations/`.
 
 use acs_storage::StorageError;
-use acs_storage::organizations::NewOrganization;
 
-use super::input::OrganizationInput;
+use super::input;
 use super::render::render_organization;
 use super::{NAME_TAKEN, Organizations};
 use crate::context::Context;
@@ -19,20 +18,14 @@ impl Create for Organizations {
     fn create(ctx: &mut Context<'_>, new: Submission<'_, Self::Scope>) -> ApiResult<Self::Created> {
         let (principal, body) = (new.principal, new.body);
         acs_authz::can_create_organization(&principal.actor)?;
-        let input = OrganizationInput::read(&body.0, true)?;
+        let values = input::read(&body.0, true)?;
         let now = ctx.now;
         let org = ctx.write(|conn| {
-            let new = NewOrganization {
-                name: input.name.as_deref().unwrap_or_default(),
-                description: input.description.as_deref().unwrap_or_default(),
-                created: now,
-                modified: now,
-            };
-            let org =
-                acs_storage::organizations::insert(conn, &new).map_err(|error| match error {
-                    StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
-                    other => other.into(),
-                })?;
+            let org = acs_storage::organizations::insert(conn, &values, now);
+            let org = org.map_err(|error| match error {
+                StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
+                other => other.into(),
+            })?;
             let subject = Subject::named(acs_storage::activity::ORGANIZATION, org.id, &org.name);
             activity::record_creation(
                 conn,

@@ -1,9 +1,9 @@
 //! `PUT` and `PATCH /api/v2/organizations/<id>/`.
 
 use acs_storage::StorageError;
-use acs_storage::organizations::{OrganizationChanges, RoleCounts};
+use acs_storage::organizations::RoleCounts;
 
-use super::input::OrganizationInput;
+use super::input;
 use super::render::render_organization;
 use super::{NAME_TAKEN, Organizations, visible};
 use crate::context::Context;
@@ -17,21 +17,16 @@ impl Change for Organizations {
         let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let before = visible(ctx, principal, id)?;
         acs_authz::can_change_organization(&principal.actor, id)?;
-        let input = OrganizationInput::read(body, full)?;
-        let changes = OrganizationChanges {
-            name: input.name,
-            description: input.description,
-            modified: Some(ctx.now),
-        };
+        let values = input::read(body, full)?;
         let now = ctx.now;
         let org = ctx.write(|conn| {
             let org =
-                acs_storage::organizations::update(conn, id, &changes).map_err(
-                    |error| match error {
+                acs_storage::organizations::update(conn, id, &values, now).map_err(|error| {
+                    match error {
                         StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
                         other => other.into(),
-                    },
-                )?;
+                    }
+                })?;
             let counts = RoleCounts::default();
             let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
             activity::record_update(
