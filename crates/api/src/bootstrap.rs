@@ -115,21 +115,18 @@ pub fn first_superuser(
     let hash = acs_oauth2::hash_password(&password, config.password_iterations, rng)
         .map_err(|e| StartError::Other(e.to_string()))?;
     let now = chrono::Utc::now().naive_utc();
-    acs_storage::users::insert(
-        conn,
-        &acs_storage::users::NewUser {
-            username: &config.admin_username,
-            password: &hash,
-            first_name: "",
-            last_name: "",
-            email: "",
-            is_superuser: true,
-            is_system_auditor: false,
-            external_account: None,
-            created: now,
-            modified: now,
-        },
-    )?;
+    let values = acs_storage::users::UserValues {
+        username: Some(config.admin_username.clone()),
+        password: Some(hash),
+        first_name: Some(String::new()),
+        last_name: Some(String::new()),
+        email: Some(String::new()),
+        is_superuser: Some(true),
+        is_system_auditor: Some(false),
+        is_active: Some(true),
+        external_account: Some(None),
+    };
+    acs_storage::users::insert(conn, &values, now)?;
     if generated {
         eprintln!(
             "ACS: created superuser '{}' with generated password: {password}\nACS: this password is shown only once.",

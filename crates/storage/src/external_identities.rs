@@ -3,7 +3,7 @@
 use diesel::prelude::*;
 
 use crate::schema::{external_identities, users};
-use crate::users::{NewUser, User};
+use crate::users::{User, UserValues};
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// The user `source` knows as `subject` from `issuer`, if one was linked.
@@ -88,22 +88,19 @@ pub fn create_user(
     now: Timestamp,
 ) -> StorageResult<User> {
     let username = free_username(conn, who.username)?;
-    let user = crate::users::insert(
-        conn,
-        &NewUser {
-            username: &username,
-            // No local password: `!` never verifies.
-            password: "!",
-            first_name: who.first_name,
-            last_name: who.last_name,
-            email: who.email,
-            is_superuser: false,
-            is_system_auditor: false,
-            external_account: Some(who.source),
-            created: now,
-            modified: now,
-        },
-    )?;
+    let values = UserValues {
+        username: Some(username),
+        // No local password: `!` never verifies.
+        password: Some("!".into()),
+        first_name: Some(who.first_name.into()),
+        last_name: Some(who.last_name.into()),
+        email: Some(who.email.into()),
+        is_superuser: Some(false),
+        is_system_auditor: Some(false),
+        is_active: Some(true),
+        external_account: Some(Some(who.source.into())),
+    };
+    let user = crate::users::insert(conn, &values, now)?;
     link(conn, user.id, who.source, who.issuer, who.subject, now)?;
     Ok(user)
 }

@@ -53,55 +53,29 @@ impl std::fmt::Debug for User {
     }
 }
 
-/// The values of a new user.
-#[derive(Debug, Clone, Insertable)]
+/// The values a user is created or changed with: a `None` takes the column's default on
+/// insert and leaves the column as it is on update.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = users)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewUser<'a> {
+pub struct UserValues {
     /// Login name.
-    pub username: &'a str,
-    /// Password hash.
-    pub password: &'a str,
-    /// Given name.
-    pub first_name: &'a str,
-    /// Family name.
-    pub last_name: &'a str,
-    /// E-mail address.
-    pub email: &'a str,
-    /// Superuser flag.
-    pub is_superuser: bool,
-    /// System auditor flag.
-    pub is_system_auditor: bool,
-    /// External identity source, if any.
-    pub external_account: Option<&'a str>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
-}
-
-/// A partial update of a user; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = users)]
-pub struct UserChanges {
-    /// New login name.
     pub username: Option<String>,
-    /// New password hash.
+    /// Password hash.
     pub password: Option<String>,
-    /// New given name.
+    /// Given name.
     pub first_name: Option<String>,
-    /// New family name.
+    /// Family name.
     pub last_name: Option<String>,
-    /// New e-mail address.
+    /// E-mail address.
     pub email: Option<String>,
-    /// New superuser flag.
+    /// Superuser flag.
     pub is_superuser: Option<bool>,
-    /// New system auditor flag.
+    /// System auditor flag.
     pub is_system_auditor: Option<bool>,
-    /// New active flag.
+    /// Active flag.
     pub is_active: Option<bool>,
-    /// Modification time (always set by callers).
-    pub modified: Option<Timestamp>,
+    /// External identity source, if any; set only when the user is made.
+    pub external_account: Option<Option<String>>,
 }
 
 /// The organizations a user administers and belongs to as a direct member.
@@ -113,7 +87,7 @@ pub struct Memberships {
     pub member_of: Vec<Id>,
 }
 
-crate::row_functions!(users, User, NewUser, UserChanges);
+crate::row_functions!(users, User, timed UserValues);
 
 /// Finds a user by exact username.
 pub fn find_by_username(conn: &mut DbConnection, username: &str) -> StorageResult<Option<User>> {

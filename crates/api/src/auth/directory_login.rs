@@ -3,7 +3,7 @@
 //! (`external_account: "ldap"`, username made unique) and keeps its name and e-mail in step
 //! with the directory.
 
-use acs_storage::users::{User, UserChanges};
+use acs_storage::users::{User, UserValues};
 
 use super::directory::{self, DirectoryUser};
 use crate::error::ApiResult;
@@ -61,11 +61,11 @@ fn link(
 ) -> ApiResult<Option<User>> {
     // DNs compare case-insensitively.
     let subject = entry.dn.to_lowercase();
-    let fields = UserChanges {
+    let fields = UserValues {
         first_name: Some(entry.field("first_name").to_owned()),
         last_name: Some(entry.field("last_name").to_owned()),
         email: Some(entry.field("email").to_owned()),
-        ..UserChanges::default()
+        ..UserValues::default()
     };
     if let Some(user) = acs_storage::external_identities::find_user(conn, SOURCE, "", &subject)? {
         let unchanged = fields.first_name.as_deref() == Some(user.first_name.as_str())
@@ -74,11 +74,9 @@ fn link(
         if unchanged {
             return Ok(Some(user));
         }
-        let changes = UserChanges {
-            modified: Some(now),
-            ..fields
-        };
-        return Ok(Some(acs_storage::users::update(conn, user.id, &changes)?));
+        return Ok(Some(acs_storage::users::update(
+            conn, user.id, &fields, now,
+        )?));
     }
     let user = acs_storage::external_identities::create_user(
         conn,

@@ -1,7 +1,7 @@
 //! `POST /api/v2/users/`.
 
 use acs_storage::StorageError;
-use acs_storage::users::NewUser;
+use acs_storage::users::UserValues;
 
 use super::input::UserInput;
 use super::{UserRecord, Users, render_user};
@@ -36,19 +36,19 @@ impl Create for Users {
         .map_err(|e| ApiError::Internal(e.to_string()))?;
         let now = ctx.now;
         let user = ctx.write(|conn| {
-            let new = NewUser {
-                username,
-                password: &hash,
-                first_name: input.first_name.as_deref().unwrap_or(""),
-                last_name: input.last_name.as_deref().unwrap_or(""),
-                email: input.email.as_deref().unwrap_or(""),
-                is_superuser: input.is_superuser.unwrap_or(false),
-                is_system_auditor: input.is_system_auditor.unwrap_or(false),
-                external_account: None,
-                created: now,
-                modified: now,
+            let values = UserValues {
+                username: Some(username.to_owned()),
+                password: Some(hash),
+                first_name: Some(input.first_name.unwrap_or_default()),
+                last_name: Some(input.last_name.unwrap_or_default()),
+                email: Some(input.email.unwrap_or_default()),
+                is_superuser: Some(input.is_superuser.unwrap_or(false)),
+                is_system_auditor: Some(input.is_system_auditor.unwrap_or(false)),
+                is_active: Some(true),
+                external_account: Some(None),
             };
-            let user = acs_storage::users::insert(conn, &new).map_err(|error| match error {
+            let user = acs_storage::users::insert(conn, &values, now);
+            let user = user.map_err(|error| match error {
                 StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
                 other => other.into(),
             })?;

@@ -1,7 +1,7 @@
 //! `PUT` and `PATCH /api/v2/users/<id or username>/`.
 
 use acs_storage::StorageError;
-use acs_storage::users::UserChanges;
+use acs_storage::users::UserValues;
 
 use super::create::USERNAME_TAKEN;
 use super::input::UserInput;
@@ -33,7 +33,7 @@ impl Change for Users {
             None => None,
         };
         let password_changed = password.is_some();
-        let changes = UserChanges {
+        let values = UserValues {
             username: input.username,
             password,
             first_name: input.first_name,
@@ -41,8 +41,7 @@ impl Change for Users {
             email: input.email,
             is_superuser: input.is_superuser,
             is_system_auditor: input.is_system_auditor,
-            is_active: None,
-            modified: Some(ctx.now),
+            ..UserValues::default()
         };
         // A password change ends the user's other sessions (the caller keeps theirs).
         let keep = if principal.user.id == user.id {
@@ -52,13 +51,12 @@ impl Change for Users {
         };
         let now = ctx.now;
         let updated = ctx.write(|conn| {
-            let updated =
-                acs_storage::users::update(conn, user.id, &changes).map_err(
-                    |error| match error {
-                        StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
-                        other => other.into(),
-                    },
-                )?;
+            let updated = acs_storage::users::update(conn, user.id, &values, now).map_err(
+                |error| match error {
+                    StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
+                    other => other.into(),
+                },
+            )?;
             if password_changed {
                 acs_storage::sessions::delete_for_user_except(conn, user.id, keep)?;
             }
