@@ -53,54 +53,32 @@ impl std::fmt::Debug for Application {
     }
 }
 
-/// The values of a new application.
-#[derive(Debug, Clone, Insertable)]
+/// The values an application is created or changed with: a `None` takes the column's default
+/// on insert and leaves the column as it is on update. Grant type, organization, owner and
+/// client credentials are given only when the application is made.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
 #[diesel(table_name = applications)]
-#[diesel(treat_none_as_default_value = false)]
-pub struct NewApplication<'a> {
+pub struct ApplicationValues {
     /// Name.
-    pub name: &'a str,
-    /// Free text.
-    pub description: &'a str,
-    /// Generated client id.
-    pub client_id: &'a str,
-    /// Digest of the generated client secret.
-    pub client_secret_digest: &'a [u8],
-    /// `confidential` or `public`.
-    pub client_type: &'a str,
-    /// Validated redirect URIs.
-    pub redirect_uris: &'a str,
-    /// `authorization-code` or `password`.
-    pub authorization_grant_type: &'a str,
-    /// Skip the consent page.
-    pub skip_authorization: bool,
-    /// Owning organization.
-    pub organization_id: i64,
-    /// Optional owner.
-    pub user_id: Option<i64>,
-    /// Creation time.
-    pub created: Timestamp,
-    /// Same as `created`.
-    pub modified: Timestamp,
-}
-
-/// A partial update; `None` leaves a column as it is. Grant type, organization, owner and
-/// client credentials never change.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = applications)]
-pub struct ApplicationChanges {
-    /// New name.
     pub name: Option<String>,
-    /// New description.
+    /// Free text.
     pub description: Option<String>,
-    /// New client type.
+    /// Generated client id.
+    pub client_id: Option<String>,
+    /// Digest of the generated client secret.
+    pub client_secret_digest: Option<Vec<u8>>,
+    /// `confidential` or `public`.
     pub client_type: Option<String>,
-    /// New redirect URIs.
+    /// Validated redirect URIs.
     pub redirect_uris: Option<String>,
-    /// New consent setting.
+    /// `authorization-code` or `password`.
+    pub authorization_grant_type: Option<String>,
+    /// Skip the consent page.
     pub skip_authorization: Option<bool>,
-    /// Modification time.
-    pub modified: Option<Timestamp>,
+    /// Owning organization.
+    pub organization_id: Option<i64>,
+    /// Optional owner.
+    pub user_id: Option<Option<i64>>,
 }
 
 /// What an application record shows of its organization and owner.
@@ -116,10 +94,7 @@ pub struct ApplicationSummaries {
     pub first_tokens: Vec<(i64, String)>,
 }
 
-crate::row_functions!(
-    applications, Application, NewApplication, ApplicationChanges;
-    find, insert, update
-);
+crate::row_functions!(applications, Application, timed ApplicationValues; find, insert, update);
 
 /// Finds an application by its client id.
 pub fn find_by_client_id(

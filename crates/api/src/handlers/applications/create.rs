@@ -1,7 +1,7 @@
 //! `POST /api/v2/applications/`, `/api/v2/users/<id>/applications/` (owned by that user) and
 //! `/api/v2/organizations/<id>/applications/` (in that organization).
 
-use acs_storage::applications::NewApplication;
+use acs_storage::applications::ApplicationValues;
 
 use super::input::ApplicationInput;
 use super::render::{ApplicationRecord, render_one};
@@ -62,25 +62,21 @@ impl Create for Applications {
         let secret = acs_oauth2::generate_client_secret(rng).map_err(random_failed)?;
         let digest = secret.digest();
         let now = ctx.now;
+        let values = ApplicationValues {
+            name: Some(input.name.unwrap_or_default()),
+            description: Some(input.description.unwrap_or_default()),
+            client_id: Some(client_id),
+            client_secret_digest: Some(digest.as_bytes().to_vec()),
+            client_type: Some(client_type.as_str().to_owned()),
+            redirect_uris: Some(input.redirect_uris.unwrap_or_default()),
+            authorization_grant_type: Some(grant_type.as_str().to_owned()),
+            skip_authorization: Some(input.skip_authorization.unwrap_or(false)),
+            organization_id: Some(organization),
+            user_id: Some(input.user),
+        };
         let app = ctx.write(|conn| {
-            let app = acs_storage::applications::insert(
-                conn,
-                &NewApplication {
-                    name: input.name.as_deref().unwrap_or_default(),
-                    description: input.description.as_deref().unwrap_or_default(),
-                    client_id: &client_id,
-                    client_secret_digest: digest.as_bytes(),
-                    client_type: client_type.as_str(),
-                    redirect_uris: input.redirect_uris.as_deref().unwrap_or_default(),
-                    authorization_grant_type: grant_type.as_str(),
-                    skip_authorization: input.skip_authorization.unwrap_or(false),
-                    organization_id: organization,
-                    user_id: input.user,
-                    created: now,
-                    modified: now,
-                },
-            )
-            .map_err(name_conflict)?;
+            let app = acs_storage::applications::insert(conn, &values, now);
+            let app = app.map_err(name_conflict)?;
             let masked = render_one(conn, principal, &app, None)?;
             let subject = Subject::named(acs_storage::activity::APPLICATION, app.id, &app.name);
             activity::record_creation(conn, now, &principal.user, &subject, &masked)?;

@@ -1,7 +1,7 @@
 //! `PUT` and `PATCH /api/v2/applications/<id>/`. Grant type, organization, owner and client
 //! credentials are fixed at creation.
 
-use acs_storage::applications::ApplicationChanges;
+use acs_storage::applications::ApplicationValues;
 
 use super::input::{ApplicationInput, Fixed};
 
@@ -30,18 +30,18 @@ impl Change for Applications {
             acs_authz::can_skip_authorization(&principal.actor, &super::target_of(&app))?;
         }
         let before = render_one(ctx.conn()?, principal, &app, None)?;
-        let changes = ApplicationChanges {
+        let values = ApplicationValues {
             name: input.name,
             description: input.description,
             client_type: input.client_type.map(|t| t.as_str().to_owned()),
             redirect_uris: input.redirect_uris,
             skip_authorization: input.skip_authorization,
-            modified: Some(ctx.now),
+            ..ApplicationValues::default()
         };
         let now = ctx.now;
         let updated = ctx.write(|conn| {
             let updated =
-                acs_storage::applications::update(conn, id, &changes).map_err(name_conflict)?;
+                acs_storage::applications::update(conn, id, &values, now).map_err(name_conflict)?;
             let after = render_one(conn, principal, &updated, None)?;
             let subject = Subject::named(acs_storage::activity::APPLICATION, id, &updated.name);
             activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;
