@@ -1,35 +1,20 @@
-//! The four row functions every simple table has, written once.
+//! The four row functions every table a user writes through the API has, written once.
 
 /// Writes `find`, `insert`, `update` and `delete` for a table keyed by `id`, given its row
-/// type, its insertable type and its changeset type; after a `;`, only the ones named (a
-/// table whose other functions do more than these). A table with the four stamp columns
-/// (`created_by`, `modified_by`, `created`, `modified`) may instead give one type of
-/// optional values (`stamped Values`), both insertable and a changeset: `insert` and
-/// `update` then take it with the stamps of the write. A table with only `created` and
-/// `modified` gives its values as `timed Values`: `insert` and `update` take the time.
+/// type and its type of optional values, both insertable and a changeset (`None`: the
+/// column's default on insert, the column left alone on update); after a `;`, only the ones
+/// named (a table whose other functions do more than these). `stamped Values`: the table has
+/// the four stamp columns (`created_by`, `modified_by`, `created`, `modified`), and `insert`
+/// and `update` take the write's stamps; `timed Values`: it has only `created` and
+/// `modified`, and they take the time.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! row_functions {
-    ($table:ident, $row:ident, stamped $values:ident) => {
-        $crate::row_functions!($table, $row, stamped $values; find, insert, update, delete);
+    ($table:ident, $row:ident, $stamps:ident $values:ident) => {
+        $crate::row_functions!($table, $row, $stamps $values; find, insert, update, delete);
     };
-    ($table:ident, $row:ident, stamped $values:ident; $($function:ident),+) => {
-        $($crate::row_functions!(@$function $table, $row, stamped $values);)+
-    };
-    ($table:ident, $row:ident, timed $values:ident) => {
-        $crate::row_functions!($table, $row, timed $values; find, insert, update, delete);
-    };
-    ($table:ident, $row:ident, timed $values:ident; $($function:ident),+) => {
-        $($crate::row_functions!(@$function $table, $row, timed $values);)+
-    };
-    ($table:ident, $row:ident, $new:ident, $changes:ident) => {
-        $crate::row_functions!($table, $row, $new, $changes; find, insert, update, delete);
-    };
-    ($table:ident, $row:ident; $($function:ident),+) => {
-        $($crate::row_functions!(@$function $table, $row);)+
-    };
-    ($table:ident, $row:ident, $new:ident, $changes:ident; $($function:ident),+) => {
-        $($crate::row_functions!(@$function $table, $row, $new, $changes);)+
+    ($table:ident, $row:ident, $stamps:ident $values:ident; $($function:ident),+) => {
+        $($crate::row_functions!(@$function $table, $row, $stamps $values);)+
     };
     (@find $table:ident, $row:ident $($other:tt)*) => {
         #[doc = concat!("Finds a row of `", stringify!($table), "` by primary key.")]
@@ -102,31 +87,6 @@ macro_rules! row_functions {
         ) -> $crate::StorageResult<$row> {
             Ok(diesel::update($table::table.find(id))
                 .set((values, $table::modified.eq(now)))
-                .returning($table::all_columns)
-                .get_result(conn)?)
-        }
-    };
-    (@insert $table:ident, $row:ident, $new:ident, $changes:ident) => {
-        #[doc = concat!("Inserts a row into `", stringify!($table), "`.")]
-        pub fn insert(
-            conn: &mut $crate::DbConnection,
-            new: &$new<'_>,
-        ) -> $crate::StorageResult<$row> {
-            Ok(diesel::insert_into($table::table)
-                .values(new)
-                .returning($table::all_columns)
-                .get_result(conn)?)
-        }
-    };
-    (@update $table:ident, $row:ident, $new:ident, $changes:ident) => {
-        /// Applies `changes` and returns the updated row.
-        pub fn update(
-            conn: &mut $crate::DbConnection,
-            id: i64,
-            changes: &$changes,
-        ) -> $crate::StorageResult<$row> {
-            Ok(diesel::update($table::table.find(id))
-                .set(changes)
                 .returning($table::all_columns)
                 .get_result(conn)?)
         }
