@@ -344,15 +344,8 @@ mod tests {
             username: "erin".into(),
             password: "!".into(),
             first_name: "E\"rin".into(),
-            last_name: String::new(),
-            email: String::new(),
-            is_superuser: false,
-            is_system_auditor: false,
             is_active: true,
-            external_account: None,
-            last_login: None,
-            created: chrono::DateTime::UNIX_EPOCH.naive_utc(),
-            modified: chrono::DateTime::UNIX_EPOCH.naive_utc(),
+            ..User::default()
         };
         let creation = NewRowCreation::of(
             Some(&actor),

@@ -9,8 +9,9 @@ use crate::list::{ListError, ListParams, Page};
 use crate::schema::{organization_roles, users};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
-/// A user row.
-#[derive(Clone, PartialEq, Eq, Queryable, Selectable)]
+/// A user row. The default is an empty, inactive user (id 0, no password, created at the
+/// epoch), for fixtures to fill in.
+#[derive(Clone, Default, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = users)]
 pub struct User {
     /// Primary key.

@@ -182,17 +182,8 @@ mod tests {
             user: acs_storage::users::User {
                 id,
                 username: format!("u{id}"),
-                password: String::new(),
-                first_name: String::new(),
-                last_name: String::new(),
-                email: String::new(),
-                is_superuser: false,
-                is_system_auditor: false,
                 is_active: true,
-                external_account: None,
-                last_login: None,
-                created: Timestamp::default(),
-                modified: Timestamp::default(),
+                ..Default::default()
             },
             actor: acs_authz::Actor {
                 user_id: id,

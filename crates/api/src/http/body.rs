@@ -5,6 +5,7 @@ use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::StreamExt;
+use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
 
 use crate::error::{ApiError, ApiResult};
@@ -73,54 +74,69 @@ pub(crate) async fn read_body(
     Ok(body)
 }
 
+/// The future of a body extractor: the whole body read (see [`read_body`]), then `parse`d.
+fn parsed_body<T: 'static>(
+    req: &HttpRequest,
+    payload: &mut Payload,
+    parse: fn(&HttpRequest, web::BytesMut) -> ApiResult<T>,
+) -> LocalBoxFuture<'static, ApiResult<T>> {
+    let req = req.clone();
+    let mut payload = payload.take();
+    Box::pin(async move {
+        let body = read_body(&req, &mut payload).await?;
+        parse(&req, body)
+    })
+}
+
+impl JsonObject {
+    fn parse(req: &HttpRequest, body: web::BytesMut) -> ApiResult<JsonObject> {
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(JsonObject::default());
+        }
+        let json = media_type(req).is_some_and(|t| t == "application/json" || t.ends_with("+json"));
+        if !json {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(Value::Object(map)) => Ok(JsonObject(map)),
+            Ok(_) => Err(ApiError::BadRequest(
+                "JSON parse error - not a JSON object".into(),
+            )),
+            Err(error) => Err(ApiError::BadRequest(format!("JSON parse error - {error}"))),
+        }
+    }
+}
+
 impl FromRequest for JsonObject {
     type Error = ApiError;
-    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
+    type Future = LocalBoxFuture<'static, ApiResult<Self>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        let mut payload = payload.take();
-        Box::pin(async move {
-            let body = read_body(&req, &mut payload).await?;
-            if body.iter().all(u8::is_ascii_whitespace) {
-                return Ok(JsonObject::default());
-            }
-            let json =
-                media_type(&req).is_some_and(|t| t == "application/json" || t.ends_with("+json"));
-            if !json {
-                return Err(ApiError::UnsupportedMediaType);
-            }
-            match serde_json::from_slice::<Value>(&body) {
-                Ok(Value::Object(map)) => Ok(JsonObject(map)),
-                Ok(_) => Err(ApiError::BadRequest(
-                    "JSON parse error - not a JSON object".into(),
-                )),
-                Err(error) => Err(ApiError::BadRequest(format!("JSON parse error - {error}"))),
-            }
-        })
+        parsed_body(req, payload, JsonObject::parse)
+    }
+}
+
+impl FormBody {
+    fn parse(req: &HttpRequest, body: web::BytesMut) -> ApiResult<FormBody> {
+        if body.is_empty() {
+            return Ok(FormBody::default());
+        }
+        if media_type(req).as_deref() != Some("application/x-www-form-urlencoded") {
+            return Err(ApiError::BadRequest(
+                "The body must be sent as application/x-www-form-urlencoded.".into(),
+            ));
+        }
+        serde_urlencoded::from_bytes(&body)
+            .map(FormBody)
+            .map_err(|error| ApiError::BadRequest(format!("Malformed form body: {error}")))
     }
 }
 
 impl FromRequest for FormBody {
     type Error = ApiError;
-    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
+    type Future = LocalBoxFuture<'static, ApiResult<Self>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        let mut payload = payload.take();
-        Box::pin(async move {
-            let body = read_body(&req, &mut payload).await?;
-            if body.is_empty() {
-                return Ok(FormBody::default());
-            }
-            if media_type(&req).as_deref() != Some("application/x-www-form-urlencoded") {
-                return Err(ApiError::BadRequest(
-                    "The body must be sent as application/x-www-form-urlencoded.".into(),
-                ));
-            }
-            serde_urlencoded::from_bytes(&body)
-                .map(FormBody)
-                .map_err(|error| ApiError::BadRequest(format!("Malformed form body: {error}")))
-        })
+        parsed_body(req, payload, FormBody::parse)
     }
 }

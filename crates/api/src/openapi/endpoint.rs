@@ -8,6 +8,21 @@ use super::{Document, Operation};
 use crate::handlers::fallback;
 use crate::state::AppState;
 
+/// `Endpoint::get`, `Endpoint::post`, …: [`Endpoint::on`] for one method each.
+macro_rules! serves {
+    ($($name:ident: $method:ident),+ $(,)?) => {$(
+        #[doc = concat!("Serves `", stringify!($method), "`.")]
+        pub fn $name<F, Args>(self, handler: F, operation: Operation) -> Self
+        where
+            F: Handler<Args>,
+            Args: FromRequest + 'static,
+            F::Output: Responder + 'static,
+        {
+            self.on(Method::$method, handler, operation)
+        }
+    )+};
+}
+
 /// One path, its handlers and their descriptions. Methods it does not serve answer 405 with
 /// an `Allow` header listing those it does (RFC 9110 §15.5.6).
 pub struct Endpoint {
@@ -44,64 +59,13 @@ impl Endpoint {
         self
     }
 
-    /// Serves `GET`.
-    pub fn get<F, Args>(self, handler: F, operation: Operation) -> Self
-    where
-        F: Handler<Args>,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.on(Method::GET, handler, operation)
-    }
-
-    /// Serves `POST`.
-    pub fn post<F, Args>(self, handler: F, operation: Operation) -> Self
-    where
-        F: Handler<Args>,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.on(Method::POST, handler, operation)
-    }
-
-    /// Serves `PUT`.
-    pub fn put<F, Args>(self, handler: F, operation: Operation) -> Self
-    where
-        F: Handler<Args>,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.on(Method::PUT, handler, operation)
-    }
-
-    /// Serves `PATCH`.
-    pub fn patch<F, Args>(self, handler: F, operation: Operation) -> Self
-    where
-        F: Handler<Args>,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.on(Method::PATCH, handler, operation)
-    }
-
-    /// Serves `DELETE`.
-    pub fn delete<F, Args>(self, handler: F, operation: Operation) -> Self
-    where
-        F: Handler<Args>,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.on(Method::DELETE, handler, operation)
-    }
-
-    /// Serves `OPTIONS`.
-    pub fn options<F, Args>(self, handler: F, operation: Operation) -> Self
-    where
-        F: Handler<Args>,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.on(Method::OPTIONS, handler, operation)
+    serves! {
+        get: GET,
+        post: POST,
+        put: PUT,
+        patch: PATCH,
+        delete: DELETE,
+        options: OPTIONS,
     }
 
     /// Answers methods it does not serve with `handler` instead of 405.
