@@ -6,6 +6,8 @@
 //! an access-log line per request cost a `write` system call on the HTTP worker. The writer
 //! never drops a line; when it falls behind by [`BUFFERED_LINES`], logging waits for it.
 
+mod text;
+
 use std::io::{BufWriter, IsTerminal};
 
 use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
@@ -82,7 +84,10 @@ pub fn init(format: LogFormat) -> WorkerGuard {
         .with_env_filter(filter)
         .with_writer(writer);
     match format {
-        LogFormat::Text => builder.with_ansi(colour_wanted()).init(),
+        LogFormat::Text => builder
+            .with_ansi(colour_wanted())
+            .event_format(text::TextFormat::default())
+            .init(),
         LogFormat::Json => builder
             .json()
             .with_current_span(true)
