@@ -114,10 +114,10 @@ async fn unwrap_page_form(req: &mut ServiceRequest) -> Result<Option<Change>, ac
     headers.remove(header::CONTENT_LENGTH);
     match token.and_then(|t| HeaderValue::from_str(&t).ok()) {
         Some(token) => {
-            headers.insert(header::HeaderName::from_static("x-csrftoken"), token);
+            headers.insert(super::headers::names::X_CSRFTOKEN, token);
         }
         None => {
-            headers.remove("x-csrftoken");
+            headers.remove(super::headers::names::X_CSRFTOKEN);
         }
     }
     req.set_payload(web::Bytes::from(content.clone()).into());

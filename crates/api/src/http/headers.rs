@@ -8,9 +8,29 @@ use actix_web::HttpResponse;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::{
+    ACCESS_CONTROL_EXPOSE_HEADERS, CACHE_CONTROL, HeaderName, HeaderValue, PRAGMA, REFERRER_POLICY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
 use actix_web::middleware::Next;
 use serde_json::json;
+
+/// Header names read or written on every request, parsed once: a name given as a string is
+/// parsed (and a non-standard one checked byte by byte) on every lookup and insert.
+pub mod names {
+    use actix_web::http::header::HeaderName;
+
+    /// `X-API-Request-Id`.
+    pub const X_API_REQUEST_ID: HeaderName = HeaderName::from_static("x-api-request-id");
+    /// `X-API-Total-Time`.
+    pub const X_API_TOTAL_TIME: HeaderName = HeaderName::from_static("x-api-total-time");
+    /// `X-CSRFToken`.
+    pub const X_CSRFTOKEN: HeaderName = HeaderName::from_static("x-csrftoken");
+    /// `X-Forwarded-For`.
+    pub const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
+    /// `X-Forwarded-Proto`.
+    pub const X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
+}
 
 /// Longest request target (path and query) served: far above what any client of ACS sends
 /// (an authorization request with every parameter is under 2 KiB), as nginx's default
@@ -74,7 +94,7 @@ pub async fn standard_headers(
     // else is replaced by one of ours.
     let request_id = req
         .headers()
-        .get("x-api-request-id")
+        .get(names::X_API_REQUEST_ID)
         .and_then(|v| v.to_str().ok())
         .filter(|v| uuid::Uuid::parse_str(v).is_ok())
         .map_or_else(|| next_request_id().simple().to_string(), str::to_owned);
@@ -90,30 +110,37 @@ pub async fn standard_headers(
     let elapsed = started.elapsed();
     super::metrics::REQUESTS.record(response.status().as_u16(), elapsed.as_micros() as u64);
     let headers = response.headers_mut();
-    let has_cache_control = headers.contains_key("cache-control");
-    let has_pragma = headers.contains_key("pragma");
-    let mut set = |name: &'static str, value: &str| {
-        if let Ok(value) = HeaderValue::from_str(value) {
-            headers.insert(HeaderName::from_static(name), value);
+    let has_cache_control = headers.contains_key(CACHE_CONTROL);
+    let has_pragma = headers.contains_key(PRAGMA);
+    for (name, value) in [
+        (names::X_API_REQUEST_ID, HeaderValue::from_str(&request_id)),
+        (
+            names::X_API_TOTAL_TIME,
+            HeaderValue::from_str(&total_time(elapsed)),
+        ),
+    ] {
+        if let Ok(value) = value {
+            headers.insert(name, value);
         }
+    }
+    let mut set = |name: HeaderName, value: &'static str| {
+        headers.insert(name, HeaderValue::from_static(value));
     };
-    set("x-api-request-id", &request_id);
-    set("x-api-total-time", &total_time(elapsed));
-    set("access-control-expose-headers", "X-API-Request-Id");
-    set("x-content-type-options", "nosniff");
-    set("x-frame-options", "DENY");
-    set("referrer-policy", "same-origin");
+    set(ACCESS_CONTROL_EXPOSE_HEADERS, "X-API-Request-Id");
+    set(X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(X_FRAME_OPTIONS, "DENY");
+    set(REFERRER_POLICY, "same-origin");
     if oauth {
         // Every answer of the OAuth endpoints (docs/decisions.md), the listing and the
         // consent redirect that carries a code included.
         if !has_cache_control {
-            set("cache-control", "no-store");
+            set(CACHE_CONTROL, "no-store");
         }
         if !has_pragma {
-            set("pragma", "no-cache");
+            set(PRAGMA, "no-cache");
         }
     } else if !has_cache_control {
-        set("cache-control", "no-cache, no-store, must-revalidate");
+        set(CACHE_CONTROL, "no-cache, no-store, must-revalidate");
     }
     tracing::info!(
         target: "acs::access",

@@ -6,6 +6,8 @@ use std::net::IpAddr;
 use actix_web::HttpRequest;
 use actix_web::http::{Method, header};
 
+use super::headers::names;
+
 /// A request, reduced to what authentication and handlers read.
 #[derive(Debug, Clone)]
 pub struct RequestInfo {
@@ -45,7 +47,7 @@ fn header_text(req: &HttpRequest, name: impl header::AsHeaderName) -> Option<Str
 fn forwarded_for(req: &HttpRequest) -> Option<String> {
     let lines: Vec<&str> = req
         .headers()
-        .get_all("x-forwarded-for")
+        .get_all(names::X_FORWARDED_FOR)
         .filter_map(|v| v.to_str().ok())
         .collect();
     (!lines.is_empty()).then(|| lines.join(", "))
@@ -58,7 +60,7 @@ impl RequestInfo {
             method: req.method().clone(),
             authorization: header_text(req, header::AUTHORIZATION),
             cookie_header: header_text(req, header::COOKIE),
-            csrf_header: header_text(req, "x-csrftoken"),
+            csrf_header: header_text(req, names::X_CSRFTOKEN),
             origin: header_text(req, header::ORIGIN),
             referer: header_text(req, header::REFERER),
             // The Host header as sent: the CSRF origin check compares against it.
@@ -71,7 +73,7 @@ impl RequestInfo {
                 .to_owned(),
             peer: req.peer_addr().map(|addr| addr.ip()),
             forwarded_for: forwarded_for(req),
-            forwarded_proto: header_text(req, "x-forwarded-proto"),
+            forwarded_proto: header_text(req, names::X_FORWARDED_PROTO),
             tls: req.app_config().secure(),
         }
     }
