@@ -54,7 +54,13 @@ pub const BOUNDS: &[(&str, &str)] = &[
          page cache) about 8%. Keeping the writer's savepoint journal in memory \
          (`temp_store = MEMORY`) left the rate unchanged (2 608 against 2 609 per s), and so \
          did mimalloc in place of glibc's allocator within this machine's noise (2 600 to \
-         2 940 either way). On PostgreSQL a rotation was eleven round trips (the counters, the client's application, the refresh token, `BEGIN`, the conditional `UPDATE`, the access token's `DELETE`, four inserts, `COMMIT`), the `UPDATE` parsed and planned every time (diesel prepares no `UPDATE` for its statement cache); it is now four: the counters (a rotation deletes an access token, which the counters count, so the request after it reads them), the application, the refresh token, and one prepared statement that marks the token used, deletes its access token, records that and stores the new pair with its entry, the new rows selected from the `UPDATE`'s result so that a lost race writes nothing. On PostgreSQL \
+         2 940 either way). Its two reads (the client's application, the refresh token) were parsed and planned \
+         again on every call (`sqlite3Reprepare` under both in a call-graph profile): diesel's \
+         `first` binds `LIMIT ?`, SQLite 3.50 plans with a bound LIMIT's value, and so every \
+         rebinding expired the cached statement. Lookups by a unique key now carry no LIMIT \
+         (runs of 10 s on one slow day, before and after: token_issue 4 949 and 5 991 per s, \
+         password_grant 2 704 and 3 679, refresh_grant 1 767 and 2 075; PostgreSQL, which \
+         does not re-plan, unchanged within its noise). On PostgreSQL a rotation was eleven round trips (the counters, the client's application, the refresh token, `BEGIN`, the conditional `UPDATE`, the access token's `DELETE`, four inserts, `COMMIT`), the `UPDATE` parsed and planned every time (diesel prepares no `UPDATE` for its statement cache); it is now four: the counters (a rotation deletes an access token, which the counters count, so the request after it reads them), the application, the refresh token, and one prepared statement that marks the token used, deletes its access token, records that and stores the new pair with its entry, the new rows selected from the `UPDATE`'s result so that a lost race writes nothing. On PostgreSQL \
          the deletion's change counter was one row, which every rotation then held locked \
          until its commit was flushed, so rotations ran one at a time; the counters are now \
          64 rows, one per session slot (same run: 0.4% to 0.7% of the baseline, 0.9% with \

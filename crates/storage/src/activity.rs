@@ -325,6 +325,6 @@ pub fn find(
     Ok(visible(activity_stream::table.into_boxed(), visibility)
         .filter(activity_stream::id.eq(id))
         .select(Activity::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?)
 }

@@ -104,7 +104,7 @@ pub fn find_by_client_id(
     Ok(crate::with_backend!(conn, |c| applications::table
         .filter(applications::client_id.eq(client_id))
         .select(Application::as_select())
-        .first(c)
+        .get_result(c)
         .optional())?)
 }
 

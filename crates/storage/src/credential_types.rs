@@ -70,7 +70,7 @@ pub fn find_by_namespace(
     Ok(credential_types::table
         .filter(credential_types::namespace.eq(namespace))
         .select(CredentialType::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?)
 }
 

@@ -19,7 +19,7 @@ pub fn find_user(
         .filter(external_identities::issuer.eq(issuer))
         .filter(external_identities::subject.eq(subject))
         .select(User::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?)
 }
 

@@ -10,6 +10,11 @@
 //! default writes `DEFAULT` (or, on SQLite, leaves the column out), so the SQL text depends on
 //! which fields are set and diesel prepares the statement anew on every insert: on the token
 //! paths that was a parse and a plan per row.
+//!
+//! A lookup by a unique key (a primary key, a digest, a client id, a username) is
+//! `get_result`, never `first`: `first` adds a bound `LIMIT ?`, and SQLite 3.50 plans with a
+//! bound LIMIT's value, so every rebinding expires the cached statement and each call parsed
+//! and planned it again (`sqlite3Reprepare` under every refresh grant's two reads).
 
 pub mod activity;
 pub mod applications;

@@ -61,7 +61,7 @@ pub fn find_by_digest(
     Ok(refresh_tokens::table
         .filter(refresh_tokens::digest.eq(digest))
         .select(RefreshToken::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?)
 }
 
@@ -93,7 +93,7 @@ pub fn find_with_owner(conn: &mut DbConnection, digest: &[u8]) -> StorageResult<
             User::as_select(),
             access_tokens::description.nullable(),
         ))
-        .first(c)
+        .get_result(c)
         .optional())?;
     Ok(found.map(|(token, owner, description)| WithOwner {
         token,

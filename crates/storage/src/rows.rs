@@ -22,7 +22,7 @@ macro_rules! row_functions {
             Ok($table::table
                 .find(id)
                 .select($row::as_select())
-                .first(conn)?)
+                .get_result(conn)?)
         }
     };
     (@insert $table:ident, $row:ident, stamped $values:ident) => {

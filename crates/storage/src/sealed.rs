@@ -49,7 +49,7 @@ pub fn credential_type_inputs(
     Ok(credential_types::table
         .find(id)
         .select((credential_types::inputs, credential_types::managed))
-        .first(conn)
+        .get_result(conn)
         .optional()?)
 }
 

@@ -55,7 +55,7 @@ pub fn find_active(
         .filter(sessions::expires.gt(now))
         .filter(users::is_active.eq(true))
         .select((Session::as_select(), User::as_select()))
-        .first(c)
+        .get_result(c)
         .optional())?)
 }
 

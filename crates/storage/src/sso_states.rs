@@ -50,7 +50,7 @@ pub fn take(
     let found: Option<SsoState> = sso_states::table
         .filter(sso_states::digest.eq(digest))
         .select(SsoState::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     let deleted =
         diesel::delete(sso_states::table.filter(sso_states::digest.eq(digest))).execute(conn)?;

@@ -38,7 +38,7 @@ pub fn record_failure(
     let current: Option<(i32, Timestamp)> = login_failures::table
         .find(key)
         .select((login_failures::failures, login_failures::window_start))
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     match current {
         Some((count, start)) if start > since => {

@@ -126,7 +126,7 @@ pub fn find_active(
         .filter(access_tokens::expires.gt(now))
         .filter(users::is_active.eq(true))
         .select((AccessToken::as_select(), User::as_select()))
-        .first(c)
+        .get_result(c)
         .optional())?)
 }
 
@@ -139,7 +139,7 @@ pub fn find_by_digest(
     Ok(access_tokens::table
         .filter(access_tokens::digest.eq(digest))
         .select(AccessToken::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?)
 }
 
@@ -177,7 +177,7 @@ pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<AccessToken> {
     Ok(access_tokens::table
         .find(id)
         .select(AccessToken::as_select())
-        .first(conn)?)
+        .get_result(conn)?)
 }
 
 /// Stores an access token.

@@ -185,7 +185,7 @@ pub fn find(conn: &mut DbConnection, id: i64) -> StorageResult<UnifiedJob> {
     Ok(unified_jobs::table
         .find(id)
         .select(UnifiedJob::as_select())
-        .first(conn)?)
+        .get_result(conn)?)
 }
 
 /// Finds a run of `kind` by primary key.
@@ -194,7 +194,7 @@ pub fn find_of_kind(conn: &mut DbConnection, kind: RunKind, id: i64) -> StorageR
         .find(id)
         .filter(unified_jobs::kind.eq(kind.as_str()))
         .select(UnifiedJob::as_select())
-        .first(conn)?)
+        .get_result(conn)?)
 }
 
 /// Inserts a pending run launched with `credentials`.
@@ -315,7 +315,7 @@ pub fn cancel_requested(conn: &mut DbConnection, id: i64) -> StorageResult<bool>
     Ok(unified_jobs::table
         .find(id)
         .select(unified_jobs::cancel_requested)
-        .first(conn)?)
+        .get_result(conn)?)
 }
 
 /// Ends as `error` with `explanation` every unfinished run of `node`: what a node does when it

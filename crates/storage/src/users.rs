@@ -96,7 +96,7 @@ pub fn find_by_username(conn: &mut DbConnection, username: &str) -> StorageResul
     Ok(crate::with_backend!(conn, |c| users::table
         .filter(users::username.eq(username))
         .select(User::as_select())
-        .first(c)
+        .get_result(c)
         .optional())?)
 }
 
