@@ -21,4 +21,4 @@ pub mod token_holders;
 pub mod tokens;
 
 pub use error::{AppError, AppResult};
-pub use timestamp::timestamp;
+pub use timestamp::{timestamp, write_digits};

@@ -32,8 +32,8 @@ pub fn timestamp(t: &chrono::NaiveDateTime) -> String {
     }
 }
 
-/// `value`'s last `digits.len()` decimal digits, zero-padded, into `digits`.
-fn write_digits(digits: &mut [u8], mut value: u32) {
+/// `value`'s last `digits.len()` decimal digits, zero-padded, into `digits` (ASCII).
+pub fn write_digits(digits: &mut [u8], mut value: u32) {
     for digit in digits.iter_mut().rev() {
         *digit = b'0' + (value % 10) as u8;
         value /= 10;

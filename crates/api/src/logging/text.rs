@@ -96,12 +96,8 @@ fn write_timestamp(writer: &mut impl Write, now: SystemTime) -> fmt::Result {
         }
         writer.write_str(formatted)
     })?;
-    let mut micros = since_epoch.subsec_micros();
     let mut digits = *b".000000Z ";
-    for digit in digits[1..7].iter_mut().rev() {
-        *digit = b'0' + (micros % 10) as u8;
-        micros /= 10;
-    }
+    acs_app::write_digits(&mut digits[1..7], since_epoch.subsec_micros());
     // Only ASCII digits and punctuation were written.
     writer.write_str(std::str::from_utf8(&digits).map_err(|_| fmt::Error)?)
 }
