@@ -153,7 +153,7 @@ impl<W: Write> Fields<'_, W> {
 impl<W: Write> Visit for Fields<'_, W> {
     fn record_str(&mut self, field: &Field, value: &str) {
         self.result = match self.start(field) {
-            Some(Slot::Message) => escaping(self.writer).write_str(value),
+            Some(Slot::Message) => Escaping(self.writer).write_str(value),
             Some(Slot::Named) => write_debug_str(self.writer, value),
             None => return,
         };
@@ -188,7 +188,7 @@ impl<W: Write> Visit for Fields<'_, W> {
             return;
         }
         self.result = match self.start(field) {
-            Some(Slot::Message) => write!(escaping(self.writer), "{value:?}"),
+            Some(Slot::Message) => write!(Escaping(self.writer), "{value:?}"),
             Some(Slot::Named) => write!(self.writer, "{value:?}"),
             None => return,
         };
@@ -210,12 +210,8 @@ fn write_debug_str(writer: &mut impl Write, value: &str) -> fmt::Result {
     }
 }
 
-/// `writer`, escaping terminal control characters as `Full` does in messages and errors (so
-/// a value cannot rewrite a terminal showing the log).
-fn escaping<W: Write>(writer: &mut W) -> Escaping<'_, W> {
-    Escaping(writer)
-}
-
+/// A writer that escapes terminal control characters as `Full` does in messages and errors
+/// (so a value cannot rewrite a terminal showing the log).
 struct Escaping<'a, W>(&'a mut W);
 
 impl<W: Write> Write for Escaping<'_, W> {
@@ -246,7 +242,7 @@ struct Escaped<'a>(&'a (dyn std::error::Error + 'static));
 
 impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(escaping(f), "{}", self.0)
+        write!(Escaping(f), "{}", self.0)
     }
 }
 
