@@ -6,7 +6,11 @@
 //! rotated and each is used once, so a chain is a line and ids grow along it: the descendants
 //! of a token are the tokens of its chain with a greater id.
 
+use diesel::backend::Backend;
 use diesel::prelude::*;
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::serialize::ToSql;
+use diesel::sql_types::{BigInt, HasSqlType, Timestamp as SqlTimestamp};
 
 use crate::schema::{access_tokens, refresh_tokens, users};
 use crate::users::User;
@@ -133,23 +137,12 @@ fn use_once(
 ) -> StorageResult<bool> {
     // Both statements run inside every rotation's write transaction (on SQLite, on the one
     // writer): on the backend's statement cache.
-    let unused = refresh_tokens::table
-        .find(token.id)
-        .filter(refresh_tokens::revoked.is_null());
-    let used = (
-        refresh_tokens::revoked.eq(Some(now)),
-        refresh_tokens::access_token_id.eq(None::<i64>),
-    );
-    let changed = if owner_must_be_active {
-        let owner_active =
-            diesel::dsl::exists(users::table.find(token.user_id).filter(users::is_active));
-        crate::with_backend!(conn, |c| diesel::update(unused.filter(owner_active))
-            .set(used)
-            .execute(c))?
-    } else {
-        crate::with_backend!(conn, |c| diesel::update(unused).set(used).execute(c))?
+    let use_once = UseOnce {
+        id: token.id,
+        at: now,
+        active_owner: owner_must_be_active.then_some(token.user_id),
     };
-    let won = changed == 1;
+    let won = crate::with_backend!(conn, |c| use_once.execute(c))? == 1;
     if won && let Some(access_token) = token.access_token_id {
         crate::with_backend!(conn, |c| diesel::delete(
             access_tokens::table.find(access_token)
@@ -158,6 +151,45 @@ fn use_once(
     }
     Ok(won)
 }
+
+/// The conditional `UPDATE` of [`use_once`], written out so that it is prepared once per
+/// connection: diesel prepares every `UPDATE` it builds afresh (a changeset's SQL may vary with
+/// its values), and parsing and planning it took a share of SQLite's one writer per rotation.
+/// Its SQL depends only on whether the owner is checked: diesel caches it by that text.
+struct UseOnce {
+    id: i64,
+    at: Timestamp,
+    /// The owner that must still be active, when checked.
+    active_owner: Option<i64>,
+}
+
+impl QueryId for UseOnce {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<DB> QueryFragment<DB> for UseOnce
+where
+    DB: Backend + HasSqlType<BigInt> + HasSqlType<SqlTimestamp>,
+    i64: ToSql<BigInt, DB>,
+    Timestamp: ToSql<SqlTimestamp, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("UPDATE refresh_tokens SET revoked = ");
+        out.push_bind_param::<SqlTimestamp, _>(&self.at)?;
+        out.push_sql(", access_token_id = NULL WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&self.id)?;
+        out.push_sql(" AND revoked IS NULL");
+        if let Some(owner) = &self.active_owner {
+            out.push_sql(" AND EXISTS (SELECT 1 FROM users WHERE users.id = ");
+            out.push_bind_param::<BigInt, _>(owner)?;
+            out.push_sql(" AND users.is_active)");
+        }
+        Ok(())
+    }
+}
+
+impl<Conn> RunQueryDsl<Conn> for UseOnce {}
 
 /// Gives the live refresh token of access token `access_token` the scope `scope`: an edit of
 /// a token's scope applies to what refreshing it issues, so a narrowed token is not widened
