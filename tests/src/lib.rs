@@ -10,7 +10,6 @@
 //! a test wants to assert on. [`backend_tests!`] turns each test function into one test per
 //! backend.
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -576,7 +575,8 @@ fn serve(backend: Backend, vars: Vec<(String, String)>) -> (ServerHandle, JoinHa
     let state = acs_api::server::prepare(config)
         .unwrap_or_else(|error| panic!("the server did not prepare ({backend:?}): {error:?}"));
 
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free loopback port");
+    // The listener acs-server itself opens.
+    let listener = acs_api::listener::listen("127.0.0.1:0").expect("a free loopback port");
     let port = listener.local_addr().expect("the bound address").port();
     let (tx, rx) = mpsc::channel::<Result<ServerHandle, String>>();
     let thread = std::thread::Builder::new()

@@ -15,6 +15,7 @@ pub mod handlers;
 mod hostile_input;
 pub mod housekeeping;
 pub mod http;
+pub mod listener;
 pub mod logging;
 pub mod openapi;
 pub mod pages;

@@ -1,7 +1,6 @@
 //! `acs-server`: with no arguments, serves on `ACS_BIND` (default 127.0.0.1:8013) from the
 //! embedded SQLite database in `ACS_DATA_DIR` (default ./data).
 
-use std::net::TcpListener;
 use std::process::ExitCode;
 
 use acs_api::config::Config;
@@ -35,7 +34,8 @@ fn serve() -> Result<(), String> {
     let bind = config.bind.clone();
     tracing::info!(database = ?config.database, data_dir = %config.data_dir.display(), "starting");
     let state = acs_api::server::prepare(config).map_err(|e| e.to_string())?;
-    let listener = TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+    let listener =
+        acs_api::listener::listen(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     tracing::info!(%bind, "listening");
     // actix stops gracefully on SIGTERM and SIGINT: in-flight requests finish first.
     actix_rt::System::new()
