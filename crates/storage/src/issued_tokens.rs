@@ -267,16 +267,9 @@ impl QueryFragment<Pg> for IssueStatement<'_, '_> {
 /// A rotation's `used`, `gone` and `gone_entry` clauses, each followed by a comma.
 fn push_rotation<'b>(rotation: &'b Rotation<'_>, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
     let used = rotation.used;
-    out.push_sql("used AS (UPDATE refresh_tokens SET revoked = ");
-    out.push_bind_param::<SqlTimestamp, _>(&rotation.at)?;
-    out.push_sql(", access_token_id = NULL WHERE id = ");
-    out.push_bind_param::<BigInt, _>(&used.id)?;
-    out.push_sql(
-        " AND revoked IS NULL AND EXISTS \
-             (SELECT 1 FROM users WHERE users.id = ",
-    );
-    out.push_bind_param::<BigInt, _>(&used.user_id)?;
-    out.push_sql(" AND users.is_active) RETURNING id), ");
+    out.push_sql("used AS (");
+    crate::refresh_tokens::push_use_once(out.reborrow(), used, &rotation.at, true)?;
+    out.push_sql(" RETURNING id), ");
     if let Some(access_token) = &used.access_token_id {
         out.push_sql("gone AS (DELETE FROM access_tokens WHERE id = ");
         out.push_bind_param::<BigInt, _>(access_token)?;

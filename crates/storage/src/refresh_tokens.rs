@@ -138,9 +138,9 @@ fn use_once(
     // Both statements run inside every rotation's write transaction (on SQLite, on the one
     // writer): on the backend's statement cache.
     let use_once = UseOnce {
-        id: token.id,
+        token,
         at: now,
-        active_owner: owner_must_be_active.then_some(token.user_id),
+        owner_must_be_active,
     };
     let won = crate::with_backend!(conn, |c| use_once.execute(c))? == 1;
     if won && let Some(access_token) = token.access_token_id {
@@ -156,40 +156,56 @@ fn use_once(
 /// connection: diesel prepares every `UPDATE` it builds afresh (a changeset's SQL may vary with
 /// its values), and parsing and planning it took a share of SQLite's one writer per rotation.
 /// Its SQL depends only on whether the owner is checked: diesel caches it by that text.
-struct UseOnce {
-    id: i64,
+struct UseOnce<'a> {
+    token: &'a RefreshToken,
     at: Timestamp,
-    /// The owner that must still be active, when checked.
-    active_owner: Option<i64>,
+    owner_must_be_active: bool,
 }
 
-impl QueryId for UseOnce {
+impl QueryId for UseOnce<'_> {
     type QueryId = ();
     const HAS_STATIC_QUERY_ID: bool = false;
 }
 
-impl<DB> QueryFragment<DB> for UseOnce
+impl<DB> QueryFragment<DB> for UseOnce<'_>
 where
     DB: Backend + HasSqlType<BigInt> + HasSqlType<SqlTimestamp>,
     i64: ToSql<BigInt, DB>,
     Timestamp: ToSql<SqlTimestamp, DB>,
 {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        out.push_sql("UPDATE refresh_tokens SET revoked = ");
-        out.push_bind_param::<SqlTimestamp, _>(&self.at)?;
-        out.push_sql(", access_token_id = NULL WHERE id = ");
-        out.push_bind_param::<BigInt, _>(&self.id)?;
-        out.push_sql(" AND revoked IS NULL");
-        if let Some(owner) = &self.active_owner {
-            out.push_sql(" AND EXISTS (SELECT 1 FROM users WHERE users.id = ");
-            out.push_bind_param::<BigInt, _>(owner)?;
-            out.push_sql(" AND users.is_active)");
-        }
-        Ok(())
+    fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        push_use_once(out, self.token, &self.at, self.owner_must_be_active)
     }
 }
 
-impl<Conn> RunQueryDsl<Conn> for UseOnce {}
+/// Writes the `UPDATE` that marks `token` used at `at` and drops its access token id, only
+/// while it is unused (and, with `owner_must_be_active`, while its owner is active): of
+/// [`use_once`], and of the PostgreSQL rotation statement (`crate::issued_tokens`).
+pub(crate) fn push_use_once<'b, DB>(
+    mut out: AstPass<'_, 'b, DB>,
+    token: &'b RefreshToken,
+    at: &'b Timestamp,
+    owner_must_be_active: bool,
+) -> QueryResult<()>
+where
+    DB: Backend + HasSqlType<BigInt> + HasSqlType<SqlTimestamp>,
+    i64: ToSql<BigInt, DB>,
+    Timestamp: ToSql<SqlTimestamp, DB>,
+{
+    out.push_sql("UPDATE refresh_tokens SET revoked = ");
+    out.push_bind_param::<SqlTimestamp, _>(at)?;
+    out.push_sql(", access_token_id = NULL WHERE id = ");
+    out.push_bind_param::<BigInt, _>(&token.id)?;
+    out.push_sql(" AND revoked IS NULL");
+    if owner_must_be_active {
+        out.push_sql(" AND EXISTS (SELECT 1 FROM users WHERE users.id = ");
+        out.push_bind_param::<BigInt, _>(&token.user_id)?;
+        out.push_sql(" AND users.is_active)");
+    }
+    Ok(())
+}
+
+impl<Conn> RunQueryDsl<Conn> for UseOnce<'_> {}
 
 /// Gives the live refresh token of access token `access_token` the scope `scope`: an edit of
 /// a token's scope applies to what refreshing it issues, so a narrowed token is not widened
