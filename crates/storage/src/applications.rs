@@ -101,7 +101,7 @@ pub fn find_by_client_id(
     conn: &mut DbConnection,
     client_id: &str,
 ) -> StorageResult<Option<Application>> {
-    Ok(crate::with_backend!(conn, |c| applications::table
+    Ok(crate::lookup!(conn, |c| applications::table
         .filter(applications::client_id.eq(client_id))
         .select(Application::as_select())
         .get_result(c)

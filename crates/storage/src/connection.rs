@@ -46,6 +46,16 @@ macro_rules! with_backend {
     };
 }
 
+/// [`with_backend!`] for a lookup on a hot path of the API whose statements are all
+/// `SELECT`s: the connection's watch takes them for reads without building their text (see
+/// [`crate::local_changes::reading`]).
+macro_rules! lookup {
+    ($conn:expr, |$inner:ident| $body:expr) => {
+        $crate::local_changes::reading(|| $crate::with_backend!($conn, |$inner| $body))
+    };
+}
+pub(crate) use lookup;
+
 /// The diesel backend type generated for [`DbConnection`].
 pub type Backend = <DbConnection as Connection>::Backend;
 

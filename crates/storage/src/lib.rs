@@ -56,6 +56,7 @@ pub mod unified_job_lines;
 pub mod unified_jobs;
 pub mod users;
 
+pub(crate) use connection::lookup;
 pub use connection::{Backend, Database, DbConnection, Manager, Pool, PooledConnection};
 pub use error::{StorageError, StorageResult};
 pub use migrations::{pending_migrations, run_migrations};

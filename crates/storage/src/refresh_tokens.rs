@@ -84,7 +84,7 @@ pub struct WithOwner {
 /// The refresh token with this digest, used or not, with its owner and its access token's
 /// description: the refresh grant's one read before its write transaction.
 pub fn find_with_owner(conn: &mut DbConnection, digest: &[u8]) -> StorageResult<Option<WithOwner>> {
-    let found = crate::with_backend!(conn, |c| refresh_tokens::table
+    let found = crate::lookup!(conn, |c| refresh_tokens::table
         .inner_join(users::table.on(users::id.eq(refresh_tokens::user_id)))
         .left_join(
             access_tokens::table.on(access_tokens::id

@@ -38,7 +38,7 @@ pub fn current(conn: &mut DbConnection) -> StorageResult<Revisions> {
     // No WHERE and no LIMIT: the view has exactly one row, and a statement without bound
     // parameters is never re-prepared. With `find(1).first()` SQLite re-parsed the statement
     // on every step, since its plan depended on a bound value.
-    let rows: Vec<Revisions> = crate::with_backend!(conn, |c| revision_totals::table
+    let rows: Vec<Revisions> = crate::lookup!(conn, |c| revision_totals::table
         .select(Revisions::as_select())
         .load(c))?;
     rows.into_iter().next().ok_or(crate::StorageError::NotFound)

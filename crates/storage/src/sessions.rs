@@ -49,7 +49,7 @@ pub fn find_active(
     now: Timestamp,
 ) -> StorageResult<Option<(Session, User)>> {
     // Every session-authenticated request runs this: keep it on the statement cache.
-    Ok(crate::with_backend!(conn, |c| sessions::table
+    Ok(crate::lookup!(conn, |c| sessions::table
         .inner_join(users::table)
         .filter(sessions::digest.eq(digest))
         .filter(sessions::expires.gt(now))

@@ -16,7 +16,7 @@ pub fn failures(
     keys: [&str; 2],
     since: Timestamp,
 ) -> StorageResult<Option<(i32, Timestamp)>> {
-    let rows: Vec<(i32, Timestamp)> = crate::with_backend!(conn, |c| login_failures::table
+    let rows: Vec<(i32, Timestamp)> = crate::lookup!(conn, |c| login_failures::table
         .filter(
             login_failures::key
                 .eq(keys[0])

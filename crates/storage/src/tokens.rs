@@ -120,7 +120,7 @@ pub fn find_active(
     now: Timestamp,
 ) -> StorageResult<Option<(AccessToken, User)>> {
     // Every bearer-authenticated request that misses the principal cache runs this.
-    Ok(crate::with_backend!(conn, |c| access_tokens::table
+    Ok(crate::lookup!(conn, |c| access_tokens::table
         .inner_join(users::table)
         .filter(access_tokens::digest.eq(digest))
         .filter(access_tokens::expires.gt(now))

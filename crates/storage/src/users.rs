@@ -93,7 +93,7 @@ crate::row_functions!(users, User, timed UserValues);
 /// Finds a user by exact username.
 pub fn find_by_username(conn: &mut DbConnection, username: &str) -> StorageResult<Option<User>> {
     // Every Basic-authenticated request runs this: keep it on the backend's statement cache.
-    Ok(crate::with_backend!(conn, |c| users::table
+    Ok(crate::lookup!(conn, |c| users::table
         .filter(users::username.eq(username))
         .select(User::as_select())
         .get_result(c)
@@ -147,7 +147,7 @@ pub fn memberships(
 
 /// The memberships of one user (a static query: it runs on every authenticated request).
 pub fn memberships_of(conn: &mut DbConnection, id: i64) -> StorageResult<Memberships> {
-    let rows: Vec<(i64, String)> = crate::with_backend!(conn, |c| organization_roles::table
+    let rows: Vec<(i64, String)> = crate::lookup!(conn, |c| organization_roles::table
         .filter(organization_roles::user_id.eq(id))
         .select((
             organization_roles::organization_id,
