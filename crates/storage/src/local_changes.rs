@@ -9,7 +9,9 @@
 //!
 //! Writes that add only rows no counter counts (a new access token, its refresh token,
 //! activity entries) run under [`keeping_counters`]: they leave the feed's reading trusted, so
-//! that issuing tokens does not make every request after it read the counters itself.
+//! that issuing tokens does not make every request after it read the counters itself. So may
+//! a write whose counted changes its caller honours by other means (the refresh grant deletes
+//! the access token it replaces and drops it from the API's principal cache).
 
 use std::cell::Cell;
 use std::fmt::Write as _;
@@ -43,9 +45,11 @@ pub(crate) fn reading<T>(lookup: impl FnOnce() -> T) -> T {
     lookup()
 }
 
-/// Runs `write`, which adds only rows that no change counter counts (new access and refresh
-/// tokens, activity entries: see `acs_storage::revisions`), without counting it as a change:
-/// counters read before it stay trusted. Its statements must run on this thread.
+/// Runs `write` without counting it as a change: counters read before it stay trusted. For a
+/// write that adds only rows no change counter counts (new access and refresh tokens,
+/// activity entries: see `acs_storage::revisions`), or whose counted changes the caller
+/// honours itself until the change feed reads the counters that tell them. Its statements
+/// must run on this thread.
 pub fn keeping_counters<T>(write: impl FnOnce() -> T) -> T {
     /// Clears the flag however `write` ends, a panic included.
     struct Reset;

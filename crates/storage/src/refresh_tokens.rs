@@ -70,7 +70,7 @@ pub fn find_by_digest(
 }
 
 /// A refresh token with what rotating it needs, read at once: its owner, and the description
-/// of its access token (`None` once that is gone).
+/// and digest of its access token (`None` once that is gone).
 #[derive(Debug, Clone)]
 pub struct WithOwner {
     /// The refresh token.
@@ -79,10 +79,12 @@ pub struct WithOwner {
     pub owner: User,
     /// The description of its access token, which the replacing token keeps.
     pub description: Option<String>,
+    /// The digest of its access token, which the rotation deletes.
+    pub access_digest: Option<Vec<u8>>,
 }
 
 /// The refresh token with this digest, used or not, with its owner and its access token's
-/// description: the refresh grant's one read before its write transaction.
+/// description and digest: the refresh grant's one read before its write transaction.
 pub fn find_with_owner(conn: &mut DbConnection, digest: &[u8]) -> StorageResult<Option<WithOwner>> {
     let found = crate::lookup!(conn, |c| refresh_tokens::table
         .inner_join(users::table.on(users::id.eq(refresh_tokens::user_id)))
@@ -96,14 +98,18 @@ pub fn find_with_owner(conn: &mut DbConnection, digest: &[u8]) -> StorageResult<
             RefreshToken::as_select(),
             User::as_select(),
             access_tokens::description.nullable(),
+            access_tokens::digest.nullable(),
         ))
         .get_result(c)
         .optional())?;
-    Ok(found.map(|(token, owner, description)| WithOwner {
-        token,
-        owner,
-        description,
-    }))
+    Ok(
+        found.map(|(token, owner, description, access_digest)| WithOwner {
+            token,
+            owner,
+            description,
+            access_digest,
+        }),
+    )
 }
 
 /// Marks the token used at `now` and deletes its access token, if it is still unused. True

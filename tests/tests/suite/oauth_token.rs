@@ -17,6 +17,7 @@ backend_tests!(
     grant_parameters_are_checked,
     password_grant_failures_are_invalid_grant,
     refresh_rotates_the_pair,
+    a_rotated_access_token_is_refused_at_once,
     refresh_scope_may_only_narrow,
     a_refresh_keeps_the_scope_and_description_the_token_has_now,
     refresh_reuse_after_the_grace_period_revokes_the_chain,
@@ -532,6 +533,25 @@ fn refresh_rotates_the_pair(backend: Backend) {
         .0,
         "invalid_grant"
     );
+}
+
+/// The rotation deletes the access token it replaces without moving the change counters this
+/// server trusts: the server must drop the token's cached principal itself. Each old token is
+/// used (and so cached) just before its rotation, and refused on the very next request.
+fn a_rotated_access_token_is_refused_at_once(backend: Backend) {
+    let (server, client, _) = setup(backend);
+    let mut pair = client.password_grant(&server, USER, PASSWORD);
+    for _ in 0..10 {
+        let old = field(&pair, "access_token");
+        assert_eq!(server.bearer_me_status(&old), 200);
+        assert_eq!(server.bearer_me_status(&old), 200, "served from the cache");
+        pair = client
+            .refresh(&server, &field(&pair, "refresh_token"))
+            .expect(200)
+            .json();
+        assert_eq!(server.bearer_me_status(&old), 401, "the replaced token");
+        assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 200);
+    }
 }
 
 fn refresh_scope_may_only_narrow(backend: Backend) {

@@ -27,6 +27,7 @@ pub fn authenticate(
     {
         return Ok(Some(principal));
     }
+    let since = store.state.principals.since();
     let Some((token, user)) =
         acs_storage::tokens::find_active(store.conn()?, digest.as_bytes(), now)?
     else {
@@ -46,6 +47,7 @@ pub fn authenticate(
         key,
         Kind::Bearer,
         &revisions,
+        since,
         principal.clone(),
         Some(token.expires),
     );

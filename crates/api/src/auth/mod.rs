@@ -141,6 +141,7 @@ fn basic(store: &mut Store<'_>, request: &RequestInfo) -> ApiResult<Option<Princ
     if let Some((principal, _)) = cache.get(&key, principal_cache::Kind::Basic, &revisions) {
         return Ok(Some(principal));
     }
+    let since = cache.since();
     let passwords::Verdict::Valid(user) = passwords::check(store, request, &username, &password)?
     else {
         return Ok(None);
@@ -153,6 +154,7 @@ fn basic(store: &mut Store<'_>, request: &RequestInfo) -> ApiResult<Option<Princ
             key,
             principal_cache::Kind::Basic,
             &revisions,
+            since,
             principal.clone(),
             None,
         );

@@ -9,6 +9,12 @@
 //! password change, a deactivation, a revoked session or a new failed login (which could
 //! throttle) takes effect on the next request, on every server. Credentials are never stored:
 //! keys are HMACs under a key that never leaves this process.
+//!
+//! A change this process makes without moving the counters it trusts (the refresh grant's
+//! deletion of the access token it replaces: see `acs_storage::local_changes`) is honoured
+//! by [`PrincipalCache::forget`] instead: the entry goes, and so does any entry a concurrent
+//! request built from what it read before the change ([`PrincipalCache::insert`] takes the
+//! [`Since`] read before that request's lookup).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -57,10 +63,23 @@ fn dependency(kind: Kind, revisions: &Revisions) -> i64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CacheKey([u8; 32]);
 
+/// How many entries the cache had forgotten when a request started to build a principal:
+/// read before its database lookup, so that what it built is not stored if an entry was
+/// forgotten meanwhile (it may have read what the forgetting change removed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Since(u64);
+
+#[derive(Debug, Default)]
+struct Entries {
+    map: HashMap<CacheKey, Entry>,
+    /// Entries forgotten so far: see [`Since`].
+    forgotten: u64,
+}
+
 /// The cache of one server process.
 pub struct PrincipalCache {
     key: hmac::Key,
-    entries: Mutex<HashMap<CacheKey, Entry>>,
+    entries: Mutex<Entries>,
 }
 
 impl std::fmt::Debug for PrincipalCache {
@@ -74,7 +93,7 @@ impl PrincipalCache {
     pub fn new(rng: &dyn SecureRandom) -> Result<Self, ring::error::Unspecified> {
         Ok(PrincipalCache {
             key: hmac::Key::generate(hmac::HMAC_SHA256, rng)?,
-            entries: Mutex::new(HashMap::new()),
+            entries: Mutex::default(),
         })
     }
 
@@ -120,27 +139,42 @@ impl PrincipalCache {
         revisions: &Revisions,
     ) -> Option<(Principal, Option<Timestamp>)> {
         let entries = self.lock();
-        let entry = current(&entries, key, kind, revisions)?;
+        let entry = current(&entries.map, key, kind, revisions)?;
         Some((entry.principal.clone(), entry.expires))
     }
 
     /// Whether [`PrincipalCache::get`] would find a principal, without copying it.
     pub fn holds(&self, key: &CacheKey, kind: Kind, revisions: &Revisions) -> bool {
-        current(&self.lock(), key, kind, revisions).is_some()
+        current(&self.lock().map, key, kind, revisions).is_some()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<CacheKey, Entry>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Stores a principal built after reading `revisions`.
+    /// To be read before a lookup whose result may be stored (see [`Since`]).
+    pub fn since(&self) -> Since {
+        Since(self.lock().forgotten)
+    }
+
+    /// Drops the entry under `key`, and keeps out any entry built from a lookup that started
+    /// before: for a change this process made that the counters do not yet tell.
+    pub fn forget(&self, key: &CacheKey) {
+        let mut entries = self.lock();
+        entries.forgotten += 1;
+        entries.map.remove(key);
+    }
+
+    /// Stores a principal built after reading `revisions` and `since`, unless an entry was
+    /// forgotten since.
     pub fn insert(
         &self,
         key: CacheKey,
         kind: Kind,
         revisions: &Revisions,
+        since: Since,
         principal: Principal,
         expires: Option<Timestamp>,
     ) {
@@ -152,10 +186,13 @@ impl PrincipalCache {
             expires,
         };
         let mut entries = self.lock();
-        if entries.len() >= CAPACITY {
-            entries.clear();
+        if Since(entries.forgotten) != since {
+            return;
         }
-        entries.insert(key, entry);
+        if entries.map.len() >= CAPACITY {
+            entries.map.clear();
+        }
+        entries.map.insert(key, entry);
     }
 }
 
@@ -204,7 +241,7 @@ mod tests {
             login_failures: 9,
             tokens: 11,
         };
-        cache.insert(key, Kind::Basic, &at, principal(1), None);
+        cache.insert(key, Kind::Basic, &at, cache.since(), principal(1), None);
         assert!(cache.get(&key, Kind::Basic, &at).is_some());
         // A settings or sessions change does not concern Basic credentials.
         assert!(
@@ -246,13 +283,37 @@ mod tests {
         assert!(!cache.holds(&key, Kind::Session, &at));
         // Bearer entries follow the tokens counter.
         let bearer = cache.bearer_key(&acs_oauth2::PlainSecret::new("t".into()).digest());
-        cache.insert(bearer, Kind::Bearer, &at, principal(2), None);
+        cache.insert(bearer, Kind::Bearer, &at, cache.since(), principal(2), None);
         assert!(cache.get(&bearer, Kind::Bearer, &at).is_some());
         assert!(
             cache
                 .get(&bearer, Kind::Bearer, &Revisions { tokens: 12, ..at })
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_forgotten_entry_stays_out_even_when_built_before_it_was_forgotten() {
+        let cache = PrincipalCache::new(&ring::rand::SystemRandom::new()).expect("key");
+        let at = Revisions::default();
+        let token = cache.bearer_key(&acs_oauth2::PlainSecret::new("old".into()).digest());
+        let other = cache.bearer_key(&acs_oauth2::PlainSecret::new("other".into()).digest());
+        cache.insert(token, Kind::Bearer, &at, cache.since(), principal(1), None);
+        cache.insert(other, Kind::Bearer, &at, cache.since(), principal(2), None);
+        // A request starts its lookup of the token, the token is deleted and forgotten, and the
+        // request then stores what it read before the deletion.
+        let before = cache.since();
+        cache.forget(&token);
+        assert!(cache.get(&token, Kind::Bearer, &at).is_none());
+        cache.insert(token, Kind::Bearer, &at, before, principal(1), None);
+        assert!(
+            cache.get(&token, Kind::Bearer, &at).is_none(),
+            "read before the forget"
+        );
+        // Other entries stay, and lookups that start afterwards are stored again.
+        assert!(cache.get(&other, Kind::Bearer, &at).is_some());
+        cache.insert(token, Kind::Bearer, &at, cache.since(), principal(1), None);
+        assert!(cache.get(&token, Kind::Bearer, &at).is_some());
     }
 
     #[test]

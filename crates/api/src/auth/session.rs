@@ -48,6 +48,7 @@ pub fn authenticate(
     let (principal, session_expires) = match cached {
         Some((principal, Some(expires))) if expires > now => (principal, expires),
         _ => {
+            let since = store.state.principals.since();
             let digest = secret.digest();
             let Some((session, user)) =
                 acs_storage::sessions::find_active(store.conn()?, digest.as_bytes(), now)?
@@ -60,6 +61,7 @@ pub fn authenticate(
                 key,
                 Kind::Session,
                 &revisions,
+                since,
                 principal.clone(),
                 Some(session.expires),
             );

@@ -10,7 +10,7 @@ use acs_oauth2::code::check_exchange;
 use acs_oauth2::{
     AuthorizationCodeFacts, CodeChallenge, CodeExchange, DEFAULT_GRANT_SCOPE, ErrorCode,
     OAuthError, PlainSecret, RefreshDecision, RefreshRequest, RefreshTokenFacts, Scope,
-    decide_refresh, granted_scope_words,
+    SecretDigest, decide_refresh, granted_scope_words,
 };
 use acs_storage::applications::Application;
 use acs_storage::users::User;
@@ -184,6 +184,7 @@ pub fn refresh_token(
         token: stored,
         owner,
         description,
+        access_digest,
     } = acs_storage::refresh_tokens::find_with_owner(ctx.conn()?, token.digest().as_bytes())?
         .ok_or_else(OAuthError::invalid_refresh_token)?;
     let settings = ctx.settings()?;
@@ -242,18 +243,29 @@ pub fn refresh_token(
     // The new token keeps the description of the one it replaces.
     let description = description.as_deref().unwrap_or_default();
     let words = scope.words(asked.or(Some(&stored.scope)));
-    // One write, and on PostgreSQL one statement: the rotation and the new pair.
-    let issued = ctx.write_single_statement(|conn| {
-        reissue(
-            conn,
-            &issuer.state.rng,
-            &issuer.settings,
-            now,
-            issuer.request(&owner, &words, description, Some(stored.chain())),
-            &rotation,
-        )
-        .map_err(ApiError::from)
-    })?;
+    // One write, and on PostgreSQL one statement: the rotation and the new pair. Of what it
+    // changes, only the deletion of the old access token moves a change counter; this server
+    // honours that deletion by forgetting the token's cached principal, so the change feed's
+    // reading stays trusted (other servers learn of it from their feeds).
+    let issued = keeping_counters(|| {
+        ctx.write_single_statement(|conn| {
+            reissue(
+                conn,
+                &issuer.state.rng,
+                &issuer.settings,
+                now,
+                issuer.request(&owner, &words, description, Some(stored.chain())),
+                &rotation,
+            )
+            .map_err(ApiError::from)
+        })
+    });
+    // Forgotten whatever the outcome: a commit that reported failure may still have landed.
+    if let Some(digest) = access_digest.as_deref().and_then(SecretDigest::from_slice) {
+        let principals = &ctx.store.state.principals;
+        principals.forget(&principals.bearer_key(&digest));
+    }
+    let issued = issued?;
     // Refused when another request used the token first or the owner was deactivated since
     // the read.
     issued.ok_or_else(|| OAuthError::invalid_refresh_token().into())
