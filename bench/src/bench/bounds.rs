@@ -39,7 +39,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "password_grant",
-        "Client authentication (a SHA-256 digest), the cached password check, and one write per pair (access and refresh token and the entry: one statement on PostgreSQL, keeping the counters as token_issue does), on the blocking pool; bounded like token_issue by the write and the hand-off.",
+        "Client authentication (a SHA-256 digest against the application's row, which the server caches by client id while the `applications` change counter holds), the cached password check, and one write per pair (access and refresh token and the entry: one statement on PostgreSQL, keeping the counters as token_issue does), on the blocking pool; bounded like token_issue by the write and the hand-off. The application's row used to be read on every request: on PostgreSQL a round trip of three (three alternated runs of 10 s, same binaries otherwise: 2 584, 2 408 and 2 108 grants/s before the cache, 3 079, 2 708 and 2 573 with it; refresh_grant 2 200, 1 819 and 2 082 before, 2 513, 2 132 and 2 201 with it; SQLite within its noise, 4 152 to 4 352 before, 4 101 to 4 592 with it).",
     ),
     (
         "refresh_grant",
@@ -64,7 +64,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
          `UPDATE` was prepared afresh on every call too (diesel caches no `UPDATE` it builds, \
          since a changeset's SQL may vary): written out as a statement whose text is fixed, it \
          is prepared once per connection (SQLite, runs of 10 s, same binaries otherwise: \
-         2 075 and 2 296 rotations/s before, 2 470 and 2 575 after). On PostgreSQL a rotation was eleven round trips (the counters, the client's application, the refresh token, `BEGIN`, the conditional `UPDATE`, the access token's `DELETE`, four inserts, `COMMIT`), the `UPDATE` parsed and planned every time (diesel prepares no `UPDATE` for its statement cache); it is now three: the application, the refresh token, and one prepared statement that marks the token used, deletes its access token, records that and stores the new pair with its entry, the new rows selected from the `UPDATE`'s result so that a lost race writes nothing. On PostgreSQL \
+         2 075 and 2 296 rotations/s before, 2 470 and 2 575 after). On PostgreSQL a rotation was eleven round trips (the counters, the client's application, the refresh token, `BEGIN`, the conditional `UPDATE`, the access token's `DELETE`, four inserts, `COMMIT`), the `UPDATE` parsed and planned every time (diesel prepares no `UPDATE` for its statement cache); it is now two: the refresh token and one prepared statement (the application comes from the server's cache, see password_grant) that marks the token used, deletes its access token, records that and stores the new pair with its entry, the new rows selected from the `UPDATE`'s result so that a lost race writes nothing. On PostgreSQL \
          the deletion's change counter was one row, which every rotation then held locked \
          until its commit was flushed, so rotations ran one at a time; the counters are now \
          64 rows, one per session slot (same run: 0.4% to 0.7% of the baseline, 0.9% with \

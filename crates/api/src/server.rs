@@ -65,6 +65,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         settings: settings::SettingsCache::new(),
         passwords,
         principals,
+        clients: crate::auth::ClientCache::default(),
         rng,
         keys,
         config,

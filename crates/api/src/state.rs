@@ -26,6 +26,8 @@ pub struct AppState {
     pub principals: crate::auth::PrincipalCache,
     /// Recently verified passwords, keyed to the stored hash.
     pub passwords: PasswordCache,
+    /// OAuth 2 applications by client id, valid while the `applications` counter holds.
+    pub clients: crate::auth::ClientCache,
     /// The system's secure random number generator.
     pub rng: SystemRandom,
     /// This node's runs, executing and waiting (at most `ACS_MAX_CONCURRENT_RUNS` at once).

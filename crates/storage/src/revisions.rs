@@ -1,8 +1,8 @@
 //! Change counters. Database triggers bump a counter with every write to the tables it covers,
 //! whichever process writes: `settings` (the settings table), `users` (users, organizations
-//! and their roles), `sessions`, `login_failures`, `tokens` (access tokens). Sessions and
-//! access tokens count updates and deletes only: a new one cannot change anything cached,
-//! since caches hold only what was found. A server reads the counters once per request (or
+//! and their roles), `sessions`, `login_failures`, `tokens` (access tokens), `applications`.
+//! Sessions, access tokens and applications count updates and deletes only: a new one cannot
+//! change anything cached, since caches hold only what was found. A server reads the counters once per request (or
 //! takes them from its change feed); anything it cached under the same counters is still
 //! what the database holds.
 
@@ -25,6 +25,8 @@ pub struct Revisions {
     pub login_failures: i64,
     /// Bumped by every change to or deletion of an access token (revocation, scope change).
     pub tokens: i64,
+    /// Bumped by every change to or deletion of an OAuth 2 application.
+    pub applications: i64,
 }
 
 /// The current counters (one read of a one-row view, on the backend's statement cache: it

@@ -62,6 +62,7 @@ diesel::table! {
         sessions -> BigInt,
         login_failures -> BigInt,
         tokens -> BigInt,
+        applications -> BigInt,
     }
 }
 
@@ -74,6 +75,7 @@ diesel::table! {
         sessions -> BigInt,
         login_failures -> BigInt,
         tokens -> BigInt,
+        applications -> BigInt,
     }
 }
 

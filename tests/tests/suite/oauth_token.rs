@@ -18,6 +18,7 @@ backend_tests!(
     password_grant_failures_are_invalid_grant,
     refresh_rotates_the_pair,
     a_rotated_access_token_is_refused_at_once,
+    a_deleted_application_is_refused_at_once,
     refresh_scope_may_only_narrow,
     a_refresh_keeps_the_scope_and_description_the_token_has_now,
     refresh_reuse_after_the_grace_period_revokes_the_chain,
@@ -552,6 +553,28 @@ fn a_rotated_access_token_is_refused_at_once(backend: Backend) {
         assert_eq!(server.bearer_me_status(&old), 401, "the replaced token");
         assert_eq!(server.bearer_me_status(&field(&pair, "access_token")), 200);
     }
+}
+
+/// Client authentication serves applications from the server's cache: deleting one must end
+/// its client's access on the very next request.
+fn a_deleted_application_is_refused_at_once(backend: Backend) {
+    let (server, client, _) = setup(backend);
+    client.password_grant(&server, USER, PASSWORD);
+    client.password_grant(&server, USER, PASSWORD);
+    server
+        .admin()
+        .delete(&format!("/api/v2/applications/{}/", client.id))
+        .call()
+        .expect(204);
+    let refused = client.token_request(
+        &server,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+        ],
+    );
+    assert_eq!(oauth_error(&refused, 401).0, "invalid_client");
 }
 
 fn refresh_scope_may_only_narrow(backend: Backend) {

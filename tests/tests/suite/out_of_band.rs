@@ -87,7 +87,35 @@ fn membership_changed_elsewhere_applies_within_the_bound(backend: Backend) {
     });
 }
 
+fn application_deleted_elsewhere_is_refused_within_the_bound(backend: Backend) {
+    let server = TestServer::start(backend);
+    let org = server.create_organization("acme");
+    let client = server.oauth_client(org, "cli", "password", "confidential");
+    let admin_password = server.admin_password.clone();
+    let grant = || {
+        client
+            .token_request(
+                &server,
+                &[
+                    ("grant_type", "password"),
+                    ("username", "admin"),
+                    ("password", &admin_password),
+                ],
+            )
+            .status
+    };
+    assert_eq!(grant(), 200);
+    assert_eq!(grant(), 200);
+
+    server.execute_sql_now(&format!(
+        "DELETE FROM applications WHERE id = {}",
+        client.id
+    ));
+    honoured_within_bound(Instant::now(), 401, grant);
+}
+
 backend_tests!(
+    application_deleted_elsewhere_is_refused_within_the_bound,
     deactivated_user_is_refused_within_the_bound,
     password_changed_elsewhere_is_refused_within_the_bound,
     session_deleted_elsewhere_is_refused_within_the_bound,

@@ -5,6 +5,7 @@
 //! request's [`Store`]; the request context only keeps what it produced.
 
 pub mod bearer;
+pub mod client_cache;
 pub mod csrf;
 pub mod directory;
 mod directory_login;
@@ -18,6 +19,7 @@ use acs_authz::Actor;
 use acs_storage::users::User;
 use base64::Engine;
 
+pub use client_cache::ClientCache;
 pub use password_cache::PasswordCache;
 pub use principal_cache::PrincipalCache;
 

@@ -240,6 +240,7 @@ mod tests {
             sessions: 7,
             login_failures: 9,
             tokens: 11,
+            applications: 13,
         };
         cache.insert(key, Kind::Basic, &at, cache.since(), principal(1), None);
         assert!(cache.get(&key, Kind::Basic, &at).is_some());

@@ -16,14 +16,28 @@ pub fn authenticate(
     params: &FormParams,
 ) -> OAuthResult<Application> {
     let credentials = ClientCredentials::extract(authorization, params)?;
-    let application =
-        acs_storage::applications::find_by_client_id(ctx.conn()?, &credentials.client_id)?
-            .ok_or_else(OAuthError::invalid_client)?;
+    let application = application(ctx, &credentials.client_id)?;
     // A row that no longer parses (hand-edited) authenticates nobody.
     let client_type =
         ClientType::parse(&application.client_type).ok_or_else(OAuthError::invalid_client)?;
     let stored = SecretDigest::from_slice(&application.client_secret_digest)
         .ok_or_else(OAuthError::invalid_client)?;
     credentials.verify(client_type, &stored)?;
+    Ok(application)
+}
+
+/// The application of `client_id`: from the server's cache while the `applications` change
+/// counter holds, else read (and cached). Unknown client ids are not cached.
+fn application(ctx: &mut Context<'_>, client_id: &str) -> OAuthResult<Application> {
+    let revisions = ctx.store.revisions()?;
+    if let Some(application) = ctx.store.state.clients.get(client_id, &revisions) {
+        return Ok(application);
+    }
+    let application = acs_storage::applications::find_by_client_id(ctx.conn()?, client_id)?
+        .ok_or_else(OAuthError::invalid_client)?;
+    ctx.store
+        .state
+        .clients
+        .insert(&revisions, application.clone());
     Ok(application)
 }
