@@ -10,7 +10,7 @@
 //! checks the presented secret against each time.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use acs_storage::applications::Application;
 use acs_storage::revisions::Revisions;
@@ -21,7 +21,7 @@ const CAPACITY: usize = 1_000;
 /// The application cache of one server process.
 #[derive(Default)]
 pub struct ClientCache {
-    entries: Mutex<HashMap<String, (i64, Application)>>,
+    entries: Mutex<HashMap<String, (i64, Arc<Application>)>>,
 }
 
 impl std::fmt::Debug for ClientCache {
@@ -32,14 +32,14 @@ impl std::fmt::Debug for ClientCache {
 
 impl ClientCache {
     /// The application of `client_id`, if cached under the same `applications` counter.
-    pub fn get(&self, client_id: &str, revisions: &Revisions) -> Option<Application> {
+    pub fn get(&self, client_id: &str, revisions: &Revisions) -> Option<Arc<Application>> {
         let entries = self.lock();
         let (counter, application) = entries.get(client_id)?;
-        (*counter == revisions.applications).then(|| application.clone())
+        (*counter == revisions.applications).then(|| Arc::clone(application))
     }
 
     /// Stores `application`, read after `revisions`.
-    pub fn insert(&self, revisions: &Revisions, application: Application) {
+    pub fn insert(&self, revisions: &Revisions, application: Arc<Application>) {
         let mut entries = self.lock();
         if entries.len() >= CAPACITY {
             entries.clear();
@@ -50,7 +50,7 @@ impl ClientCache {
         );
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, (i64, Application)>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, (i64, Arc<Application>)>> {
         self.entries.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -84,9 +84,9 @@ mod tests {
             applications: 3,
             ..Revisions::default()
         };
-        cache.insert(&at, application("cli"));
+        cache.insert(&at, Arc::new(application("cli")));
         assert_eq!(
-            cache.get("cli", &at).map(|found| found.client_id),
+            cache.get("cli", &at).map(|found| found.client_id.clone()),
             Some("cli".to_owned())
         );
         assert!(cache.get("other", &at).is_none());

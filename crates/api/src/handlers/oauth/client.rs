@@ -2,6 +2,8 @@
 //! application whose credentials the request presents (RFC 6749 §2.3).
 
 use acs_oauth2::{ClientCredentials, ClientType, FormParams, OAuthError, SecretDigest};
+use std::sync::Arc;
+
 use acs_storage::applications::Application;
 
 use super::reply::OAuthResult;
@@ -14,7 +16,7 @@ pub fn authenticate(
     ctx: &mut Context<'_>,
     authorization: Option<&str>,
     params: &FormParams,
-) -> OAuthResult<Application> {
+) -> OAuthResult<Arc<Application>> {
     let credentials = ClientCredentials::extract(authorization, params)?;
     let application = application(ctx, &credentials.client_id)?;
     // A row that no longer parses (hand-edited) authenticates nobody.
@@ -28,16 +30,17 @@ pub fn authenticate(
 
 /// The application of `client_id`: from the server's cache while the `applications` change
 /// counter holds, else read (and cached). Unknown client ids are not cached.
-fn application(ctx: &mut Context<'_>, client_id: &str) -> OAuthResult<Application> {
+fn application(ctx: &mut Context<'_>, client_id: &str) -> OAuthResult<Arc<Application>> {
     let revisions = ctx.store.revisions()?;
     if let Some(application) = ctx.store.state.clients.get(client_id, &revisions) {
         return Ok(application);
     }
     let application = acs_storage::applications::find_by_client_id(ctx.conn()?, client_id)?
+        .map(Arc::new)
         .ok_or_else(OAuthError::invalid_client)?;
     ctx.store
         .state
         .clients
-        .insert(&revisions, application.clone());
+        .insert(&revisions, Arc::clone(&application));
     Ok(application)
 }

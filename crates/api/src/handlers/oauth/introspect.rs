@@ -44,7 +44,7 @@ pub async fn introspect(
         }
         Ok(IntrospectionResponse::active(ActiveToken::new(
             scope,
-            application.client_id,
+            application.client_id.clone(),
             user.username,
             created,
             expires,
