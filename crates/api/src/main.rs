@@ -14,7 +14,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let _log_writer = logging::init(format);
+    let _log_writer = match logging::init(format) {
+        Ok(guard) => guard,
+        Err(error) => {
+            eprintln!("acs-server: cannot start the log writer's thread: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     if std::env::args().len() > 1 {
         eprintln!("usage: acs-server (configured by ACS_* environment variables; see README.md)");
         return ExitCode::from(2);

@@ -2,19 +2,18 @@
 //! (`ACS_LOG_FORMAT`), coloured only when stderr is a terminal so that a log redirected to a
 //! file, journald or a log shipper holds no terminal escape codes.
 //!
-//! Lines are formatted where they happen and written by a thread of their own, in batches:
-//! an access-log line per request cost a `write` system call on the HTTP worker. The writer
-//! never drops a line; when it falls behind by [`BUFFERED_LINES`], logging waits for it.
+//! Lines are formatted where they happen and written by a thread of their own, in batches
+//! (see [`batched`]): an access-log line per request cost a `write` system call on the HTTP
+//! worker. The writer never drops a line; when it falls behind, logging waits for it.
 
+mod batched;
 mod text;
 
-use std::io::{BufWriter, IsTerminal};
+use std::io::IsTerminal;
 
-use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 use tracing_subscriber::EnvFilter;
 
-/// Lines formatted but not yet written, at most, before logging waits for the writer.
-const BUFFERED_LINES: usize = 16_384;
+pub use batched::BatchGuard;
 
 /// The variable that selects the log format.
 pub const LOG_FORMAT_VARIABLE: &str = "ACS_LOG_FORMAT";
@@ -67,19 +66,14 @@ fn colour_wanted() -> bool {
 /// [`SECRET_SAFE_DIRECTIVES`] on top. Keep the guard until the process ends: dropping it
 /// writes what is still buffered.
 #[must_use = "dropping the guard stops the log writer"]
-pub fn init(format: LogFormat) -> WorkerGuard {
+pub fn init(format: LogFormat) -> std::io::Result<BatchGuard> {
     let mut filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     for directive in SECRET_SAFE_DIRECTIVES {
         if let Ok(directive) = directive.parse() {
             filter = filter.add_directive(directive);
         }
     }
-    // The writer thread flushes the buffer whenever it has written every line it was sent.
-    let (writer, guard) = NonBlockingBuilder::default()
-        .lossy(false)
-        .buffered_lines_limit(BUFFERED_LINES)
-        .thread_name("log-writer")
-        .finish(BufWriter::new(std::io::stderr()));
+    let (writer, guard) = batched::start(std::io::stderr(), "log-writer")?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer);
@@ -94,7 +88,7 @@ pub fn init(format: LogFormat) -> WorkerGuard {
             .with_span_list(false)
             .init(),
     }
-    guard
+    Ok(guard)
 }
 
 #[cfg(test)]
