@@ -75,6 +75,25 @@ impl Measurement {
         }
     }
 
+    /// Several windows of one load as one: requests, errors and time added up, and each
+    /// percentile the median of the windows' own, so that a burst of another process's work
+    /// on the machine in one window moves the result no further than that window. `None` for
+    /// no window.
+    pub fn median_of(windows: &[Measurement]) -> Option<Measurement> {
+        let median = |percentile: fn(&Measurement) -> f64| {
+            let mut values: Vec<f64> = windows.iter().map(percentile).collect();
+            values.sort_by(f64::total_cmp);
+            values.get(values.len() / 2).copied()
+        };
+        Some(Measurement {
+            duration: windows.iter().map(|window| window.duration).sum(),
+            requests: windows.iter().map(|window| window.requests).sum(),
+            errors: windows.iter().map(|window| window.errors).sum(),
+            p50_ms: median(Measurement::p50_ms)?,
+            p99_ms: median(Measurement::p99_ms)?,
+        })
+    }
+
     pub fn requests(&self) -> u64 {
         self.requests
     }
@@ -725,6 +744,21 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
         }
         assert_eq!(sent, [b"2", b"3", b"1", b"2"]);
         assert!(Workload::cycle(Vec::new()).is_err());
+    }
+
+    #[test]
+    fn windows_combine_into_sums_and_median_percentiles() {
+        let second = Duration::from_secs(1);
+        let windows = [
+            Measurement::summarised(second, 100, 1, (0.3, 1.0)),
+            Measurement::summarised(second, 110, 0, (0.5, 40.0)),
+            Measurement::summarised(second, 90, 2, (0.4, 2.0)),
+        ];
+        let combined = Measurement::median_of(&windows).unwrap();
+        assert_eq!((combined.requests(), combined.errors), (300, 3));
+        assert_eq!(combined.requests_per_sec(), 100.0);
+        assert_eq!((combined.p50_ms(), combined.p99_ms()), (0.4, 2.0));
+        assert!(Measurement::median_of(&[]).is_none());
     }
 
     #[test]

@@ -35,7 +35,9 @@ pub fn render(report: &Report) -> String {
             text,
             "The bench's own generator, which drives the open-loop rows (`*_half_load`, a set \
              rate wrk cannot hold), drove the same handler at {} requests/s, {:.0}% of wrk's \
-             rate: it holds the half-load rates, far below that.\n\n",
+             rate: it holds the half-load rates, far below that. Each half-load row is three \
+             windows, the server's and the bare handler's in turn; its p50 and p99 are the \
+             medians of the windows'.\n\n",
             thousands(generator.requests_per_sec),
             generator.baseline_percent,
         );
