@@ -23,13 +23,7 @@ pub fn store(conn: &mut DbConnection, key: &str, value: &str, now: Timestamp) ->
         .set((settings::value.eq(value), settings::modified.eq(now)))
         .execute(conn)?;
     if updated == 0 {
-        diesel::insert_into(settings::table)
-            .values((
-                settings::key.eq(key),
-                settings::value.eq(value),
-                settings::modified.eq(now),
-            ))
-            .execute(conn)?;
+        insert(conn, key, value, now)?;
     }
     Ok(())
 }
@@ -45,6 +39,12 @@ pub fn store_if_absent(
     if exists {
         return Ok(false);
     }
+    insert(conn, key, value, now)?;
+    Ok(true)
+}
+
+/// Inserts a setting that is not stored yet.
+fn insert(conn: &mut DbConnection, key: &str, value: &str, now: Timestamp) -> StorageResult<()> {
     diesel::insert_into(settings::table)
         .values((
             settings::key.eq(key),
@@ -52,7 +52,7 @@ pub fn store_if_absent(
             settings::modified.eq(now),
         ))
         .execute(conn)?;
-    Ok(true)
+    Ok(())
 }
 
 /// Removes a stored setting so its default applies again.

@@ -152,40 +152,14 @@ impl Sweep {
             return Ok(None);
         }
         let (after, offset) = (cursor.after, cursor.size - 1);
-        let end = match self.table() {
-            Table::AccessTokens(predicate) => access_tokens::table
-                .filter(predicate)
-                .filter(access_tokens::id.gt(after))
-                .select(access_tokens::id)
-                .order(access_tokens::id.asc())
-                .offset(offset)
-                .first::<i64>(conn)
-                .optional()?,
-            Table::RefreshTokens(predicate) => refresh_tokens::table
-                .filter(predicate)
-                .filter(refresh_tokens::id.gt(after))
-                .select(refresh_tokens::id)
-                .order(refresh_tokens::id.asc())
-                .offset(offset)
-                .first::<i64>(conn)
-                .optional()?,
-            Table::AuthorizationCodes(predicate) => authorization_codes::table
-                .filter(predicate)
-                .filter(authorization_codes::id.gt(after))
-                .select(authorization_codes::id)
-                .order(authorization_codes::id.asc())
-                .offset(offset)
-                .first::<i64>(conn)
-                .optional()?,
-            Table::Sessions(predicate) => sessions::table
-                .filter(predicate)
-                .filter(sessions::id.gt(after))
-                .select(sessions::id)
-                .order(sessions::id.asc())
-                .offset(offset)
-                .first::<i64>(conn)
-                .optional()?,
-        };
+        let end = on_table!(self.table(), |table, predicate| table::table
+            .filter(predicate)
+            .filter(table::id.gt(after))
+            .select(table::id)
+            .order(table::id.asc())
+            .offset(offset)
+            .first::<i64>(conn)
+            .optional()?);
         Ok(cursor.advance(end))
     }
 
@@ -207,34 +181,13 @@ impl Sweep {
                 ))
                 .execute(conn)?
             }
-            (_, Table::AccessTokens(predicate)) => diesel::delete(
-                access_tokens::table
+            (_, other) => on_table!(other, |table, predicate| diesel::delete(
+                table::table
                     .filter(predicate)
-                    .filter(access_tokens::id.gt(after))
-                    .filter(access_tokens::id.le(upto)),
+                    .filter(table::id.gt(after))
+                    .filter(table::id.le(upto)),
             )
-            .execute(conn)?,
-            (_, Table::RefreshTokens(predicate)) => diesel::delete(
-                refresh_tokens::table
-                    .filter(predicate)
-                    .filter(refresh_tokens::id.gt(after))
-                    .filter(refresh_tokens::id.le(upto)),
-            )
-            .execute(conn)?,
-            (_, Table::AuthorizationCodes(predicate)) => diesel::delete(
-                authorization_codes::table
-                    .filter(predicate)
-                    .filter(authorization_codes::id.gt(after))
-                    .filter(authorization_codes::id.le(upto)),
-            )
-            .execute(conn)?,
-            (_, Table::Sessions(predicate)) => diesel::delete(
-                sessions::table
-                    .filter(predicate)
-                    .filter(sessions::id.gt(after))
-                    .filter(sessions::id.le(upto)),
-            )
-            .execute(conn)?,
+            .execute(conn)?),
         };
         Ok(changed)
     }
@@ -274,6 +227,33 @@ impl Sweep {
         }
     }
 }
+
+/// Evaluates `$body` with `$table` naming the schema module of `$sweep_table`'s table and
+/// `$predicate` its condition: the batch statements are written once for the four tables,
+/// which diesel types apart.
+macro_rules! on_table {
+    ($sweep_table:expr, |$table:ident, $predicate:ident| $body:expr) => {
+        match $sweep_table {
+            Table::AccessTokens($predicate) => {
+                use crate::schema::access_tokens as $table;
+                $body
+            }
+            Table::RefreshTokens($predicate) => {
+                use crate::schema::refresh_tokens as $table;
+                $body
+            }
+            Table::AuthorizationCodes($predicate) => {
+                use crate::schema::authorization_codes as $table;
+                $body
+            }
+            Table::Sessions($predicate) => {
+                use crate::schema::sessions as $table;
+                $body
+            }
+        }
+    };
+}
+use on_table;
 
 /// A sweep's table with the condition on its rows.
 enum Table {
