@@ -141,6 +141,32 @@ impl Cursor {
 
 type Predicate<T> = Box<dyn BoxableExpression<T, Backend, SqlType = Bool>>;
 
+/// Evaluates `$body` with `$table` naming the schema module of `$sweep_table`'s table and
+/// `$predicate` its condition: the batch statements are written once for the four tables,
+/// which diesel types apart.
+macro_rules! on_table {
+    ($sweep_table:expr, |$table:ident, $predicate:ident| $body:expr) => {
+        match $sweep_table {
+            Table::AccessTokens($predicate) => {
+                use crate::schema::access_tokens as $table;
+                $body
+            }
+            Table::RefreshTokens($predicate) => {
+                use crate::schema::refresh_tokens as $table;
+                $body
+            }
+            Table::AuthorizationCodes($predicate) => {
+                use crate::schema::authorization_codes as $table;
+                $body
+            }
+            Table::Sessions($predicate) => {
+                use crate::schema::sessions as $table;
+                $body
+            }
+        }
+    };
+}
+
 impl Sweep {
     /// The next batch of this sweep, or `None` when the pass is over. Reads only.
     pub fn next_batch(
@@ -227,33 +253,6 @@ impl Sweep {
         }
     }
 }
-
-/// Evaluates `$body` with `$table` naming the schema module of `$sweep_table`'s table and
-/// `$predicate` its condition: the batch statements are written once for the four tables,
-/// which diesel types apart.
-macro_rules! on_table {
-    ($sweep_table:expr, |$table:ident, $predicate:ident| $body:expr) => {
-        match $sweep_table {
-            Table::AccessTokens($predicate) => {
-                use crate::schema::access_tokens as $table;
-                $body
-            }
-            Table::RefreshTokens($predicate) => {
-                use crate::schema::refresh_tokens as $table;
-                $body
-            }
-            Table::AuthorizationCodes($predicate) => {
-                use crate::schema::authorization_codes as $table;
-                $body
-            }
-            Table::Sessions($predicate) => {
-                use crate::schema::sessions as $table;
-                $body
-            }
-        }
-    };
-}
-use on_table;
 
 /// A sweep's table with the condition on its rows.
 enum Table {
