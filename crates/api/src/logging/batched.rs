@@ -5,8 +5,9 @@
 //! line per request, the writer was woken every 70 µs and slept between lines, so the other
 //! core flipped between it and idle. Linux skips pulling work onto a core whose idle spells are
 //! that short, and a `perf sched` trace showed an HTTP worker waiting up to 6 ms in the busy
-//! core's run queue while the other core alternated between the writer and idle. Woken once a batch, the writer runs
-//! at most every [`BATCH_DELAY`] and leaves the core truly idle in between.
+//! core's run queue while the other core alternated between the writer and idle. Woken once a
+//! batch, the writer runs at most every [`BATCH_DELAY`] and leaves the core truly idle in
+//! between.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
