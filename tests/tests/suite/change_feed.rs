@@ -95,6 +95,15 @@ fn revoke_oauth2_tokens_reaches_live_servers_within_the_bound() {
 const FEED_SESSIONS: &str = "FROM pg_stat_activity WHERE application_name = 'acs-change-feed' \
      AND datname = current_database()";
 
+/// Waits up to 5 s for the feed to hold `sessions` sessions on the server's database.
+fn wait_for_feed_sessions(server: &TestServer, sessions: i64, failure: &str) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while server.query_i64(&format!("SELECT COUNT(*) {FEED_SESSIONS}")) != sessions {
+        assert!(Instant::now() < deadline, "{failure}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn a_lost_feed_falls_back_to_reading_the_counters_until_it_is_back() {
     let server = TestServer::start(Backend::Postgres);
@@ -102,10 +111,9 @@ fn a_lost_feed_falls_back_to_reading_the_counters_until_it_is_back() {
     let tokens: Vec<String> = (0..5)
         .map(|round| token(&admin, &format!("fallback {round}")))
         .collect();
-    assert_eq!(
-        server.query_i64(&format!("SELECT COUNT(*) {FEED_SESSIONS}")),
-        1
-    );
+    // The feed connects on a thread of its own once the server is up; until then requests
+    // read the counters themselves, as they do below while it is down.
+    wait_for_feed_sessions(&server, 1, "the feed never connected");
 
     server.execute_sql_now(&format!("SELECT pg_terminate_backend(pid) {FEED_SESSIONS}"));
     // The feed finds out at its next read (every 10 ms) and reconnects a second later.
@@ -125,11 +133,7 @@ fn a_lost_feed_falls_back_to_reading_the_counters_until_it_is_back() {
         );
     }
 
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while server.query_i64(&format!("SELECT COUNT(*) {FEED_SESSIONS}")) == 0 {
-        assert!(Instant::now() < deadline, "the feed never reconnected");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_feed_sessions(&server, 1, "the feed never reconnected");
     // Back, and bounded again.
     std::thread::sleep(CHANGE_BOUND);
     let token = token(&admin, "after");
