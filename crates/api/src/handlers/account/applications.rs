@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::page::{Access, Nav, as_user, body_of, form_errors, notice, render, stopped};
+use super::page::{Access, Nav, as_user, body_of, form_errors, render, show, stopped};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
@@ -182,17 +182,18 @@ pub async fn applications_page(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let shown = notice(&req);
-    let reply = as_user(&state, &req, Access::Show, move |ctx, principal| {
-        let mut page = view(ctx, &principal)?;
-        page.notice = shown;
-        Ok(page)
-    })
-    .await?;
-    match &reply.value {
-        Ok(page) => render(&req, &state, StatusCode::OK, "applications", page, &reply),
-        Err(stop) => stopped(&state, stop, PATH),
-    }
+    show(
+        &state,
+        &req,
+        ("applications", PATH),
+        |ctx, principal, notice| {
+            Ok(ApplicationsView {
+                notice,
+                ..view(ctx, principal)?
+            })
+        },
+    )
+    .await
 }
 
 /// `POST /accounts/applications/`: creates an application from the form.

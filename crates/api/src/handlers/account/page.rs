@@ -75,6 +75,30 @@ where
     .await
 }
 
+/// `GET` of a page of `template` at `path`: `view` makes what it shows for the user of the
+/// browser session, given the notice the page's `done=` names; a visitor without a session
+/// logs in and returns to `path`.
+pub async fn show<T, F>(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    (template, path): (&str, &str),
+    view: F,
+) -> ApiResult<HttpResponse>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&mut Context<'_>, &Principal, Option<&'static str>) -> ApiResult<T> + Send + 'static,
+{
+    let shown = notice(req);
+    let reply = as_user(state, req, Access::Show, move |ctx, principal| {
+        view(ctx, &principal, shown)
+    })
+    .await?;
+    match &reply.value {
+        Ok(page) => render(req, state, StatusCode::OK, template, page, &reply),
+        Err(stop) => stopped(state, stop, path),
+    }
+}
+
 /// A form post that removes something with `remove` (the API's own function) and then goes
 /// `back` (with its `done=` notice); a refusal shows the problem page, and a visitor without a
 /// session logs in and returns to `from`.

@@ -3,11 +3,10 @@
 
 use acs_storage::list::{ListParams, OrderBy};
 use acs_storage::tokens::{TokenRow, TokenScope};
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
-use super::page::{Access, Nav, as_user, notice, render, stopped, when};
+use super::page::{Nav, show, when};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
@@ -125,15 +124,11 @@ fn own_tokens(
 
 /// `GET /accounts/profile/`. Anonymous visitors are sent to the login page and come back.
 pub async fn profile(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let shown = notice(&req);
-    let reply = as_user(&state, &req, Access::Show, move |ctx, principal| {
-        let mut page = view(ctx, &principal)?;
-        page.notice = shown;
-        Ok(page)
+    show(&state, &req, ("profile", PATH), |ctx, principal, notice| {
+        Ok(ProfileView {
+            notice,
+            ..view(ctx, principal)?
+        })
     })
-    .await?;
-    match &reply.value {
-        Ok(view) => render(&req, &state, StatusCode::OK, "profile", view, &reply),
-        Err(stop) => stopped(&state, stop, PATH),
-    }
+    .await
 }
