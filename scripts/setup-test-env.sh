@@ -314,6 +314,31 @@ ensure_bwrap() {
   [ -x /usr/bin/setpriv ] || die "/usr/bin/setpriv missing (util-linux)"
 }
 
+# --- slirp4netns (each run's own network, JOB_ISOLATION_NETWORK "isolated") ----
+# A run's network namespace reaches other machines through this user-mode stack,
+# never the host; nsenter and ip close the host's addresses in it. The tests' own
+# test hosts are network namespaces made with ip, and they check PostgreSQL from
+# outside with psql.
+ensure_slirp4netns() {
+  if ! [ -x /usr/bin/slirp4netns ]; then
+    say "installing slirp4netns"
+    apt_install slirp4netns
+  fi
+  [ -x /usr/bin/slirp4netns ] || die "/usr/bin/slirp4netns missing after installing slirp4netns"
+  if ! command -v ip >/dev/null 2>&1; then
+    say "installing iproute2"
+    apt_install iproute2
+  fi
+  command -v ip >/dev/null 2>&1 || die "ip missing after installing iproute2"
+  command -v nsenter >/dev/null 2>&1 || die "nsenter missing (util-linux)"
+  if ! command -v psql >/dev/null 2>&1; then
+    say "installing postgresql-client"
+    apt_install postgresql-client
+  fi
+  command -v psql >/dev/null 2>&1 || die "psql missing after installing postgresql-client"
+  /usr/bin/slirp4netns --version >/dev/null || die "/usr/bin/slirp4netns does not run"
+}
+
 # --- wrk (the load generator of `cargo xtask bench`) ---------------------------
 ensure_wrk() {
   if ! command -v wrk >/dev/null 2>&1; then
@@ -378,6 +403,7 @@ ensure_slapd() {
 
 ensure_nextest
 ensure_bwrap
+ensure_slirp4netns
 ensure_wrk
 ensure_libpq
 ensure_postgres

@@ -1,12 +1,14 @@
-//! A stand-in content source (an Ansible Galaxy v3 API) on loopback for the project-update
-//! tests: it records every request with its `Authorization` header and, when given a
+//! A stand-in content source (an Ansible Galaxy v3 API) on a test host (`netns::TestHost`:
+//! a run's own network does not reach the host's loopback) for the project-update tests: it records every request with its `Authorization` header and, when given a
 //! collection tarball, serves that one collection; otherwise it knows no collection.
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
+
+use crate::netns::TestHost;
 
 /// One recorded request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,25 +37,32 @@ pub struct Collection {
 /// A running stand-in; it stops with the test process.
 #[derive(Debug)]
 pub struct FakeGalaxy {
-    /// Its base URL, `http://127.0.0.1:<port>/`.
+    /// Its base URL, `http://<test host>:<port>/`.
     pub url: String,
     port: u16,
 }
 
 impl FakeGalaxy {
-    /// Starts one that records into `log` and serves `collection`, if given.
-    pub fn start(log: Arc<Mutex<Vec<Recorded>>>, collection: Option<Collection>) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-        let port = listener.local_addr().expect("an address").port();
+    /// Starts one on `host` that records into `log` and serves `collection`, if given.
+    pub fn start(
+        host: &TestHost,
+        log: Arc<Mutex<Vec<Recorded>>>,
+        collection: Option<Collection>,
+    ) -> Self {
+        let listener = host.bind();
+        let address = listener.local_addr().expect("an address");
+        let port = address.port();
         let collection = Arc::new(collection);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let (log, collection) = (log.clone(), collection.clone());
-                std::thread::spawn(move || serve(stream, port, &log, collection.as_ref().as_ref()));
+                std::thread::spawn(move || {
+                    serve(stream, address, &log, collection.as_ref().as_ref())
+                });
             }
         });
         FakeGalaxy {
-            url: format!("http://127.0.0.1:{port}/"),
+            url: format!("http://{address}/"),
             port,
         }
     }
@@ -74,7 +83,7 @@ impl FakeGalaxy {
 
 fn serve(
     stream: TcpStream,
-    port: u16,
+    address: SocketAddr,
     log: &Mutex<Vec<Recorded>>,
     collection: Option<&Collection>,
 ) {
@@ -105,12 +114,12 @@ fn serve(
     }
     if let Ok(mut entries) = log.lock() {
         entries.push(Recorded {
-            port,
+            port: address.port(),
             path: path.clone(),
             authorization,
         });
     }
-    let (status, content_type, body) = answer(&path, port, collection);
+    let (status, content_type, body) = answer(&path, address, collection);
     let mut stream = stream;
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -122,7 +131,7 @@ fn serve(
 
 fn answer(
     path: &str,
-    port: u16,
+    address: SocketAddr,
     collection: Option<&Collection>,
 ) -> (&'static str, &'static str, Vec<u8>) {
     const JSON: &str = "application/json";
@@ -157,7 +166,7 @@ fn answer(
         found(json!({
             "href": version_href, "version": c.version,
             "namespace": { "name": c.namespace }, "collection": { "name": c.name },
-            "download_url": format!("http://127.0.0.1:{port}/download/{file}"),
+            "download_url": format!("http://{address}/download/{file}"),
             "artifact": { "filename": file, "sha256": sha256, "size": c.tarball.len() },
             "metadata": { "dependencies": {} }, "signatures": [],
         }))

@@ -33,6 +33,7 @@ pub mod browser;
 pub mod client_site;
 pub mod galaxy;
 pub mod ldap;
+pub mod netns;
 pub mod oauth;
 pub mod oidc;
 pub mod pg_cluster;

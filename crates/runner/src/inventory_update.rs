@@ -60,6 +60,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             ],
             cwd: project_dir.clone(),
             env: environment::compose(&base, plan.env.clone()),
+            network: None,
         }],
         preamble: String::new(),
         recorded_env: environment::recorded(&base, &BTreeMap::new(), &plan.recorded_env),

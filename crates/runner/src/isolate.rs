@@ -10,16 +10,22 @@ use acs_app::secret_key::KeyFiles;
 use acs_storage::Database;
 use acs_storage::unified_jobs::UnifiedJob;
 
+use super::network::{self, NetworkMode, UserModeNetwork};
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
-use super::sandbox::{Isolation, RunUser, RunView, ShownPath, program_directory, run_user_passwd};
+use super::sandbox::{
+    Isolation, RunNetwork, RunUser, RunView, ShownPath, program_directory, run_user_passwd,
+};
 use super::{Explained, Prepared};
 use crate::Host;
 use acs_app::settings::Settings;
 
 /// The host directories every run sees empty besides the server's own files: home
-/// directories and system logs.
-const ALWAYS_HIDDEN: &[&str] = &["/home", "/root", "/var/log"];
+/// directories, system logs, and the runtime directories, which hold the host's unix
+/// sockets (PostgreSQL's, D-Bus, a user's systemd manager; `/var/run` is `/run` resolved).
+const ALWAYS_HIDDEN: &[&str] = &["/home", "/root", "/var/log", "/run", "/var/run"];
+/// The resolver configuration, often a link into `/run`.
+const RESOLV_CONF: &str = "/etc/resolv.conf";
 /// The shared temporary directories: each run has empty ones of its own instead.
 const TEMPORARY: &[&str] = &["/tmp", "/var/tmp"];
 
@@ -53,6 +59,13 @@ pub fn apply(
         return Ok(prepared);
     }
     let isolation = isolation(host, settings, &prepared.steps, &search_path)?;
+    if matches!(isolation.network, RunNetwork::Host) {
+        tracing::warn!(
+            run = row.id,
+            "JOB_ISOLATION_NETWORK is \"host\": this run shares the server's network and reaches every service listening on the host"
+        );
+    }
+    let resolv_conf = run_resolv_conf(&isolation, dir)?;
     let passwd = dir.path().join("passwd");
     if let Some(user) = isolation.run_as {
         let host_passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
@@ -75,6 +88,9 @@ pub fn apply(
             .as_ref()
             .map(|(path, writable)| (path.as_path(), *writable)),
         passwd: isolation.run_as.map(|_| passwd.as_path()),
+        resolv_conf: resolv_conf
+            .as_ref()
+            .map(|(file, place)| (file.as_path(), place.as_path())),
     };
     prepared.steps = prepared
         .steps
@@ -118,10 +134,19 @@ fn isolation(
         hidden.push(key_dir);
     }
     if let Database::Sqlite(file) = host.database() {
-        hidden.push(file.clone());
+        // Its side files hold recent pages (password hashes among them). They exist while
+        // the server holds the database open in WAL mode; a rollback journal exists only
+        // during a write, and is hidden when a run starts during one.
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut side = file.clone().into_os_string();
+            side.push(suffix);
+            hidden.push(side.into());
+        }
     }
-    if let Some(home) = std::env::var_os("HOME") {
-        hidden.push(home.into());
+    for own in ["HOME", "XDG_RUNTIME_DIR"] {
+        if let Some(dir) = std::env::var_os(own) {
+            hidden.push(dir.into());
+        }
     }
     hidden.extend(ALWAYS_HIDDEN.iter().map(PathBuf::from));
     let mut temporary: Vec<PathBuf> = TEMPORARY.iter().map(PathBuf::from).collect();
@@ -156,13 +181,82 @@ fn isolation(
     } else {
         None
     };
+    let bwrap = settings.text("JOB_ISOLATION_BWRAP_PATH");
+    // Checked here: started through `unshare`, a missing bwrap would look like a run that
+    // failed.
+    if !runnable(&bwrap, search_path) {
+        return Err(Explained::new(format!(
+            "The run's sandbox could not start, and JOB_ISOLATION_ENABLED forbids running without it: {bwrap} cannot be run (no such executable file)."
+        )));
+    }
     Ok(Isolation {
-        bwrap: absolute(&settings.text("JOB_ISOLATION_BWRAP_PATH"), search_path),
+        bwrap: absolute(&bwrap, search_path),
         hidden,
         temporary,
         shown,
         run_as,
+        network: run_network(settings, search_path)?,
     })
+}
+
+/// The network of runs under the current settings; the user-mode stack's programs must be
+/// there, or the run ends before it starts (never on the host's network instead).
+fn run_network(settings: &Settings, search_path: &str) -> Result<RunNetwork, Explained> {
+    Ok(
+        match NetworkMode::from_setting(&settings.text("JOB_ISOLATION_NETWORK")) {
+            NetworkMode::Host => RunNetwork::Host,
+            NetworkMode::None => RunNetwork::Loopback,
+            NetworkMode::Isolated => {
+                let slirp4netns = settings.text("JOB_ISOLATION_SLIRP4NETNS_PATH");
+                for program in [slirp4netns.as_str(), "unshare", "nsenter", "ip"] {
+                    if !runnable(program, search_path) {
+                        return Err(Explained::new(format!(
+                            "The run's network could not be made: {program} cannot be run (no such executable file). JOB_ISOLATION_NETWORK \"isolated\" needs slirp4netns (Debian package slirp4netns), unshare and nsenter (util-linux) and ip (iproute2); \"none\" runs without a network."
+                        )));
+                    }
+                }
+                RunNetwork::UserMode(UserModeNetwork {
+                    slirp4netns: absolute(&slirp4netns, search_path),
+                    unshare: absolute("unshare", search_path),
+                    nsenter: absolute("nsenter", search_path),
+                    ip: absolute("ip", search_path),
+                    host_addresses: network::host_addresses(),
+                    rootless: !rustix::process::geteuid().is_root(),
+                })
+            }
+        },
+    )
+}
+
+/// The resolver configuration the run sees, written in its private directory, and where it
+/// goes: when `/etc/resolv.conf` leads into a hidden directory (`/run/systemd/resolve`), or
+/// names a stub resolver on the host's loopback that the run's own network cannot reach.
+/// `None`: the host's file serves as it is.
+fn run_resolv_conf(
+    isolation: &Isolation,
+    dir: &PrivateDir,
+) -> Result<Option<(PathBuf, PathBuf)>, Explained> {
+    let (Ok(text), Ok(place)) = (
+        std::fs::read_to_string(RESOLV_CONF),
+        std::fs::canonicalize(RESOLV_CONF),
+    ) else {
+        return Ok(None);
+    };
+    let replaced = match isolation.network {
+        RunNetwork::UserMode(_) => network::resolv_conf_for_run(&text),
+        RunNetwork::Host | RunNetwork::Loopback => None,
+    };
+    let in_hidden = isolation
+        .hidden
+        .iter()
+        .chain(&isolation.temporary)
+        .any(|hidden| place.starts_with(hidden));
+    if replaced.is_none() && !in_hidden {
+        return Ok(None);
+    }
+    let file = dir.path().join("resolv.conf");
+    dir.write_file(&file, replaced.as_deref().unwrap_or(&text))?;
+    Ok(Some((file, place)))
 }
 
 /// The directory of the key file, resolved, when it is at least two levels below `/`.

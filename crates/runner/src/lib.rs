@@ -20,6 +20,7 @@ mod environment;
 mod inventory_update;
 mod isolate;
 mod job;
+mod network;
 mod private_dir;
 mod process;
 mod project_update;

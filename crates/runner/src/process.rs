@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
+use super::network::{HandOver, UserModeNetwork};
+
 /// What to run.
 #[derive(Debug)]
 pub struct Invocation {
@@ -21,6 +23,9 @@ pub struct Invocation {
     pub cwd: PathBuf,
     /// Its whole environment (nothing is inherited from the server).
     pub env: Vec<(String, String)>,
+    /// The user-mode network to connect to the sandbox bwrap makes, once bwrap has made it
+    /// and before the program starts (`JOB_ISOLATION_NETWORK` "isolated").
+    pub network: Option<UserModeNetwork>,
 }
 
 /// How the process ended.
@@ -45,6 +50,9 @@ pub enum StartFailure {
         /// What the system said.
         error: std::io::Error,
     },
+    /// The sandbox's network could not be connected; nothing of the run ran.
+    #[error("{0}")]
+    Network(String),
     /// Another I/O problem (output file, working directory).
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -82,10 +90,33 @@ pub fn run(
         .stdout(stdout)
         .stderr(stderr)
         .process_group(0);
+    let hand_over = match invocation.network {
+        Some(_) => Some(HandOver::give_to(&mut command)?),
+        None => None,
+    };
     let mut child = command.spawn().map_err(|error| StartFailure::Executable {
         program: invocation.program.clone(),
         error,
     })?;
+    // The sandbox's ends of the pipes are the command's: closed here, so that bwrap's end
+    // is the last one and its close is seen.
+    drop(command);
+    // Held until the run ends: its network lives as long.
+    let _network = match (hand_over, &invocation.network) {
+        (Some(hand_over), Some(network)) => match hand_over.attach(network, child.id()) {
+            Ok(attached) => attached,
+            Err(reason) => {
+                // bwrap that could not build the view ends by itself before the program
+                // would start: its own complaint, on the output, is the better reason.
+                if let Some(status) = wait_briefly(&mut child, BWRAP_GIVES_UP)? {
+                    return Ok(Ending::Exited(status.code()));
+                }
+                stop(&mut child);
+                return Err(StartFailure::Network(reason));
+            }
+        },
+        _ => None,
+    };
     let started = Instant::now();
     let mut last_watch = Instant::now();
     loop {
@@ -104,6 +135,26 @@ pub fn run(
             }
         }
         std::thread::sleep(POLL);
+    }
+}
+
+/// How long a sandbox whose network could not be connected gets to end by itself.
+const BWRAP_GIVES_UP: Duration = Duration::from_secs(1);
+
+/// The child's exit status, if it ends within `limit`.
+fn wait_briefly(
+    child: &mut Child,
+    limit: Duration,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if Instant::now() >= deadline {
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -146,6 +197,7 @@ mod tests {
             args: vec!["-c".into(), script.into()],
             cwd: dir.to_owned(),
             env: vec![("GREETING".into(), "hello".into())],
+            network: None,
         }
     }
 

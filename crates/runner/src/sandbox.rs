@@ -13,18 +13,20 @@ use std::path::{Path, PathBuf};
 
 pub use acs_app::settings::ShownPath;
 
+use super::network::{BLOCK_FD, INFO_FD, UserModeNetwork};
 use super::process::Invocation;
 
-/// How bwrap starts what it says when it cannot build a sandbox (it then exits with 1 before
-/// anything of the run has started).
-const FAILURE_PREFIX: &str = "bwrap: ";
+/// How bwrap, and `unshare` before it, start what they say when they cannot build a sandbox
+/// (they then exit with 1 before anything of the run has started).
+const FAILURE_PREFIXES: &[&str] = &["bwrap: ", "unshare: "];
 
 /// bwrap's complaint, when `output` (what a sandboxed step wrote, from its start) begins with
 /// one: the sandbox could not be built and nothing of the run ran. Programs inside write only
 /// after bwrap has finished, so the step's output cannot begin with bwrap's words otherwise.
 pub fn failure_of(output: &str) -> Option<&str> {
-    output
-        .starts_with(FAILURE_PREFIX)
+    FAILURE_PREFIXES
+        .iter()
+        .any(|prefix| output.starts_with(prefix))
         .then(|| output.lines().next().unwrap_or_default())
 }
 
@@ -84,6 +86,19 @@ pub struct Isolation {
     pub shown: Vec<ShownPath>,
     /// Who the run becomes inside the sandbox, when the server runs as root.
     pub run_as: Option<RunUser>,
+    /// The network the run has.
+    pub network: RunNetwork,
+}
+
+/// The network a run has (`JOB_ISOLATION_NETWORK`).
+#[derive(Debug, Clone)]
+pub enum RunNetwork {
+    /// The host's own: an operator's explicit opt-out.
+    Host,
+    /// A namespace of its own with nothing but its own loopback.
+    Loopback,
+    /// A namespace of its own with egress through the user-mode stack.
+    UserMode(UserModeNetwork),
 }
 
 /// What one run may touch besides what every run is shown.
@@ -96,6 +111,9 @@ pub struct RunView<'a> {
     /// The user database the run sees as `/etc/passwd` ([`run_user_passwd`]), when it runs
     /// as [`Isolation::run_as`].
     pub passwd: Option<&'a Path>,
+    /// A file the run sees as its resolver configuration, and where: the canonical place of
+    /// `/etc/resolv.conf` (which may lie in the hidden `/run`).
+    pub resolv_conf: Option<(&'a Path, &'a Path)>,
 }
 
 impl Isolation {
@@ -117,11 +135,27 @@ impl Isolation {
         }
         args.push(step.program.clone());
         args.extend(step.args.iter().cloned());
+        let mut program = self.bwrap.clone();
+        if let RunNetwork::UserMode(network) = &self.network {
+            // The network namespace comes from unshare, which then becomes bwrap.
+            let mut unshare: Vec<String> = Vec::new();
+            if network.rootless {
+                unshare.extend(["--user".to_owned(), "--map-current-user".to_owned()]);
+            }
+            unshare.extend(["--net".to_owned(), "--".to_owned(), program]);
+            unshare.append(&mut args);
+            args = unshare;
+            program = network.unshare.clone();
+        }
         Invocation {
-            program: self.bwrap.clone(),
+            program,
             args,
             cwd: step.cwd.clone(),
             env: step.env.clone(),
+            network: match &self.network {
+                RunNetwork::UserMode(network) => Some(network.clone()),
+                RunNetwork::Host | RunNetwork::Loopback => None,
+            },
         }
     }
 
@@ -158,7 +192,7 @@ impl Isolation {
                 add("--ro-bind", &[Path::new("/dev/null"), hidden]);
             }
         }
-        let mut show = |path: &Path, writable: bool| {
+        let mut show_at = |source: &Path, path: &Path, writable: bool| {
             // Directories bwrap makes for a mount point inside an empty directory would be
             // 0700 root's, closed to the run user: make them 0755 first (a no-op where they
             // exist).
@@ -168,15 +202,21 @@ impl Isolation {
                 add("--perms", &[Path::new("0755")]);
                 add("--dir", &[ancestor]);
             }
-            add(if writable { "--bind" } else { "--ro-bind" }, &[path, path]);
+            add(
+                if writable { "--bind" } else { "--ro-bind" },
+                &[source, path],
+            );
         };
         for shown in &self.shown {
-            show(&shown.path, shown.writable);
+            show_at(&shown.path, &shown.path, shown.writable);
         }
         if let Some((project, writable)) = view.project {
-            show(project, writable);
+            show_at(project, project, writable);
         }
-        show(view.private_dir, true);
+        show_at(view.private_dir, view.private_dir, true);
+        if let Some((file, place)) = view.resolv_conf {
+            show_at(file, place, false);
+        }
         if let Some(passwd) = view.passwd {
             add("--ro-bind", &[passwd, Path::new("/etc/passwd")]);
         }
@@ -191,6 +231,16 @@ impl Isolation {
             ]
             .map(str::to_owned),
         );
+        match self.network {
+            RunNetwork::Host => {}
+            RunNetwork::Loopback => args.push("--unshare-net".to_owned()),
+            RunNetwork::UserMode(_) => args.extend([
+                "--info-fd".to_owned(),
+                INFO_FD.to_string(),
+                "--block-fd".to_owned(),
+                BLOCK_FD.to_string(),
+            ]),
+        }
         if self.run_as.is_some() {
             // bwrap drops every capability of a root sandbox; setpriv needs these two to
             // become the run user, and drops them (and every other) itself.
@@ -271,11 +321,13 @@ mod tests {
             temporary: vec![],
             shown: vec![],
             run_as: None,
+            network: RunNetwork::Loopback,
         };
         let view = RunView {
             private_dir: dir.path(),
             project: None,
             passwd: None,
+            resolv_conf: None,
         };
         let script = format!(
             "(sleep 2; touch {}) & echo started; sleep 30",
@@ -286,6 +338,7 @@ mod tests {
             args: vec!["-c".into(), script],
             cwd: dir.path().to_owned(),
             env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            network: None,
         };
         let output = dir.path().join("out");
         let ending = super::super::process::run(
@@ -317,6 +370,10 @@ mod tests {
             Some("bwrap: Can't find source path /opt/venv: No such file or directory")
         );
         assert_eq!(failure_of("PLAY [all] ***\nbwrap: later\n"), None);
+        assert_eq!(
+            failure_of("unshare: unshare failed: Operation not permitted\n"),
+            Some("unshare: unshare failed: Operation not permitted")
+        );
         assert_eq!(failure_of(""), None);
     }
 
@@ -408,18 +465,25 @@ mod tests {
                 uid: 65534,
                 gid: 65534,
             }),
+            network: RunNetwork::Loopback,
         };
         let passwd = private.join("passwd");
+        let resolv_conf = private.join("resolv.conf");
         let view = RunView {
             private_dir: &private,
             project: Some((&project, false)),
             passwd: Some(&passwd),
+            resolv_conf: Some((
+                &resolv_conf,
+                Path::new("/run/systemd/resolve/stub-resolv.conf"),
+            )),
         };
         let step = Invocation {
             program: "ansible-playbook".into(),
             args: vec!["site.yml".into()],
             cwd: project.clone(),
             env: vec![],
+            network: None,
         };
         let wrapped = isolation.wrap(&view, &step);
         assert_eq!(wrapped.program, "bwrap");
@@ -438,8 +502,18 @@ mod tests {
             args.ends_with("-- setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- ansible-playbook site.yml"),
             "{args}"
         );
-        for option in ["--unshare-pid", "--die-with-parent", "--new-session"] {
+        for option in [
+            "--unshare-pid",
+            "--unshare-net",
+            "--die-with-parent",
+            "--new-session",
+        ] {
             position(option);
         }
+        let resolver = format!(
+            "--ro-bind {} /run/systemd/resolve/stub-resolv.conf",
+            resolv_conf.display()
+        );
+        assert!(position("--dir /run/systemd/resolve") < position(&resolver));
     }
 }

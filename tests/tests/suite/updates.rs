@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use acs_tests::ansible::{AutomationServer, wait_for_run};
 use acs_tests::galaxy::{FakeGalaxy, Recorded, build_collection};
+use acs_tests::netns::TestHost;
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
 
@@ -57,9 +58,10 @@ fn project_updates_use_content_sources_in_order(backend: Backend) {
     let organization = fixture.server.create_organization("content");
     let project = fixture.create_project(&admin, organization, "content");
     let log = Arc::new(Mutex::new(Vec::<Recorded>::new()));
-    let empty = FakeGalaxy::start(log.clone(), None);
+    let content_host = TestHost::start();
+    let empty = FakeGalaxy::start(&content_host, log.clone(), None);
     let collection = build_collection(fixture.scratch.path(), "acme", "tools");
-    let full = FakeGalaxy::start(log.clone(), Some(collection));
+    let full = FakeGalaxy::start(&content_host, log.clone(), Some(collection));
     let first = source_credential(
         &fixture,
         &admin,

@@ -227,10 +227,28 @@ pub const SETTINGS: &[Definition] = &[
         secret: false,
     },
     Definition {
+        name: "JOB_ISOLATION_NETWORK",
+        category: "jobs",
+        label: "Network of isolated runs",
+        help_text: "\"isolated\": each run has a network of its own, where 127.0.0.1 is the run itself, and reaches other machines through slirp4netns, never the host's own addresses; \"none\": only the run's own loopback; \"host\": the server's network and every service listening on the host (each such run logs a warning).",
+        default: || json!("isolated"),
+        validate: network_mode,
+        secret: false,
+    },
+    Definition {
+        name: "JOB_ISOLATION_SLIRP4NETNS_PATH",
+        category: "jobs",
+        label: "slirp4netns executable",
+        help_text: "Path or name (looked up on PATH) of slirp4netns, the user-mode network stack of \"isolated\" runs.",
+        default: || json!("slirp4netns"),
+        validate: executable,
+        secret: false,
+    },
+    Definition {
         name: "JOB_ISOLATION_SHOW_PATHS",
         category: "jobs",
         label: "Paths shown to isolated runs",
-        help_text: "Host paths every run sees, each \"/path\" (read-only) or \"/path:rw\" (writable): an SSH configuration, a CA bundle, a virtualenv.",
+        help_text: "Host paths every run sees, each \"/path\" (read-only) or \"/path:rw\" (writable): an SSH configuration, a CA bundle, a virtualenv. A writable path is shared by the runs of every organization: what one run writes there, the next reads.",
         default: || json!([]),
         validate: shown_paths,
         secret: false,
@@ -474,6 +492,15 @@ fn executable(value: &Value) -> Result<Value, String> {
         return Err("Enter a path or a command name.".into());
     }
     Ok(value.clone())
+}
+
+fn network_mode(value: &Value) -> Result<Value, String> {
+    match string(value)? {
+        "isolated" | "none" | "host" => Ok(value.clone()),
+        other => Err(format!(
+            "\"{other}\" is not a valid choice: choose \"isolated\", \"none\" or \"host\"."
+        )),
+    }
 }
 
 fn shown_paths(value: &Value) -> Result<Value, String> {
