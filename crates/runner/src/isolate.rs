@@ -14,7 +14,7 @@ use super::network::{self, NetworkMode, UserModeNetwork};
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
 use super::sandbox::{
-    Isolation, RunNetwork, RunUser, RunView, ShownPath, program_directory, run_user_passwd,
+    Isolation, Limits, RunNetwork, RunUser, RunView, ShownPath, program_directory, run_user_passwd,
 };
 use super::{Explained, Prepared};
 use crate::Host;
@@ -196,7 +196,84 @@ fn isolation(
         shown,
         run_as,
         network: run_network(settings, search_path)?,
+        limits: limits(settings, search_path)?,
     })
+}
+
+/// What a run's output says when it met a sandbox limit, and the setting that sets it.
+const LIMIT_SIGNS: &[(&str, &[&str], &str)] = &[
+    (
+        "JOB_ISOLATION_TMPFS_MB",
+        &["No space left on device"],
+        "an in-memory directory (/tmp, /var/tmp, /dev/shm) was full: each may hold {} MiB",
+    ),
+    (
+        "JOB_ISOLATION_MAX_PROCESSES",
+        &[
+            "Resource temporarily unavailable",
+            "Cannot fork",
+            "can't fork",
+        ],
+        "no more processes could start: the run user may have {} processes and threads",
+    ),
+    (
+        "JOB_ISOLATION_MEMORY_MB",
+        &["Cannot allocate memory", "MemoryError", "out of memory"],
+        "an allocation failed: each process may use {} MiB of data memory",
+    ),
+    (
+        "JOB_ISOLATION_CPU_SECONDS",
+        &["CPU time limit exceeded"],
+        "a process used all its CPU time: {} seconds",
+    ),
+];
+
+/// The explanation of a failed sandboxed run whose output (`said`: stdout, stderr) shows a
+/// sandbox limit met, naming the limit and its setting: the run's own words say what failed,
+/// this says why.
+pub(crate) fn limit_reached<'a>(
+    settings: &Settings,
+    said: impl Iterator<Item = &'a str> + Clone,
+) -> Option<String> {
+    LIMIT_SIGNS.iter().find_map(|(setting, signs, what)| {
+        let limit = settings
+            .value(setting)
+            .as_i64()
+            .filter(|limit| *limit > 0)?;
+        said.clone()
+            .any(|text| signs.iter().any(|sign| text.contains(sign)))
+            .then(|| {
+                format!(
+                    "The run reached a limit of its sandbox: {} ({setting}).",
+                    what.replace("{}", &limit.to_string())
+                )
+            })
+    })
+}
+
+/// The resource limits of runs under the current settings (0: none).
+fn limits(settings: &Settings, search_path: &str) -> Result<Limits, Explained> {
+    const MIB: u64 = 1 << 20;
+    let positive = |name: &str| {
+        u64::try_from(settings.value(name).as_i64().unwrap_or(0))
+            .ok()
+            .filter(|value| *value > 0)
+    };
+    let limits = Limits {
+        tmpfs_bytes: positive("JOB_ISOLATION_TMPFS_MB").map(|mib| mib * MIB),
+        processes: positive("JOB_ISOLATION_MAX_PROCESSES"),
+        memory_bytes: positive("JOB_ISOLATION_MEMORY_MB").map(|mib| mib * MIB),
+        cpu_seconds: positive("JOB_ISOLATION_CPU_SECONDS"),
+        prlimit: absolute("prlimit", search_path),
+    };
+    let limited =
+        limits.processes.is_some() || limits.memory_bytes.is_some() || limits.cpu_seconds.is_some();
+    if limited && !runnable("prlimit", search_path) {
+        return Err(Explained::new(
+            "The run's sandbox could not start, and JOB_ISOLATION_ENABLED forbids running without it: prlimit (util-linux), which sets the JOB_ISOLATION_MAX_PROCESSES, JOB_ISOLATION_MEMORY_MB and JOB_ISOLATION_CPU_SECONDS limits, cannot be run.",
+        ));
+    }
+    Ok(limits)
 }
 
 /// The network of runs under the current settings; the user-mode stack's programs must be

@@ -263,6 +263,13 @@ fn run(host: &dyn Host, run_id: i64) -> Result<RunOutcome, Explained> {
     let prepared = isolate::apply(host, &settings, &row, &dir, prepared)?;
     let ending = execute_steps(host, &settings, &row, &prepared, &recorded_args)?;
     let mut outcome = outcome_of(ending, prepared.output());
+    if prepared.sandboxed && outcome.status == RunStatus::Failed && outcome.explanation.is_empty() {
+        let errors = prepared.errors.as_deref().map(|path| read_from(path, 0));
+        let said = [Some(outcome.stdout.as_str()), errors.as_deref()];
+        if let Some(explanation) = isolate::limit_reached(&settings, said.into_iter().flatten()) {
+            outcome.explanation = explanation;
+        }
+    }
     if row.kind == RunKind::InventoryUpdate.as_str() && outcome.status == RunStatus::Successful {
         let mut conn = host.pool().get()?;
         outcome = inventory_update::import(host.pool(), &mut conn, &row, &prepared, outcome)?;

@@ -223,7 +223,12 @@ fn close_host_addresses(network: &UserModeNetwork, pid: u32) -> Result<(), Strin
     }
     let mut command = Command::new(&network.nsenter);
     if network.rootless {
-        command.arg(format!("--user=/proc/{pid}/ns/user"));
+        // Joining the user namespace gives the capabilities over its network namespace;
+        // the groups stay (an unprivileged process may not drop them).
+        command.args([
+            format!("--user=/proc/{pid}/ns/user"),
+            "--preserve-credentials".to_owned(),
+        ]);
     }
     command
         .arg(format!("--net=/proc/{pid}/ns/net"))

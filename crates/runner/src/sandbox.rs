@@ -88,6 +88,41 @@ pub struct Isolation {
     pub run_as: Option<RunUser>,
     /// The network the run has.
     pub network: RunNetwork,
+    /// What the run may use.
+    pub limits: Limits,
+}
+
+/// What a run may use (the `JOB_ISOLATION_*` limits); `None` is no limit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes each of its in-memory directories may hold (bwrap's `--size`).
+    pub tmpfs_bytes: Option<u64>,
+    /// Processes and threads of the run user (`RLIMIT_NPROC`).
+    pub processes: Option<u64>,
+    /// Data memory of each process, in bytes (`RLIMIT_DATA`).
+    pub memory_bytes: Option<u64>,
+    /// CPU seconds of each process (`RLIMIT_CPU`).
+    pub cpu_seconds: Option<u64>,
+    /// The `prlimit` executable (util-linux), which sets the resource limits and becomes
+    /// the rest of the command: every process of the run inherits them.
+    pub prlimit: String,
+}
+
+/// What a hidden directory's empty tmpfs may hold: only the mount points made in it.
+const HIDDEN_TMPFS_BYTES: u64 = 1 << 20;
+
+impl Limits {
+    /// `prlimit`'s options, hard and soft limits alike; empty when nothing is limited.
+    fn prlimit_options(&self) -> Vec<String> {
+        [
+            ("--nproc", self.processes),
+            ("--data", self.memory_bytes),
+            ("--cpu", self.cpu_seconds),
+        ]
+        .into_iter()
+        .filter_map(|(option, limit)| limit.map(|limit| format!("{option}={limit}:{limit}")))
+        .collect()
+    }
 }
 
 /// The network a run has (`JOB_ISOLATION_NETWORK`).
@@ -136,16 +171,29 @@ impl Isolation {
         args.push(step.program.clone());
         args.extend(step.args.iter().cloned());
         let mut program = self.bwrap.clone();
+        let limited = self.limits.prlimit_options();
         if let RunNetwork::UserMode(network) = &self.network {
             // The network namespace comes from unshare, which then becomes bwrap.
             let mut unshare: Vec<String> = Vec::new();
             if network.rootless {
-                unshare.extend(["--user".to_owned(), "--map-current-user".to_owned()]);
+                // The server's uid is root in this user namespace, which owns the network
+                // one: slirp4netns and `ip` join it to configure the network, and bwrap's
+                // own user namespace below it gives the run back the server's uid.
+                unshare.extend(["--user".to_owned(), "--map-root-user".to_owned()]);
             }
             unshare.extend(["--net".to_owned(), "--".to_owned(), program]);
             unshare.append(&mut args);
             args = unshare;
             program = network.unshare.clone();
+        }
+        if !limited.is_empty() {
+            // Set before any process of the run exists; bwrap, as root, is not held by them
+            // (root's processes are not counted), the run user is.
+            let mut prlimit = limited;
+            prlimit.extend(["--".to_owned(), program]);
+            prlimit.append(&mut args);
+            args = prlimit;
+            program = self.limits.prlimit.clone();
         }
         Invocation {
             program,
@@ -162,32 +210,25 @@ impl Isolation {
     /// bwrap's options: mounts first (later ones cover earlier ones), then namespaces.
     fn bwrap_arguments(&self, view: &RunView<'_>, cwd: &Path) -> Vec<String> {
         // Python's multiprocessing (ansible's workers) needs a writable /dev/shm of its own.
-        let mut args: Vec<String> = [
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--perms",
-            "1777",
-            "--tmpfs",
-            "/dev/shm",
-            "--proc",
-            "/proc",
-        ]
-        .map(str::to_owned)
-        .to_vec();
+        let writable_size = self.limits.tmpfs_bytes.map(|bytes| bytes.to_string());
+        let hidden_size = HIDDEN_TMPFS_BYTES.to_string();
+        let mut args: Vec<String> = ["--ro-bind", "/", "/", "--dev", "/dev"]
+            .map(str::to_owned)
+            .to_vec();
         let mut add = |option: &str, paths: &[&Path]| {
             args.push(option.to_owned());
             args.extend(paths.iter().map(|path| path.display().to_string()));
         };
+        add("--perms", &[Path::new("1777")]);
+        tmpfs(&mut add, Path::new("/dev/shm"), writable_size.as_deref());
+        add("--proc", &[Path::new("/proc")]);
         let all_hidden: Vec<PathBuf> = self.hidden.iter().chain(&self.temporary).cloned().collect();
         for hidden in outermost(&all_hidden) {
             if self.temporary.iter().any(|dir| dir == hidden) {
                 add("--perms", &[Path::new("1777")]);
-                add("--tmpfs", &[hidden]);
+                tmpfs(&mut add, hidden, writable_size.as_deref());
             } else if hidden.is_dir() {
-                add("--tmpfs", &[hidden]);
+                tmpfs(&mut add, hidden, Some(&hidden_size));
             } else if hidden.exists() {
                 add("--ro-bind", &[Path::new("/dev/null"), hidden]);
             }
@@ -234,12 +275,23 @@ impl Isolation {
         match self.network {
             RunNetwork::Host => {}
             RunNetwork::Loopback => args.push("--unshare-net".to_owned()),
-            RunNetwork::UserMode(_) => args.extend([
-                "--info-fd".to_owned(),
-                INFO_FD.to_string(),
-                "--block-fd".to_owned(),
-                BLOCK_FD.to_string(),
-            ]),
+            RunNetwork::UserMode(ref network) => {
+                args.extend([
+                    "--info-fd".to_owned(),
+                    INFO_FD.to_string(),
+                    "--block-fd".to_owned(),
+                    BLOCK_FD.to_string(),
+                ]);
+                if network.rootless {
+                    args.extend([
+                        "--unshare-user".to_owned(),
+                        "--uid".to_owned(),
+                        rustix::process::getuid().as_raw().to_string(),
+                        "--gid".to_owned(),
+                        rustix::process::getgid().as_raw().to_string(),
+                    ]);
+                }
+            }
         }
         if self.run_as.is_some() {
             // bwrap drops every capability of a root sandbox; setpriv needs these two to
@@ -248,6 +300,15 @@ impl Isolation {
         }
         args
     }
+}
+
+/// A tmpfs at `path`, capped at `size` bytes when given (bwrap's `--size` applies to the next
+/// `--tmpfs`).
+fn tmpfs(add: &mut impl FnMut(&str, &[&Path]), path: &Path, size: Option<&str>) {
+    if let Some(size) = size {
+        add("--size", &[Path::new(size)]);
+    }
+    add("--tmpfs", &[path]);
 }
 
 /// `passwd` (the text of `/etc/passwd`) with the home directory of `user` made `home`, the
@@ -322,6 +383,7 @@ mod tests {
             shown: vec![],
             run_as: None,
             network: RunNetwork::Loopback,
+            limits: Limits::default(),
         };
         let view = RunView {
             private_dir: dir.path(),
@@ -360,6 +422,59 @@ mod tests {
             !marker.exists(),
             "a process of the sandbox outlived the stop"
         );
+    }
+
+    #[test]
+    fn an_isolated_network_comes_from_unshare_and_waits_for_the_server() {
+        let dir = tempfile::tempdir().expect("dir");
+        let network = |rootless| UserModeNetwork {
+            slirp4netns: "/usr/bin/slirp4netns".into(),
+            unshare: "/usr/bin/unshare".into(),
+            nsenter: "/usr/bin/nsenter".into(),
+            ip: "/usr/sbin/ip".into(),
+            host_addresses: vec![],
+            rootless,
+        };
+        let step = Invocation {
+            program: "/bin/true".into(),
+            args: vec![],
+            cwd: dir.path().to_owned(),
+            env: vec![],
+            network: None,
+        };
+        let view = RunView {
+            private_dir: dir.path(),
+            project: None,
+            passwd: None,
+            resolv_conf: None,
+        };
+        for rootless in [false, true] {
+            let isolation = Isolation {
+                bwrap: "/usr/bin/bwrap".into(),
+                hidden: vec![],
+                temporary: vec![],
+                shown: vec![],
+                run_as: None,
+                network: RunNetwork::UserMode(network(rootless)),
+                limits: Limits::default(),
+            };
+            let wrapped = isolation.wrap(&view, &step);
+            assert_eq!(wrapped.program, "/usr/bin/unshare");
+            assert!(wrapped.network.is_some());
+            let args = wrapped.args.join(" ");
+            let user = if rootless {
+                "--user --map-root-user "
+            } else {
+                ""
+            };
+            assert!(
+                args.starts_with(&format!("{user}--net -- /usr/bin/bwrap --ro-bind / /")),
+                "{args}"
+            );
+            assert!(args.contains("--info-fd 3 --block-fd 4"), "{args}");
+            assert!(!args.contains("--unshare-net"), "{args}");
+            assert_eq!(args.contains("--unshare-user --uid "), rootless, "{args}");
+        }
     }
 
     #[test]
@@ -466,6 +581,13 @@ mod tests {
                 gid: 65534,
             }),
             network: RunNetwork::Loopback,
+            limits: Limits {
+                tmpfs_bytes: Some(1 << 30),
+                processes: Some(4096),
+                memory_bytes: None,
+                cpu_seconds: Some(60),
+                prlimit: "/usr/bin/prlimit".into(),
+            },
         };
         let passwd = private.join("passwd");
         let resolv_conf = private.join("resolv.conf");
@@ -486,8 +608,28 @@ mod tests {
             network: None,
         };
         let wrapped = isolation.wrap(&view, &step);
-        assert_eq!(wrapped.program, "bwrap");
+        assert_eq!(wrapped.program, "/usr/bin/prlimit");
         let args = wrapped.args.join(" ");
+        assert!(
+            args.starts_with("--nproc=4096:4096 --cpu=60:60 -- bwrap --ro-bind / /"),
+            "{args}"
+        );
+        let size = 1u64 << 30;
+        assert!(
+            args.contains(&format!("--perms 1777 --size {size} --tmpfs /var/tmp")),
+            "{args}"
+        );
+        assert!(
+            args.contains(&format!("--perms 1777 --size {size} --tmpfs /dev/shm")),
+            "{args}"
+        );
+        assert!(
+            args.contains(&format!(
+                "--size {HIDDEN_TMPFS_BYTES} --tmpfs {}",
+                dir.path().join("data").display()
+            )),
+            "{args}"
+        );
         let position = |needle: &str| {
             args.find(needle)
                 .unwrap_or_else(|| panic!("{needle} missing from {args}"))

@@ -44,6 +44,7 @@ mod organizations;
 mod out_of_band;
 mod root;
 mod rotation_race;
+mod run_limits;
 mod run_network;
 mod run_output;
 mod sandbox;
