@@ -60,7 +60,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             ],
             cwd: project_dir.clone(),
             env: environment::compose(&base, plan.env.clone()),
-            network: None,
+            hand_over: None,
         }],
         preamble: String::new(),
         recorded_env: environment::recorded(&base, &BTreeMap::new(), &plan.recorded_env),

@@ -10,6 +10,7 @@ use acs_app::secret_key::KeyFiles;
 use acs_storage::Database;
 use acs_storage::unified_jobs::UnifiedJob;
 
+use super::cgroup;
 use super::network::{self, NetworkMode, UserModeNetwork};
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
@@ -58,7 +59,7 @@ pub fn apply(
         );
         return Ok(prepared);
     }
-    let isolation = isolation(host, settings, &prepared.steps, &search_path)?;
+    let isolation = isolation(host, settings, row, &prepared.steps, &search_path)?;
     if matches!(isolation.network, RunNetwork::Host) {
         tracing::warn!(
             run = row.id,
@@ -118,6 +119,7 @@ fn runnable(program: &str, search_path: &str) -> bool {
 fn isolation(
     host: &dyn Host,
     settings: &Settings,
+    row: &UnifiedJob,
     steps: &[Invocation],
     search_path: &str,
 ) -> Result<Isolation, Explained> {
@@ -197,6 +199,7 @@ fn isolation(
         run_as,
         network: run_network(settings, search_path)?,
         limits: limits(settings, search_path)?,
+        run: row.id,
     })
 }
 
@@ -214,7 +217,7 @@ const LIMIT_SIGNS: &[(&str, &[&str], &str)] = &[
             "Cannot fork",
             "can't fork",
         ],
-        "no more processes could start: the run user may have {} processes and threads",
+        "no more processes could start: the run may have {} processes and threads",
     ),
     (
         "JOB_ISOLATION_MEMORY_MB",
@@ -259,9 +262,13 @@ fn limits(settings: &Settings, search_path: &str) -> Result<Limits, Explained> {
             .ok()
             .filter(|value| *value > 0)
     };
+    let processes = positive("JOB_ISOLATION_MAX_PROCESSES");
+    // A cgroup of the run's own where the host gives one; else the run user's RLIMIT_NPROC.
+    let process_cgroup = processes.and_then(|limit| Some((cgroup::runs_parent()?, limit)));
     let limits = Limits {
         tmpfs_bytes: positive("JOB_ISOLATION_TMPFS_MB").map(|mib| mib * MIB),
-        processes: positive("JOB_ISOLATION_MAX_PROCESSES"),
+        processes: processes.filter(|_| process_cgroup.is_none()),
+        process_cgroup,
         memory_bytes: positive("JOB_ISOLATION_MEMORY_MB").map(|mib| mib * MIB),
         cpu_seconds: positive("JOB_ISOLATION_CPU_SECONDS"),
         prlimit: absolute("prlimit", search_path),

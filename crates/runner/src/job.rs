@@ -81,7 +81,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             args,
             cwd: project_dir.clone(),
             env: environment::compose(&base, injected),
-            network: None,
+            hand_over: None,
         }],
         preamble: String::new(),
         recorded_env: environment::recorded(&base, &builtin.env, &plan.recorded_env),

@@ -15,8 +15,10 @@
 //! A node that starts ends its own unfinished runs as `error`: no process outlives its server.
 
 mod builtin;
+mod cgroup;
 mod credentials;
 mod environment;
+mod hand_over;
 mod inventory_update;
 mod isolate;
 mod job;

@@ -8,11 +8,9 @@
 //! network namespace also leaves the host's abstract unix sockets behind.
 //!
 //! The namespace is made by `unshare --net`, which then becomes bwrap (so bwrap, which would
-//! set up the loopback itself, does not race slirp4netns doing the same). bwrap reports on an
-//! info pipe once it runs (the namespace exists from then on) and waits on a block pipe
-//! before it starts the run's program; between the two, [`HandOver::attach`] connects the
-//! namespace and closes the host's addresses. The run's program never sees a moment without
-//! them.
+//! set up the loopback itself, does not race slirp4netns doing the same); during the
+//! hand-over (`hand_over`), before the run's program starts, [`attach`] connects the namespace
+//! and closes the host's addresses. The run's program never sees a moment without them.
 
 use std::io::Read;
 use std::net::IpAddr;
@@ -62,79 +60,8 @@ pub struct UserModeNetwork {
     pub rootless: bool,
 }
 
-/// The file descriptors bwrap is given in the sandbox for the hand-over (`--info-fd`,
-/// `--block-fd`).
-pub const INFO_FD: i32 = 3;
-/// See [`INFO_FD`].
-pub const BLOCK_FD: i32 = 4;
-
 /// slirp4netns's fixed addresses in the namespace: its DNS forwarder.
 pub const SLIRP_DNS: &str = "10.0.2.3";
-
-/// The pipes between the server and one bwrap, made before it starts.
-pub struct HandOver {
-    info: OwnedFd,
-    block: OwnedFd,
-}
-
-impl HandOver {
-    /// Makes the two pipes and gives their sandbox ends to `command` as [`INFO_FD`] and
-    /// [`BLOCK_FD`] (only in that child: the pipes are close-on-exec in the server, so no
-    /// other run inherits them).
-    pub fn give_to(command: &mut Command) -> std::io::Result<Self> {
-        use rustix::pipe::{PipeFlags, pipe_with};
-        let (info, info_child) = pipe_with(PipeFlags::CLOEXEC)?;
-        let (block_child, block) = pipe_with(PipeFlags::CLOEXEC)?;
-        command
-            .fd_mappings(vec![
-                FdMapping {
-                    parent_fd: info_child,
-                    child_fd: INFO_FD,
-                },
-                FdMapping {
-                    parent_fd: block_child,
-                    child_fd: BLOCK_FD,
-                },
-            ])
-            .map_err(std::io::Error::other)?;
-        Ok(HandOver { info, block })
-    }
-
-    /// Waits until bwrap (process `bwrap`, started by `unshare`) runs, connects its
-    /// namespace, and lets the run's program start. `Ok(None)`: bwrap ended before it made
-    /// the sandbox (its own complaint, on the run's output, says why).
-    pub fn attach(self, network: &UserModeNetwork, bwrap: u32) -> Result<Option<Attached>, String> {
-        // bwrap's own process holds the namespaces `unshare` made (the sandbox's process may
-        // sit in a user namespace nested below them).
-        if sandbox_pid(std::fs::File::from(self.info)).is_none() {
-            return Ok(None);
-        }
-        let attached = attach(network, bwrap)?;
-        rustix::io::write(&self.block, b"1")
-            .map_err(|error| format!("the sandbox could not be started: {error}"))?;
-        Ok(Some(attached))
-    }
-}
-
-/// The process id bwrap reports on its info pipe (`{"child-pid": N, …}`), read until the
-/// document is whole (bwrap closes the pipe after it, but the sandbox's end may linger);
-/// `None` when bwrap closed it without one.
-fn sandbox_pid(mut info: std::fs::File) -> Option<u32> {
-    let mut text = Vec::new();
-    let mut chunk = [0u8; 512];
-    loop {
-        let read = info.read(&mut chunk).ok()?;
-        if read == 0 {
-            return None;
-        }
-        text.extend_from_slice(&chunk[..read]);
-        if let Ok(parsed) = serde_json::from_slice::<serde_json::Value>(&text) {
-            return parsed["child-pid"]
-                .as_u64()
-                .and_then(|pid| u32::try_from(pid).ok());
-        }
-    }
-}
 
 /// A run's namespace connected: slirp4netns runs until this is dropped.
 pub struct Attached {
@@ -153,7 +80,7 @@ impl Drop for Attached {
 
 /// Connects the network namespace of process `pid` through slirp4netns, and makes the host's
 /// own addresses unreachable in it.
-fn attach(network: &UserModeNetwork, pid: u32) -> Result<Attached, String> {
+pub fn attach(network: &UserModeNetwork, pid: u32) -> Result<Attached, String> {
     use rustix::pipe::{PipeFlags, pipe_with};
     let io = |error: std::io::Error| format!("slirp4netns could not be started: {error}");
     let (ready, ready_child) = pipe_with(PipeFlags::CLOEXEC).map_err(|e| io(e.into()))?;
@@ -344,18 +271,5 @@ mod tests {
             ),
             Some("# stub\nnameserver 10.0.2.3\noptions edns0\nsearch example.org\n".to_owned())
         );
-    }
-
-    #[test]
-    fn the_sandbox_pid_comes_from_bwrap_s_info() {
-        let dir = tempfile::tempdir().expect("dir");
-        let path = dir.path().join("info");
-        std::fs::write(&path, "{\n    \"child-pid\": 4242\n}\n").expect("write");
-        assert_eq!(
-            sandbox_pid(std::fs::File::open(&path).expect("open")),
-            Some(4242)
-        );
-        std::fs::write(&path, "").expect("write");
-        assert_eq!(sandbox_pid(std::fs::File::open(&path).expect("open")), None);
     }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
-use super::network::{HandOver, UserModeNetwork};
+use super::hand_over::{HandOver, Plan};
 
 /// What to run.
 #[derive(Debug)]
@@ -23,9 +23,9 @@ pub struct Invocation {
     pub cwd: PathBuf,
     /// Its whole environment (nothing is inherited from the server).
     pub env: Vec<(String, String)>,
-    /// The user-mode network to connect to the sandbox bwrap makes, once bwrap has made it
-    /// and before the program starts (`JOB_ISOLATION_NETWORK` "isolated").
-    pub network: Option<UserModeNetwork>,
+    /// What the server does to the sandbox bwrap makes, once bwrap runs and before the
+    /// program starts: its process cgroup, its network.
+    pub hand_over: Option<Plan>,
 }
 
 /// How the process ended.
@@ -50,7 +50,7 @@ pub enum StartFailure {
         /// What the system said.
         error: std::io::Error,
     },
-    /// The sandbox's network could not be connected; nothing of the run ran.
+    /// The sandbox's network or process cgroup could not be set up; nothing of the run ran.
     #[error("{0}")]
     Network(String),
     /// Another I/O problem (output file, working directory).
@@ -90,7 +90,7 @@ pub fn run(
         .stdout(stdout)
         .stderr(stderr)
         .process_group(0);
-    let hand_over = match invocation.network {
+    let hand_over = match invocation.hand_over {
         Some(_) => Some(HandOver::give_to(&mut command)?),
         None => None,
     };
@@ -101,9 +101,9 @@ pub fn run(
     // The sandbox's ends of the pipes are the command's: closed here, so that bwrap's end
     // is the last one and its close is seen.
     drop(command);
-    // Held until the run ends: its network lives as long.
-    let _network = match (hand_over, &invocation.network) {
-        (Some(hand_over), Some(network)) => match hand_over.attach(network, child.id()) {
+    // Held until the run ends: its network and process cgroup live as long.
+    let _held = match (hand_over, &invocation.hand_over) {
+        (Some(hand_over), Some(plan)) => match hand_over.complete(plan, child.id()) {
             Ok(attached) => attached,
             Err(reason) => {
                 // bwrap that could not build the view ends by itself before the program
@@ -197,7 +197,7 @@ mod tests {
             args: vec!["-c".into(), script.into()],
             cwd: dir.to_owned(),
             env: vec![("GREETING".into(), "hello".into())],
-            network: None,
+            hand_over: None,
         }
     }
 

@@ -54,7 +54,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             args: vec!["dump".to_owned(), "--only-changed".to_owned()],
             cwd: project_dir.clone(),
             env: env.clone(),
-            network: None,
+            hand_over: None,
         });
         for (file, kind, target) in REQUIREMENTS {
             if !project_dir.join(file).is_file() {
@@ -73,7 +73,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
                 ],
                 cwd: project_dir.clone(),
                 env: env.clone(),
-                network: None,
+                hand_over: None,
             });
         }
     }

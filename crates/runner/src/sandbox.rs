@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 pub use acs_app::settings::ShownPath;
 
-use super::network::{BLOCK_FD, INFO_FD, UserModeNetwork};
+use super::hand_over::{BLOCK_FD, INFO_FD, Plan};
+use super::network::UserModeNetwork;
 use super::process::Invocation;
 
 /// How bwrap, and `unshare` before it, start what they say when they cannot build a sandbox
@@ -90,6 +91,8 @@ pub struct Isolation {
     pub network: RunNetwork,
     /// What the run may use.
     pub limits: Limits,
+    /// The run (its process cgroup's name).
+    pub run: i64,
 }
 
 /// What a run may use (the `JOB_ISOLATION_*` limits); `None` is no limit.
@@ -97,8 +100,11 @@ pub struct Isolation {
 pub struct Limits {
     /// Bytes each of its in-memory directories may hold (bwrap's `--size`).
     pub tmpfs_bytes: Option<u64>,
-    /// Processes and threads of the run user (`RLIMIT_NPROC`).
+    /// Processes and threads of the run user (`RLIMIT_NPROC`), when the run has no process
+    /// cgroup of its own.
     pub processes: Option<u64>,
+    /// The run's own process cgroup: where it goes and its `pids.max`.
+    pub process_cgroup: Option<(PathBuf, u64)>,
     /// Data memory of each process, in bytes (`RLIMIT_DATA`).
     pub memory_bytes: Option<u64>,
     /// CPU seconds of each process (`RLIMIT_CPU`).
@@ -200,11 +206,21 @@ impl Isolation {
             args,
             cwd: step.cwd.clone(),
             env: step.env.clone(),
-            network: match &self.network {
-                RunNetwork::UserMode(network) => Some(network.clone()),
-                RunNetwork::Host | RunNetwork::Loopback => None,
-            },
+            hand_over: self.hand_over(),
         }
+    }
+
+    /// What the server does between bwrap's start and the program's, if anything.
+    fn hand_over(&self) -> Option<Plan> {
+        let network = match &self.network {
+            RunNetwork::UserMode(network) => Some(network.clone()),
+            RunNetwork::Host | RunNetwork::Loopback => None,
+        };
+        (network.is_some() || self.limits.process_cgroup.is_some()).then(|| Plan {
+            run: self.run,
+            network,
+            processes: self.limits.process_cgroup.clone(),
+        })
     }
 
     /// bwrap's options: mounts first (later ones cover earlier ones), then namespaces.
@@ -273,25 +289,23 @@ impl Isolation {
             .map(str::to_owned),
         );
         match self.network {
-            RunNetwork::Host => {}
             RunNetwork::Loopback => args.push("--unshare-net".to_owned()),
-            RunNetwork::UserMode(ref network) => {
-                args.extend([
-                    "--info-fd".to_owned(),
-                    INFO_FD.to_string(),
-                    "--block-fd".to_owned(),
-                    BLOCK_FD.to_string(),
-                ]);
-                if network.rootless {
-                    args.extend([
-                        "--unshare-user".to_owned(),
-                        "--uid".to_owned(),
-                        rustix::process::getuid().as_raw().to_string(),
-                        "--gid".to_owned(),
-                        rustix::process::getgid().as_raw().to_string(),
-                    ]);
-                }
-            }
+            RunNetwork::UserMode(ref network) if network.rootless => args.extend([
+                "--unshare-user".to_owned(),
+                "--uid".to_owned(),
+                rustix::process::getuid().as_raw().to_string(),
+                "--gid".to_owned(),
+                rustix::process::getgid().as_raw().to_string(),
+            ]),
+            RunNetwork::UserMode(_) | RunNetwork::Host => {}
+        }
+        if self.hand_over().is_some() {
+            args.extend([
+                "--info-fd".to_owned(),
+                INFO_FD.to_string(),
+                "--block-fd".to_owned(),
+                BLOCK_FD.to_string(),
+            ]);
         }
         if self.run_as.is_some() {
             // bwrap drops every capability of a root sandbox; setpriv needs these two to
@@ -384,6 +398,7 @@ mod tests {
             run_as: None,
             network: RunNetwork::Loopback,
             limits: Limits::default(),
+            run: 1,
         };
         let view = RunView {
             private_dir: dir.path(),
@@ -400,7 +415,7 @@ mod tests {
             args: vec!["-c".into(), script],
             cwd: dir.path().to_owned(),
             env: vec![("PATH".into(), "/usr/bin:/bin".into())],
-            network: None,
+            hand_over: None,
         };
         let output = dir.path().join("out");
         let ending = super::super::process::run(
@@ -440,7 +455,7 @@ mod tests {
             args: vec![],
             cwd: dir.path().to_owned(),
             env: vec![],
-            network: None,
+            hand_over: None,
         };
         let view = RunView {
             private_dir: dir.path(),
@@ -457,10 +472,11 @@ mod tests {
                 run_as: None,
                 network: RunNetwork::UserMode(network(rootless)),
                 limits: Limits::default(),
+                run: 1,
             };
             let wrapped = isolation.wrap(&view, &step);
             assert_eq!(wrapped.program, "/usr/bin/unshare");
-            assert!(wrapped.network.is_some());
+            assert!(wrapped.hand_over.is_some());
             let args = wrapped.args.join(" ");
             let user = if rootless {
                 "--user --map-root-user "
@@ -584,10 +600,12 @@ mod tests {
             limits: Limits {
                 tmpfs_bytes: Some(1 << 30),
                 processes: Some(4096),
+                process_cgroup: None,
                 memory_bytes: None,
                 cpu_seconds: Some(60),
                 prlimit: "/usr/bin/prlimit".into(),
             },
+            run: 1,
         };
         let passwd = private.join("passwd");
         let resolv_conf = private.join("resolv.conf");
@@ -605,7 +623,7 @@ mod tests {
             args: vec!["site.yml".into()],
             cwd: project.clone(),
             env: vec![],
-            network: None,
+            hand_over: None,
         };
         let wrapped = isolation.wrap(&view, &step);
         assert_eq!(wrapped.program, "/usr/bin/prlimit");

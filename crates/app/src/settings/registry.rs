@@ -257,7 +257,7 @@ pub const SETTINGS: &[Definition] = &[
         name: "JOB_ISOLATION_MAX_PROCESSES",
         category: "jobs",
         label: "Process limit of a run",
-        help_text: "Processes and threads a run may start (RLIMIT_NPROC): counted for the run user, so for all runs at once when they share one (JOB_ISOLATION_RUN_AS), and with the server's own when the server is not root. 0 means no limit.",
+        help_text: "Processes and threads a run may have at once: the pids.max of a process cgroup of its own where the host gives the server the pids controller (cgroup v1, or v2 delegated); otherwise RLIMIT_NPROC, counted for the run user, so for all runs at once when they share one (JOB_ISOLATION_RUN_AS), and with the server's own threads when the server is not root. 0 means no limit.",
         default: || json!(4096),
         validate: |v| integer_in(v, 0, 4_194_304),
         secret: false,
