@@ -411,6 +411,34 @@ impl Directory {
         &self.admin_password
     }
 
+    /// Points `server` at this directory: user search under the people, as the reader.
+    pub fn configure(&self, server: &crate::TestServer) {
+        use crate::Call;
+        server
+            .admin()
+            .patch("/api/v2/settings/ldap/")
+            .json(&serde_json::json!({
+                "AUTH_LDAP_SERVER_URI": self.uri(),
+                "AUTH_LDAP_BIND_DN": self.reader_dn(),
+                "AUTH_LDAP_BIND_PASSWORD": self.reader_password(),
+                "AUTH_LDAP_USER_SEARCH": [self.people_dn(), "SCOPE_SUBTREE", "(uid=%(user)s)"],
+            }))
+            .call()
+            .expect(200);
+    }
+
+    /// The first login of directory user `uid` on `server` (HTTP Basic), which creates the
+    /// external account: its id.
+    pub fn first_login(&self, server: &crate::TestServer, uid: &str, password: &str) -> i64 {
+        let me = server
+            .anonymous()
+            .with_basic(uid, password)
+            .get_json("/api/v2/me/");
+        me["results"][0]["id"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("{uid} did not log in from the directory: {me}"))
+    }
+
     /// Adds the user `uid=<uid>,ou=people,dc=acs,dc=test` (inetOrgPerson with `uid`, `cn`
     /// "<given name> <surname>", `sn`, `givenName`, `mail` and `userPassword` in clear).
     /// Values may hold any characters (they are base64-encoded in the LDIF when needed).

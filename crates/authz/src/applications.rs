@@ -102,6 +102,24 @@ pub fn can_skip_authorization(actor: &Actor, app: &TargetApplication) -> Result<
     }
 }
 
+/// Whether `actor` may change `field` (`redirect_uris` or `client_type`: where an
+/// application's codes go, and whether it needs its secret) of `app`, which skips the consent
+/// page before or after the change: the same actors who may turn that on. Its owner, who may
+/// not, would otherwise point the organization's trusted application at a site of his own
+/// and have codes for anyone who follows one link. With consent on, the owner changes them.
+pub fn can_repoint_consentless(
+    actor: &Actor,
+    app: &TargetApplication,
+    field: &'static str,
+) -> Result<(), Denied> {
+    can_skip_authorization(actor, app).map_err(|denied| match denied {
+        Denied::OnlyOrganizationAdminsSkipAuthorization => {
+            Denied::OnlyOrganizationAdminsRepointConsentless(field)
+        }
+        other => other,
+    })
+}
+
 /// Whether `actor` may delete `app`: the same actors who may change it.
 pub fn can_delete_application(actor: &Actor, app: &TargetApplication) -> Result<(), Denied> {
     permit_write(actor, manages(actor, app))
@@ -326,6 +344,21 @@ mod skip_authorization_tests {
         ];
         for (name, actor, app, expected) in rows {
             assert_eq!(can_skip_authorization(&actor, &app), expected, "{name}");
+            let repoint = expected.map_err(|denied| match denied {
+                Denied::OnlyOrganizationAdminsSkipAuthorization => {
+                    Denied::OnlyOrganizationAdminsRepointConsentless("redirect_uris")
+                }
+                other => other,
+            });
+            assert_eq!(
+                can_repoint_consentless(&actor, &app, "redirect_uris"),
+                repoint,
+                "{name}"
+            );
         }
+        assert_eq!(
+            Denied::OnlyOrganizationAdminsRepointConsentless("client_type").to_string(),
+            "client_type: only a superuser or an admin of the application's organization may change it while the application skips the consent page (skip_authorization)."
+        );
     }
 }

@@ -21,10 +21,20 @@ pub enum Denied {
     /// page: that would let the owner have tokens issued in the name of anyone
     /// who follows a link.
     OnlyOrganizationAdminsSkipAuthorization,
+    /// The owner of an application that skips the consent page may not change
+    /// where its codes go nor whether it needs its secret (the named field):
+    /// that would re-point the organization's trust at a site of the owner's.
+    OnlyOrganizationAdminsRepointConsentless(&'static str),
 }
 
 impl fmt::Display for Denied {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Denied::OnlyOrganizationAdminsRepointConsentless(field) = self {
+            return write!(
+                f,
+                "{field}: only a superuser or an admin of the application's organization may change it while the application skips the consent page (skip_authorization)."
+            );
+        }
         f.write_str(match self {
             Denied::NotPermitted => "You do not have permission to perform this action.",
             Denied::OnlySuperuserGrantsPrivileges => {
@@ -34,6 +44,7 @@ impl fmt::Display for Denied {
             Denied::OnlyOrganizationAdminsSkipAuthorization => {
                 "skip_authorization: only a superuser or an admin of the application's organization may set it."
             }
+            Denied::OnlyOrganizationAdminsRepointConsentless(_) => unreachable!("written above"),
         })
     }
 }

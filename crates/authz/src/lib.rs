@@ -92,8 +92,8 @@ mod fixtures;
 pub use actor::{Actor, Id};
 pub use applications::{
     ApplicationVisibility, TargetApplication, application_capabilities, can_change_application,
-    can_create_application, can_delete_application, can_skip_authorization, can_view_application,
-    visible_applications,
+    can_create_application, can_delete_application, can_repoint_consentless,
+    can_skip_authorization, can_view_application, visible_applications,
 };
 pub use automation::{
     automation_capabilities, can_change_automation, can_run_automation, can_use_credential,

@@ -338,11 +338,21 @@ fn nobody_revokes_another_users_token_from_a_page(backend: Backend) {
 }
 
 fn external_users_get_the_api_refusal_in_the_page(backend: Backend) {
+    // A real directory user: an external account's local password never signs in.
+    let directory = acs_tests::ldap::Directory::start();
+    directory.add_user("ext", "pw-ext-12345", "Ext", "User", "ext@example.com");
     let server = TestServer::start(backend);
-    let id = server.create_user("ext", "pw-ext-12345", false);
-    server.execute_sql(&format!(
-        "UPDATE users SET external_account = 'ldap' WHERE id = {id}"
-    ));
+    server
+        .admin()
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({
+            "AUTH_LDAP_SERVER_URI": directory.uri(),
+            "AUTH_LDAP_BIND_DN": directory.reader_dn(),
+            "AUTH_LDAP_BIND_PASSWORD": directory.reader_password(),
+            "AUTH_LDAP_USER_SEARCH": [directory.people_dn(), "SCOPE_SUBTREE", "(uid=%(user)s)"],
+        }))
+        .call()
+        .expect(200);
     let (browser, csrf) = signed_in(&server, "ext", "pw-ext-12345");
     let reply = post_form(
         &server,

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 backend_tests!(
     only_organization_admins_let_an_application_skip_consent,
+    an_owner_cannot_repoint_an_application_that_skips_consent,
     superuser_creates_an_application_with_the_full_record,
     client_secret_is_shown_once_and_never_for_public_clients,
     create_validation_errors_are_400,
@@ -1369,4 +1370,78 @@ fn only_organization_admins_let_an_application_skip_consent(backend: Backend) {
         .call()
         .expect(200);
     assert_eq!(server.admin().get_json(&path)["skip_authorization"], false);
+}
+
+/// While an application skips the consent page, its owner may not re-point it: a new
+/// redirect URI (a site of his) or a public client type (his own PKCE, no secret) would let
+/// him have codes for anyone who follows one link. He may turn consent back on with the
+/// change; an admin of its organization changes them as they are.
+fn an_owner_cannot_repoint_an_application_that_skips_consent(backend: Backend) {
+    let server = TestServer::start(backend);
+    let org = server.create_organization("Acme");
+    let boss = server.create_user("boss", "pw-boss-12345", false);
+    let owner = server.create_user("owner", "pw-owner-12345", false);
+    server.add_admin(org, boss);
+    server.add_member(org, owner);
+    let boss = server.as_user("boss", "pw-boss-12345");
+    let owner_agent = server.as_user("owner", "pw-owner-12345");
+    let mut dashboard = owned_body("Dashboard", org, owner);
+    dashboard["authorization_grant_type"] = json!("authorization-code");
+    dashboard["redirect_uris"] = json!("https://dashboard.example.com/callback");
+    dashboard["skip_authorization"] = json!(true);
+    let id = create(&boss, &dashboard);
+    let path = app_path(id);
+
+    for (field, value) in [
+        ("redirect_uris", json!("https://attacker.example.net/steal")),
+        ("client_type", json!("public")),
+    ] {
+        let refused = owner_agent
+            .patch(&path)
+            .json(&json!({ field: value }))
+            .call()
+            .expect(403);
+        assert!(
+            refused.json()["detail"]
+                .as_str()
+                .is_some_and(|detail| detail.starts_with(&format!("{field}: "))),
+            "{}",
+            refused.body
+        );
+        let mut full = server.admin().get_json(&path);
+        full[field] = value.clone();
+        owner_agent.put(&path).json(&full).call().expect(403);
+    }
+    let stored = server.admin().get_json(&path);
+    assert_eq!(
+        stored["redirect_uris"],
+        "https://dashboard.example.com/callback"
+    );
+    assert_eq!(stored["client_type"], "confidential");
+    assert_eq!(stored["skip_authorization"], true);
+
+    // What must still succeed: the owner's other changes, the same values sent again, the
+    // admin's re-pointing, and the owner's own once consent is back on.
+    let mut same = stored.clone();
+    same["description"] = json!("ours");
+    owner_agent.put(&path).json(&same).call().expect(200);
+    boss.patch(&path)
+        .json(&json!({"redirect_uris": "https://dashboard.example.com/v2/callback"}))
+        .call()
+        .expect(200);
+    let changed = owner_agent
+        .patch(&path)
+        .json(
+            &json!({"redirect_uris": "https://owner.example.org/cb", "skip_authorization": false}),
+        )
+        .call()
+        .expect(200)
+        .json();
+    assert_eq!(changed["redirect_uris"], "https://owner.example.org/cb");
+    assert_eq!(changed["skip_authorization"], false);
+    owner_agent
+        .patch(&path)
+        .json(&json!({"client_type": "public"}))
+        .call()
+        .expect(200);
 }

@@ -320,7 +320,63 @@ fn bad_configuration_never_logs_in(backend: Backend) {
     assert_eq!(admin.get_json("/api/v2/users/?username=erin")["count"], 0);
 }
 
+/// A directory user's password is the directory's: nobody sets a local one (an organization
+/// admin who added them, the user, a superuser), so none logs in, and once the directory
+/// removes them nothing does.
+fn directory_users_are_given_no_local_password(backend: Backend) {
+    let directory = Directory::start();
+    directory.add_user("dana", "d4na-dir-pw", "Dana", "Dir", "dana@example.com");
+    let server = TestServer::start(backend);
+    configure(&server, &directory);
+    let dana = server.anonymous().with_basic("dana", "d4na-dir-pw");
+    let id = me(&dana)["id"].as_i64().expect("dana's id");
+    let organization = server.create_organization("Directory people");
+    let boss = server.create_user("boss", "b0ss-local-pw", false);
+    server.add_admin(organization, boss);
+    let boss = server.as_user("boss", "b0ss-local-pw");
+    boss.post(&format!("/api/v2/organizations/{organization}/users/"))
+        .json(&json!({"id": id}))
+        .call()
+        .expect(204);
+
+    let path = format!("/api/v2/users/{id}/");
+    for (agent, password) in [
+        (&boss, "b0ss-chose-this"),
+        (&dana, "d4na-local-pw"),
+        (&server.admin(), "admin-chose-this"),
+    ] {
+        let refused = agent
+            .patch(&path)
+            .json(&json!({"password": password}))
+            .call()
+            .expect(400)
+            .json();
+        assert!(
+            refused["password"][0]
+                .as_str()
+                .is_some_and(|reason| reason.contains("external account (\"ldap\")")),
+            "{refused}"
+        );
+        server
+            .anonymous()
+            .with_basic("dana", password)
+            .get("/api/v2/me/")
+            .call()
+            .expect(401);
+    }
+    // What must still succeed: the admin's other changes, and the directory's password.
+    boss.patch(&path)
+        .json(&json!({"first_name": "Dana B."}))
+        .call()
+        .expect(200);
+    assert_eq!(me(&dana)["id"], id);
+
+    directory.delete_user("dana");
+    dana.get("/api/v2/me/").call().expect(401);
+}
+
 backend_tests!(
+    directory_users_are_given_no_local_password,
     settings_are_validated_and_the_bind_password_sealed,
     directory_users_log_in_and_are_linked,
     external_users_get_tokens_only_when_allowed,

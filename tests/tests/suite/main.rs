@@ -19,6 +19,7 @@ mod browser_pages;
 mod change_feed;
 mod conventions;
 mod cors;
+mod credential_sublists;
 mod credential_type_change;
 mod credential_types;
 mod credentials;

@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Barrier};
 
+use acs_tests::ldap::Directory;
 use acs_tests::oauth::{OAuthClient, field, oauth_error};
 use acs_tests::{Backend, Call, TestServer, backend_tests};
 use serde_json::json;
@@ -831,7 +832,14 @@ fn twenty_concurrent_refreshes_have_one_winner(backend: Backend) {
 }
 
 fn external_users_are_refused_on_every_grant(backend: Backend) {
-    let (server, client, user) = setup(backend);
+    let directory = Directory::start();
+    directory.add_user(USER, PASSWORD, "Grace", "Dir", "grace@example.com");
+    let server = TestServer::start(backend);
+    directory.configure(&server);
+    let org = server.create_organization("acme");
+    let user = directory.first_login(&server, USER, PASSWORD);
+    server.add_member(org, user);
+    let client = server.oauth_client(org, "cli", "password", "confidential");
     let allow = |allowed: bool| {
         server
             .admin()
@@ -840,9 +848,6 @@ fn external_users_are_refused_on_every_grant(backend: Backend) {
             .call()
             .expect(200);
     };
-    server.execute_sql(&format!(
-        "UPDATE users SET external_account = 'ldap' WHERE id = {user}"
-    ));
     let refused = |reply: acs_tests::Reply| {
         assert_eq!(
             oauth_error(&reply, 403),

@@ -358,13 +358,24 @@ fn lifetimes_follow_the_setting(backend: Backend) {
 }
 
 fn external_users_need_the_setting(backend: Backend) {
+    let directory = acs_tests::ldap::Directory::start();
+    directory.add_user("carol", "pw-carol-1", "Carol", "Dir", "carol@example.com");
     let server = TestServer::start(backend);
-    let carol_id = server.create_user("carol", "pw-carol-1", false);
-    let carol = server.as_user("carol", "pw-carol-1");
+    directory.configure(&server);
+    let carol_id = directory.first_login(&server, "carol", "pw-carol-1");
+    let carol = server.anonymous().with_basic("carol", "pw-carol-1");
+    let allow = |allowed: bool| {
+        server
+            .admin()
+            .patch("/api/v2/settings/authentication/")
+            .json(&json!({ "ALLOW_OAUTH2_FOR_EXTERNAL_USERS": allowed }))
+            .call()
+            .expect(200);
+    };
+    // A token made while the setting allowed it.
+    allow(true);
     let before = carol.personal_token("write");
-    server.execute_sql(&format!(
-        "UPDATE users SET external_account = 'ldap' WHERE id = {carol_id}"
-    ));
+    allow(false);
     let message = "(access_denied) OAuth2 Tokens cannot be created by users associated with an external authentication provider (ldap)";
     for path in [
         "/api/v2/tokens/".to_owned(),
@@ -388,18 +399,9 @@ fn external_users_need_the_setting(backend: Backend) {
     let bearer = server.anonymous().with_bearer(&before);
     bearer.get("/api/v2/me/").call().expect(200);
 
-    let admin = server.admin();
-    admin
-        .patch("/api/v2/settings/authentication/")
-        .json(&json!({ "ALLOW_OAUTH2_FOR_EXTERNAL_USERS": true }))
-        .call()
-        .expect(200);
+    allow(true);
     let allowed = carol.personal_token("write");
-    admin
-        .patch("/api/v2/settings/authentication/")
-        .json(&json!({ "ALLOW_OAUTH2_FOR_EXTERNAL_USERS": false }))
-        .call()
-        .expect(200);
+    allow(false);
     // Turning it off again revokes nothing.
     server
         .anonymous()

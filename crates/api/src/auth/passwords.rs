@@ -65,9 +65,11 @@ pub fn check(
         acs_storage::users::find_by_username(store.conn()?, username)?.filter(|user| user.is_active)
     };
 
-    // A directory or single sign-on user's record holds `!`, which never verifies: for them
-    // only the directory can vouch, below.
-    let verified = match &user {
+    // A directory or single sign-on user's record holds `!`, which never verifies, and a
+    // local password such a record holds anyway (set before that was refused) is not looked
+    // at: for them only the directory can vouch, below.
+    let user_with_local_password = user.as_ref().filter(|user| user.external_account.is_none());
+    let verified = match user_with_local_password {
         Some(user)
             if store
                 .state

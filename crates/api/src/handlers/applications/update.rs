@@ -26,8 +26,25 @@ impl Change for Applications {
             user: app.user_id,
         };
         let input = ApplicationInput::read(body, full, Some(fixed))?;
+        let target = super::target_of(&app);
         if input.skip_authorization == Some(true) && !app.skip_authorization {
-            acs_authz::can_skip_authorization(&principal.actor, &super::target_of(&app))?;
+            acs_authz::can_skip_authorization(&principal.actor, &target)?;
+        }
+        if input.skip_authorization.unwrap_or(app.skip_authorization) {
+            let client_type = input.client_type.map(|t| t.as_str());
+            let changed = [
+                (
+                    "redirect_uris",
+                    input.redirect_uris.as_deref(),
+                    &app.redirect_uris,
+                ),
+                ("client_type", client_type, &app.client_type),
+            ];
+            for (field, sent, stored) in changed {
+                if sent.is_some_and(|sent| sent != stored) {
+                    acs_authz::can_repoint_consentless(&principal.actor, &target, field)?;
+                }
+            }
         }
         let before = render_one(ctx.conn()?, principal, &app, None)?;
         let values = ApplicationValues {

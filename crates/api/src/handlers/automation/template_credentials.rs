@@ -12,7 +12,7 @@ use super::job_templates::JobTemplates;
 use super::references;
 use super::resource::{Resource, visible};
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::credentials::{render_page, secrets};
+use crate::handlers::credentials::{render_page, secrets, viewable_page};
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
@@ -30,10 +30,13 @@ pub async fn list_template_credentials(
         let (_, organization) = visible::<JobTemplates>(ctx, principal, id)?;
         let conn = ctx.conn()?;
         let credentials = acs_storage::job_templates::credentials_of(conn, id)?;
-        let count = i64::try_from(credentials.len()).unwrap_or(i64::MAX);
-        let offset = usize::try_from(list.params.offset).unwrap_or(usize::MAX);
-        let limit = usize::try_from(list.params.limit).unwrap_or(usize::MAX);
-        let page: Vec<Credential> = credentials.into_iter().skip(offset).take(limit).collect();
+        let (count, page) = viewable_page(
+            conn,
+            &principal.actor,
+            credentials,
+            list.params.offset,
+            list.params.limit,
+        )?;
         let results = render_page(conn, principal, &page)?;
         let may_change =
             page_wanted && acs_authz::can_change_automation(&principal.actor, organization).is_ok();

@@ -36,6 +36,31 @@ pub fn target_of(conn: &mut DbConnection, credential: &Credential) -> ApiResult<
     })
 }
 
+/// The page (`offset`, `limit`) of `credentials` that `actor` may view, and how many of them
+/// it may view: a list of credentials under any parent (a template, an organization's content
+/// sources) shows no more than each credential's own detail would.
+pub fn viewable_page(
+    conn: &mut DbConnection,
+    actor: &acs_authz::Actor,
+    credentials: Vec<Credential>,
+    offset: i64,
+    limit: i64,
+) -> ApiResult<(i64, Vec<Credential>)> {
+    let mut viewable = Vec::with_capacity(credentials.len());
+    for credential in credentials {
+        if acs_authz::can_view_credential(actor, &target_of(conn, &credential)?) {
+            viewable.push(credential);
+        }
+    }
+    let count = i64::try_from(viewable.len()).unwrap_or(i64::MAX);
+    let offset = usize::try_from(offset).unwrap_or(usize::MAX);
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    Ok((
+        count,
+        viewable.into_iter().skip(offset).take(limit).collect(),
+    ))
+}
+
 /// The owner of a credential owned by `organization` or `user`.
 pub fn owner_of(
     conn: &mut DbConnection,

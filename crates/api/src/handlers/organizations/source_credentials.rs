@@ -7,15 +7,15 @@ use serde_json::{Value, json};
 
 use super::visible;
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::credentials::render_page;
+use crate::handlers::credentials::{render_page, viewable_page};
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
-/// The organization's content sources, in order. Everyone who can see the organization sees
-/// which sources its project updates use (secrets masked, as everywhere).
+/// The organization's content sources, in order: those of them the caller may view (the
+/// reference filters them by read access too), secrets masked as everywhere.
 pub async fn list_source_credentials(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -24,13 +24,17 @@ pub async fn list_source_credentials(
     let id = path.into_inner();
     signed_in_list_taking_post(&req, &state, move |ctx, principal, list, page_wanted| {
         visible(ctx, principal, id)?;
-        let (count, items) = acs_storage::source_credentials::page(
-            ctx.conn()?,
-            id,
+        let conn = ctx.conn()?;
+        // A handful of sources: all of them, then the page of those the caller may view.
+        let (_, all) = acs_storage::source_credentials::page(conn, id, 0, i64::MAX)?;
+        let (count, items) = viewable_page(
+            conn,
+            &principal.actor,
+            all,
             list.params.offset,
             list.params.limit,
         )?;
-        let results = render_page(ctx.conn()?, principal, &items)?;
+        let results = render_page(conn, principal, &items)?;
         let may_change =
             page_wanted && acs_authz::can_change_organization(&principal.actor, id).is_ok();
         Ok((may_change, list.envelope(count, results)?))

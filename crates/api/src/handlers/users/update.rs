@@ -17,6 +17,16 @@ impl Change for Users {
         let (user, memberships, target) = visible(ctx, principal, &segment)?;
         let input = UserInput::read(body, full, false)?;
         acs_authz::can_change_user(&principal.actor, &target, input.flags())?;
+        if input.password.is_some()
+            && let Some(source) = &user.external_account
+        {
+            return Err(ApiError::field(
+                "password",
+                format!(
+                    "This user signs in through an external account (\"{source}\"), which keeps its password: it cannot be set here."
+                ),
+            ));
+        }
 
         let password = match &input.password {
             Some(password) => {
