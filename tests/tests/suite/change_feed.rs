@@ -91,6 +91,23 @@ fn revoke_oauth2_tokens_reaches_live_servers_within_the_bound() {
     );
 }
 
+#[test]
+fn an_emptied_token_table_reaches_live_servers_within_the_bound() {
+    let first = TestServer::start(Backend::Postgres);
+    let second = first.start_peer();
+    let admin = first.admin();
+    let token = token(&admin, "emptied");
+    for server in [&first, &second] {
+        assert_eq!(server.bearer_me_status(&token), 200);
+    }
+    // An operator's emergency revocation by SQL, from outside either server.
+    first.execute_sql_now("TRUNCATE access_tokens CASCADE");
+    let emptied_at = Instant::now();
+    for server in [&first, &second] {
+        honoured_within_bound(emptied_at, 401, || server.bearer_me_status(&token));
+    }
+}
+
 /// The feed's own PostgreSQL sessions on the server's database.
 const FEED_SESSIONS: &str = "FROM pg_stat_activity WHERE application_name = 'acs-change-feed' \
      AND datname = current_database()";
