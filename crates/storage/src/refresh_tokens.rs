@@ -10,7 +10,7 @@ use diesel::backend::Backend;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::serialize::ToSql;
-use diesel::sql_types::{BigInt, HasSqlType, Timestamp as SqlTimestamp};
+use diesel::sql_types::{BigInt, HasSqlType, Text, Timestamp as SqlTimestamp};
 
 use crate::schema::{access_tokens, refresh_tokens, users};
 use crate::users::User;
@@ -124,9 +124,10 @@ pub fn mark_used(
     use_once(conn, token, now, false)
 }
 
-/// The refresh grant's rotation: [`mark_used`], but only while the token's owner is active.
-/// The owner is checked by the update itself, so a deactivation committed after the token was
-/// read still refuses the rotation.
+/// The refresh grant's rotation: [`mark_used`], but only while the token's owner is active
+/// and its scope is still the one read. Both are checked by the update itself, so a
+/// deactivation or a narrowing of the token committed after it was read still refuses the
+/// rotation (the new pair would otherwise carry the scope read before).
 pub fn rotate(
     conn: &mut DbConnection,
     token: &RefreshToken,
@@ -175,9 +176,10 @@ impl QueryId for UseOnce<'_> {
 
 impl<DB> QueryFragment<DB> for UseOnce<'_>
 where
-    DB: Backend + HasSqlType<BigInt> + HasSqlType<SqlTimestamp>,
+    DB: Backend + HasSqlType<BigInt> + HasSqlType<SqlTimestamp> + HasSqlType<Text>,
     i64: ToSql<BigInt, DB>,
     Timestamp: ToSql<SqlTimestamp, DB>,
+    String: ToSql<Text, DB>,
 {
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         push_use_once(out, self.token, &self.at, self.owner_must_be_active)
@@ -185,7 +187,8 @@ where
 }
 
 /// Writes the `UPDATE` that marks `token` used at `at` and drops its access token id, only
-/// while it is unused (and, with `owner_must_be_active`, while its owner is active): of
+/// while it is unused (and, with `owner_must_be_active`, for a rotation, while its owner is
+/// active and its scope is still `token.scope`): of
 /// [`use_once`], and of the PostgreSQL rotation statement (`crate::issued_tokens`).
 pub(crate) fn push_use_once<'b, DB>(
     mut out: AstPass<'_, 'b, DB>,
@@ -194,9 +197,10 @@ pub(crate) fn push_use_once<'b, DB>(
     owner_must_be_active: bool,
 ) -> QueryResult<()>
 where
-    DB: Backend + HasSqlType<BigInt> + HasSqlType<SqlTimestamp>,
+    DB: Backend + HasSqlType<BigInt> + HasSqlType<SqlTimestamp> + HasSqlType<Text>,
     i64: ToSql<BigInt, DB>,
     Timestamp: ToSql<SqlTimestamp, DB>,
+    String: ToSql<Text, DB>,
 {
     out.push_sql("UPDATE refresh_tokens SET revoked = ");
     out.push_bind_param::<SqlTimestamp, _>(at)?;
@@ -204,6 +208,8 @@ where
     out.push_bind_param::<BigInt, _>(&token.id)?;
     out.push_sql(" AND revoked IS NULL");
     if owner_must_be_active {
+        out.push_sql(" AND scope = ");
+        out.push_bind_param::<Text, String>(&token.scope)?;
         out.push_sql(" AND EXISTS (SELECT 1 FROM users WHERE users.id = ");
         out.push_bind_param::<BigInt, _>(&token.user_id)?;
         out.push_sql(" AND users.is_active)");

@@ -25,6 +25,7 @@ backend_tests!(
     refresh_reuse_after_the_grace_period_revokes_the_chain,
     expired_refresh_tokens_are_refused_and_kept,
     twenty_concurrent_refreshes_have_one_winner,
+    a_refresh_never_undoes_a_narrowing_that_races_it,
     external_users_are_refused_on_every_grant,
     endpoint_map_and_server_metadata,
 );
@@ -773,6 +774,51 @@ fn expired_refresh_tokens_are_refused_and_kept(backend: Backend) {
         server.query_i64("SELECT count(*) FROM refresh_tokens WHERE revoked IS NULL"),
         1
     );
+}
+
+/// A narrowing of a token (`PATCH /api/v2/tokens/<id>/ {"scope": "read"}`) that races its
+/// refresh is never undone: whenever the narrowing landed, the pair the refresh issued is
+/// `read`, and the refresh still succeeds. Many rounds, each released at once by a barrier.
+fn a_refresh_never_undoes_a_narrowing_that_races_it(backend: Backend) {
+    let (server, client, _) = setup(backend);
+    let server = Arc::new(server);
+    let owner = server.as_user(USER, PASSWORD);
+    let mut narrowed_first = 0;
+    for round in 0..40 {
+        let pair = client.password_grant(&server, USER, PASSWORD);
+        let id = server.query_i64("SELECT MAX(id) FROM access_tokens");
+        let barrier = Arc::new(Barrier::new(2));
+        let refresh = {
+            let (server, client, barrier) = (server.clone(), client.clone(), barrier.clone());
+            let token = field(&pair, "refresh_token");
+            std::thread::spawn(move || {
+                barrier.wait();
+                client.refresh(&server, &token)
+            })
+        };
+        barrier.wait();
+        let narrowing = owner
+            .patch(&format!("/api/v2/tokens/{id}/"))
+            .json(&json!({"scope": "read"}))
+            .call();
+        let refreshed = refresh.join().expect("the refresh thread");
+        assert_eq!(refreshed.status, 200, "round {round}: {}", refreshed.body);
+        let issued = refreshed.json();
+        match narrowing.status {
+            // Narrowed before the rotation: what the refresh issued carries it.
+            200 => {
+                narrowed_first += 1;
+                assert_eq!(issued["scope"], "read", "round {round}: {issued}");
+            }
+            // The rotation came first and deleted the access token.
+            404 => assert_eq!(issued["scope"], "read write", "round {round}: {issued}"),
+            other => panic!(
+                "round {round}: the narrowing answered {other}: {}",
+                narrowing.body
+            ),
+        }
+    }
+    eprintln!("narrowings that landed before the rotation: {narrowed_first} of 40");
 }
 
 fn twenty_concurrent_refreshes_have_one_winner(backend: Backend) {

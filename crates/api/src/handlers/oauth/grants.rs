@@ -178,6 +178,24 @@ pub fn refresh_token(
     scope: Option<Scope>,
     asked: Option<&str>,
 ) -> OAuthResult<Issued> {
+    // A rotation lost to a change made since the read (a narrowed scope, another refresh)
+    // reads the token again once: a narrowing then applies, a used token is refused.
+    match refresh_once(ctx, application, token, scope, asked)? {
+        Some(issued) => Ok(issued),
+        None => refresh_once(ctx, application, token, scope, asked)?
+            .ok_or_else(|| OAuthError::invalid_refresh_token().into()),
+    }
+}
+
+/// One attempt of [`refresh_token`]: `None` when the rotation lost (the token was used, its
+/// owner deactivated or its scope changed after it was read).
+fn refresh_once(
+    ctx: &mut Context<'_>,
+    application: &Application,
+    token: &PlainSecret,
+    scope: Option<Scope>,
+    asked: Option<&str>,
+) -> OAuthResult<Option<Issued>> {
     // One read before the write transaction: the token, its owner and its access token's
     // description; the rotation's update re-checks what may have changed since.
     let acs_storage::refresh_tokens::WithOwner {
@@ -265,10 +283,9 @@ pub fn refresh_token(
         let principals = &ctx.store.state.principals;
         principals.forget(&principals.bearer_key(&digest));
     }
-    let issued = issued?;
-    // Refused when another request used the token first or the owner was deactivated since
-    // the read.
-    issued.ok_or_else(|| OAuthError::invalid_refresh_token().into())
+    // `None` when another request used the token first, or its owner was deactivated or its
+    // scope changed since the read.
+    Ok(issued?)
 }
 
 /// Records in the activity stream that access token `id` is gone because `application` (the

@@ -27,10 +27,13 @@ impl Change for Tokens {
         };
         let now = ctx.now;
         ctx.write(|conn| {
-            let updated = acs_storage::tokens::update(conn, id, &changes)?;
+            // The refresh token first, then the access token: the order in which a rotation
+            // locks them (it marks the refresh token used, then deletes the access token), so
+            // an edit racing a refresh waits for it instead of deadlocking with it.
             if let Some(scope) = &changes.scope {
                 acs_storage::refresh_tokens::set_scope_of_access_token(conn, id, scope)?;
             }
+            let updated = acs_storage::tokens::update(conn, id, &changes)?;
             let subject = Subject::named(acs_storage::activity::TOKEN, id, &updated.description);
             let after = render_one(conn, updated, None)?;
             activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;
