@@ -9,9 +9,12 @@
 //! 2. Every value not under the next key is sealed again under it, batch by batch.
 //! 3. A pause, then a second pass: a request that read the keys just before step 1 may have
 //!    written a value under the old key after the first pass went by it.
-//! 4. The next key is renamed over the key file: the old key is gone from disk.
-//! 5. A last pass, with the old key still in memory, takes any value written under it between
-//!    the second pass and the rename.
+//! 4. The old key is written as the previous key (`.previous`), then the next key is renamed
+//!    over the key file.
+//! 5. A last pass, with the old key, takes any value written under it between the second pass
+//!    and the rename; then the previous key is removed. A rotation killed before that finds
+//!    the previous key on disk and runs this step alone: no value sealed under the old key is
+//!    ever left without it.
 //!
 //! A value that opens under neither key (sealed under a key the deployment lost, or altered)
 //! stops the rotation before step 4: completing it would not make that value any less lost,
@@ -168,7 +171,23 @@ pub fn rotate(
         settle,
         now,
     } = *rotation;
-    let (keys, resumed) = prepare(files, rng)?;
+    let on_disk = files.read()?;
+    // Killed after step 4: the retired key is still beside the key file, and no new rotation
+    // has begun since.
+    let retired = files
+        .previous()?
+        .filter(|previous| on_disk.next.is_none() && *previous != on_disk.current);
+    let finishing = retired.is_some();
+    let (keys, resumed) = match retired {
+        Some(previous) => (
+            SecretKeys {
+                current: previous,
+                next: Some(on_disk.current),
+            },
+            true,
+        ),
+        None => prepare(files, rng)?,
+    };
     let from = keys.current.id();
     let cipher = keys.cipher();
     let to = cipher.current_key_id();
@@ -194,13 +213,16 @@ pub fn rotate(
         }
     };
     let moved = (|| {
-        pass(1, report)?;
-        report(Event::Settling(settle));
-        std::thread::sleep(settle);
-        pass(2, report)?;
-        files.complete_rotation()?;
-        report(Event::KeyReplaced);
-        pass(3, report)
+        if !finishing {
+            pass(1, report)?;
+            report(Event::Settling(settle));
+            std::thread::sleep(settle);
+            pass(2, report)?;
+            files.complete_rotation(&keys.current)?;
+            report(Event::KeyReplaced);
+        }
+        pass(3, report)?;
+        files.retire_previous().map_err(RotationError::from)
     })();
     let rotated = Rotated { from, to, resealed };
     let recorded = record(conn, now, &rotated, moved.is_ok());
@@ -369,6 +391,11 @@ mod tests {
         assert_eq!(new.next, None);
         assert_ne!(new.current, old.current);
         assert_eq!(
+            files.previous().expect("read"),
+            None,
+            "the old key is retired"
+        );
+        assert_eq!(
             (rotated.from, rotated.to),
             (old.current.id(), new.current.id())
         );
@@ -423,6 +450,37 @@ mod tests {
         assert_eq!(rotated.resealed.of(Kind::CredentialInputs), 2);
         let after = census(&mut conn, &InputCipher::from_secret_key(&next.0)).expect("census");
         assert_eq!((after.unreadable.len(), after.by_key.len()), (0, 1));
+    }
+
+    #[test]
+    fn a_rotation_killed_after_the_key_file_changed_finishes_with_the_retired_key() {
+        let Fixture {
+            _dir,
+            files,
+            rng,
+            old,
+            mut conn,
+        } = fixture();
+        // Killed right after the rename: every value is still under the old key (written
+        // between the second pass and the rename, at worst all of them).
+        let next = SecretKey::generate(&rng).expect("a key");
+        files.begin_rotation(&next).expect("begun");
+        files.complete_rotation(&old.current).expect("renamed");
+        assert_eq!(files.read().expect("keys").current, next);
+
+        let mut events = Vec::new();
+        let rotated =
+            rotate(&mut conn, &rotation(&files, &rng), &mut |e| events.push(e)).expect("rotated");
+        assert!(matches!(events[0], Event::Began { resumed: true, .. }));
+        assert!(!events.contains(&Event::KeyReplaced), "{events:?}");
+        assert_eq!((rotated.from, rotated.to), (old.current.id(), next.id()));
+        assert_eq!(rotated.resealed.total(), 6);
+        assert_eq!(files.previous().expect("read"), None);
+        let after = census(&mut conn, &InputCipher::from_secret_key(&next.0)).expect("census");
+        assert_eq!((after.unreadable.len(), after.by_key.len()), (0, 1));
+        // Done: the next run is a new rotation, from the key now in force.
+        let again = rotate(&mut conn, &rotation(&files, &rng), &mut |_| {}).expect("again");
+        assert_eq!(again.from, next.id());
     }
 
     #[test]

@@ -91,19 +91,24 @@ impl SecretKeys {
 pub struct KeyFiles {
     current: PathBuf,
     next: PathBuf,
+    previous: PathBuf,
 }
 
 /// What a file looked like when last read: `None` when it did not exist.
 type Stamp = Option<(SystemTime, u64, u64)>;
 
 impl KeyFiles {
-    /// The key file `path` (`ACS_SECRET_KEY_FILE`) and its `.next` beside it.
+    /// The key file `path` (`ACS_SECRET_KEY_FILE`), its `.next` and its `.previous` beside it.
     pub fn new(path: &Path) -> KeyFiles {
-        let mut next = path.as_os_str().to_owned();
-        next.push(".next");
+        let beside = |suffix: &str| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            PathBuf::from(name)
+        };
         KeyFiles {
             current: path.to_owned(),
-            next: PathBuf::from(next),
+            next: beside(".next"),
+            previous: beside(".previous"),
         }
     }
 
@@ -117,13 +122,16 @@ impl KeyFiles {
         &self.next
     }
 
-    /// Every file that may hold a key: the key file, the next key's, and the one the next
-    /// key is written to before it is renamed into place. Jobs must see none of them.
-    pub fn every_path(&self) -> [PathBuf; 3] {
+    /// Every file that may hold a key: the key file, the next key's, the retired key's, and
+    /// the ones those two are written to before they are renamed into place. Jobs must see
+    /// none of them.
+    pub fn every_path(&self) -> [PathBuf; 5] {
         [
             self.current.clone(),
             self.next.clone(),
             partial_path(&self.next),
+            self.previous.clone(),
+            partial_path(&self.previous),
         ]
     }
 
@@ -178,14 +186,37 @@ impl KeyFiles {
         write_atomically(&self.next, next)
     }
 
-    /// Ends a rotation: the next key becomes the key, the old one is gone.
-    pub fn complete_rotation(&self) -> Result<(), KeyFileError> {
+    /// Ends a rotation away from `old`: `old` is kept as the previous key (written before the
+    /// rename, so that a rotation killed at any point still has it on disk), then the next
+    /// key becomes the key. The previous key goes with [`KeyFiles::retire_previous`], once no
+    /// value is sealed under it.
+    pub fn complete_rotation(&self, old: &SecretKey) -> Result<(), KeyFileError> {
+        write_atomically(&self.previous, old)?;
         std::fs::rename(&self.next, &self.current).map_err(|source| KeyFileError::Io {
             what: "renaming",
             path: self.next.clone(),
             source,
         })?;
         sync_parent(&self.current)
+    }
+
+    /// The key a rotation retired, while it may still seal values (until the rotation's last
+    /// pass has moved them and [`KeyFiles::retire_previous`] removed it).
+    pub fn previous(&self) -> Result<Option<SecretKey>, KeyFileError> {
+        read_key(&self.previous)
+    }
+
+    /// Forgets the previous key: no stored value is sealed under it any more.
+    pub fn retire_previous(&self) -> Result<(), KeyFileError> {
+        match std::fs::remove_file(&self.previous) {
+            Ok(()) => sync_parent(&self.previous),
+            Err(source) if source.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(source) => Err(KeyFileError::Io {
+                what: "removing",
+                path: self.previous.clone(),
+                source,
+            }),
+        }
     }
 
     fn stamp(&self) -> (Stamp, Stamp) {
@@ -362,6 +393,7 @@ mod tests {
         let ring = Keyring::open(files.clone(), &rng).expect("opened");
         let before = ring.cipher();
         let old_value = before.seal(&rng, "password", "old").expect("seals");
+        let old = files.read().expect("read").current;
 
         let next = SecretKey::generate(&rng).expect("key");
         files.begin_rotation(&next).expect("begun");
@@ -372,8 +404,11 @@ mod tests {
         );
         assert_eq!(during.open("password", &old_value).as_deref(), Ok("old"));
 
-        files.complete_rotation().expect("completed");
+        files.complete_rotation(&old).expect("completed");
         assert!(!files.next_path().exists());
+        assert_eq!(files.previous().expect("read"), Some(old));
+        files.retire_previous().expect("retired");
+        assert_eq!(files.previous().expect("read"), None);
         let after = ring.cipher();
         assert_eq!(after.current_key_id(), during.current_key_id());
         assert_eq!(after.key_ids().count(), 1);
