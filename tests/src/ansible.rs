@@ -182,6 +182,54 @@ impl AutomationServer {
         inventory
     }
 
+    /// An organization admin's (mallory's) job template in a new organization, whose host's
+    /// interpreter is chosen by running `probe` (a bash script in the template's project)
+    /// on the controller, as an attacker would have Ansible run it: the agent and the
+    /// template.
+    pub fn attacker_template(&self, probe: &str) -> (Agent, i64) {
+        let server = &self.server;
+        let organization = server.create_organization("attackers");
+        let mallory = server.create_user("mallory", "Mallory-pass-1", false);
+        server.add_admin(organization, mallory);
+        let agent = server.as_user("mallory", "Mallory-pass-1");
+        let script = self.project_file("attack", "probe.sh", probe);
+        self.project_file("attack", "site.yml", PING_PLAYBOOK);
+        let project = self.create_project(&agent, organization, "attack");
+        let inventory = id_of(
+            &agent
+                .post("/api/v2/inventories/")
+                .json(&json!({"name": "mine", "organization": organization}))
+                .call()
+                .expect(201)
+                .json(),
+        );
+        let interpreter = format!(
+            "{{{{ lookup('pipe', 'bash {} >/dev/null 2>&1; echo {}') }}}}",
+            script.display(),
+            bin_dir().join("python3").display()
+        );
+        agent
+            .post(&format!("/api/v2/inventories/{inventory}/hosts/"))
+            .json(&json!({
+                "name": "localhost",
+                "variables": json!({
+                    "ansible_connection": "local",
+                    "ansible_python_interpreter": interpreter,
+                }).to_string(),
+            }))
+            .call()
+            .expect(201);
+        let template = id_of(
+            &agent
+                .post("/api/v2/job_templates/")
+                .json(&json!({"name": "attack", "project": project, "inventory": inventory, "playbook": "site.yml"}))
+                .call()
+                .expect(201)
+                .json(),
+        );
+        (agent, template)
+    }
+
     /// The path of a report file named `name` in the scratch directory.
     pub fn report_path(&self, name: &str) -> PathBuf {
         self.scratch.path().join(name)
@@ -192,6 +240,10 @@ impl AutomationServer {
         self.server.data_dir().join("runs")
     }
 }
+
+/// A playbook of one module run on every host (its interpreter chosen per host).
+pub const PING_PLAYBOOK: &str =
+    "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.ping:\n";
 
 /// A playbook that runs until it is stopped (two minutes at most).
 pub const SLOW_PLAYBOOK: &str =

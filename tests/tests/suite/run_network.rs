@@ -12,13 +12,10 @@ use std::net::Ipv4Addr;
 use std::path::Path;
 use std::process::Command;
 
-use acs_tests::ansible::{AutomationServer, bin_dir, launch, wait_for_run};
+use acs_tests::ansible::{AutomationServer, launch, wait_for_run};
 use acs_tests::netns::{Listener, TestHost, host_addresses};
-use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
+use acs_tests::{Agent, Backend, Call, backend_tests};
 use serde_json::json;
-
-const PLAYBOOK: &str =
-    "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.ping:\n";
 
 /// The attacker's commands: every host address tried at the listener's port, PostgreSQL over
 /// TCP and its socket (each creating a database named `victim_db`…), then the test host.
@@ -74,51 +71,6 @@ fn drop_databases(prefix: &str) {
     }
 }
 
-/// The attacker's job template, whose host's interpreter is chosen by running `probe.sh`.
-fn attacker_template(fixture: &AutomationServer, probe: &str) -> (Agent, i64) {
-    let server = &fixture.server;
-    let organization = server.create_organization("attackers");
-    let mallory = server.create_user("mallory", "Mallory-pass-1", false);
-    server.add_admin(organization, mallory);
-    let agent = server.as_user("mallory", "Mallory-pass-1");
-    let script = fixture.project_file("attack", "probe.sh", probe);
-    fixture.project_file("attack", "site.yml", PLAYBOOK);
-    let project = fixture.create_project(&agent, organization, "attack");
-    let inventory = id_of(
-        &agent
-            .post("/api/v2/inventories/")
-            .json(&json!({"name": "mine", "organization": organization}))
-            .call()
-            .expect(201)
-            .json(),
-    );
-    let interpreter = format!(
-        "{{{{ lookup('pipe', 'bash {} >/dev/null 2>&1; echo {}') }}}}",
-        script.display(),
-        bin_dir().join("python3").display()
-    );
-    agent
-        .post(&format!("/api/v2/inventories/{inventory}/hosts/"))
-        .json(&json!({
-            "name": "localhost",
-            "variables": json!({
-                "ansible_connection": "local",
-                "ansible_python_interpreter": interpreter,
-            }).to_string(),
-        }))
-        .call()
-        .expect(201);
-    let template = id_of(
-        &agent
-            .post("/api/v2/job_templates/")
-            .json(&json!({"name": "attack", "project": project, "inventory": inventory, "playbook": "site.yml"}))
-            .call()
-            .expect(201)
-            .json(),
-    );
-    (agent, template)
-}
-
 /// Runs the template once under `network` and returns the probe's report.
 fn run_with_network(
     fixture: &AutomationServer,
@@ -160,7 +112,7 @@ fn a_job_reaches_the_machines_it_manages_and_nothing_of_the_host(backend: Backen
         &database,
         &egress,
     );
-    let (mallory, template) = attacker_template(&fixture, &script);
+    let (mallory, template) = fixture.attacker_template(&script);
 
     // The default: a network of its own, with egress.
     let report = run_with_network(&fixture, &mallory, template, "isolated");
@@ -207,7 +159,7 @@ fn without_slirp4netns_an_isolated_run_ends_in_error_and_nothing_runs(backend: B
     );
     let report = fixture.report_path("network.txt");
     let script = format!("#!/bin/bash\necho ran > '{}'\n", report.display());
-    let (mallory, template) = attacker_template(&fixture, &script);
+    let (mallory, template) = fixture.attacker_template(&script);
     let job = wait_for_run(&mallory, &launch(&mallory, template));
     assert_eq!(job["status"], "error", "{job}");
     let explanation = job["job_explanation"].as_str().unwrap_or_default();

@@ -376,3 +376,50 @@ backend_tests!(
     an_inventory_update_reads_nothing_of_the_server,
     without_a_working_bwrap_a_run_ends_in_error_and_nothing_runs,
 );
+
+/// The SQLite file kept outside the data directory, in a place runs otherwise see (a
+/// directory of the root filesystem): the file and its `-wal` and `-shm` beside it, which hold
+/// recent pages (password hashes among them), are hidden from a job of an organization admin
+/// (each is an empty character device in its view, not a file).
+#[test]
+fn an_sqlite_database_outside_the_data_directory_is_hidden_with_its_side_files() {
+    let place = PathBuf::from(format!("/var/lib/acs-test-sqlite-{}", std::process::id()));
+    std::fs::create_dir_all(&place).expect("a directory on the root filesystem");
+    struct Removed<'a>(&'a Path);
+    impl Drop for Removed<'_> {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(self.0);
+        }
+    }
+    let _removed = Removed(&place);
+    let database = place.join("acs.sqlite3");
+    let url = database.display().to_string();
+    let fixture = AutomationServer::start(Backend::Sqlite, &[("ACS_DATABASE_URL", &url)]);
+    let report = fixture.report_path("sqlite.txt");
+    let files: Vec<PathBuf> = ["", "-wal", "-shm"]
+        .iter()
+        .map(|suffix| PathBuf::from(format!("{url}{suffix}")))
+        .collect();
+    for file in &files {
+        assert!(file.exists(), "{} is not there to hide", file.display());
+    }
+    let mut probe = format!("#!/bin/bash\nexec > '{}' 2>&1\n", report.display());
+    for file in &files {
+        let file = file.display();
+        probe.push_str(&format!(
+            "if [ -f '{file}' ]; then echo 'readable {file}'; else echo 'hidden {file}'; fi\n"
+        ));
+    }
+    probe.push_str(&format!("ls -la '{}'\n", place.display()));
+    let (mallory, template) = fixture.attacker_template(&probe);
+    let job = wait_for_run(&mallory, &launch(&mallory, template));
+    assert_eq!(job["status"], "successful", "{job}");
+    let seen = std::fs::read_to_string(&report).expect("the probe's report");
+    for file in &files {
+        assert!(
+            seen.contains(&format!("hidden {}\n", file.display())),
+            "{} was readable to the run:\n{seen}",
+            file.display()
+        );
+    }
+}
