@@ -1,7 +1,8 @@
-//! A list of credentials under a parent shows no credential the caller may not view: a plain
-//! member of an organization sees its job templates and its content sources, but not, through
-//! them, the credentials attached (name, usernames, hosts), which their own detail refuses
-//! him. Their admin sees them.
+//! A list under a parent shows nothing the caller may not view: a plain member of an
+//! organization sees its job templates and its content sources, but not, through them, the
+//! credentials attached (name, usernames, hosts), which their own detail refuses him; their
+//! admin sees them. And every sub-list of the OpenAPI document, walked as that member, shows
+//! only records whose own detail answers him.
 
 use acs_tests::ansible::AutomationServer;
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
@@ -99,6 +100,39 @@ fn credentials_under_a_parent_are_those_the_caller_may_view(backend: Backend) {
     // Their admin sees them.
     assert_eq!(names(&boss.get_json(&template_credentials)), ["prod key"]);
     assert_eq!(names(&boss.get_json(&sources)), ["private hub"]);
+
+    // Every sub-list of the document, under the first few ids of its parent: each item the
+    // member is shown, his own GET of its detail answers.
+    let document = server.anonymous().get_json("/api/v2/openapi.json");
+    let paths = document["paths"].as_object().expect("paths");
+    let (mut walked, mut leaks) = (0, Vec::new());
+    for path in paths.keys().filter(|path| {
+        path.split_once("/{id}/")
+            .is_some_and(|(_, rest)| !rest.is_empty() && !rest.contains('{'))
+            && paths[path.as_str()]["get"].is_object()
+    }) {
+        for id in 1..=6 {
+            let list_path = path.replace("{id}", &id.to_string());
+            let reply = mel.get(&list_path).call();
+            if reply.status != 200 {
+                continue;
+            }
+            let Some(items) = reply.json()["results"].as_array().cloned() else {
+                continue;
+            };
+            walked += 1;
+            for url in items.iter().filter_map(|item| item["url"].as_str()) {
+                let status = mel.get(url).call().status;
+                if status != 200 {
+                    leaks.push(format!(
+                        "{list_path} shows {url}, whose detail answers {status}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(walked > 10, "only {walked} sub-lists answered the member");
+    assert_eq!(leaks, Vec::<String>::new());
 }
 
 backend_tests!(credentials_under_a_parent_are_those_the_caller_may_view);

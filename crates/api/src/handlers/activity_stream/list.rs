@@ -1,10 +1,10 @@
 //! `GET /api/v2/activity_stream/` and the per-object sub-lists (see
-//! [`crate::handlers::listing`]). A sub-list needs the object to be visible and then shows
-//! every entry about it.
+//! [`crate::handlers::listing`]). A sub-list needs the object to be visible and then shows the
+//! entries about it that the caller may read: an entry that also names another object (a
+//! credential associated with the organization, say) shows no more in the sub-list than its
+//! own detail would.
 
 use std::marker::PhantomData;
-
-use acs_storage::activity::ActivityVisibility;
 
 use super::ActivityStream;
 use super::render::{ActivityRecord, render_activity};
@@ -12,7 +12,7 @@ use crate::auth::Principal;
 use crate::context::Context;
 use crate::handlers::listing::{ListAsked, Listing, PageResult, Parent, SubList};
 
-/// Every entry the caller may read; with a scope, every entry about that object (whose
+/// Every entry the caller may read; with a scope, those of them about that object (whose
 /// visibility the sub-list checked).
 impl Listing for ActivityStream {
     type Scope = Option<(&'static str, i64)>;
@@ -20,10 +20,7 @@ impl Listing for ActivityStream {
 
     fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
         let (principal, about, list) = (asked.principal, asked.scope, asked.list);
-        let visibility = match about {
-            Some(_) => ActivityVisibility::All,
-            None => super::visibility(principal),
-        };
+        let visibility = super::visibility(principal);
         let page = acs_storage::activity::list(ctx.conn()?, &visibility, about, &list.params)??;
         let results = page
             .items
