@@ -249,6 +249,17 @@ pub const PING_PLAYBOOK: &str =
 pub const SLOW_PLAYBOOK: &str =
     "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 120\n";
 
+/// The text output of run `job` (its record), as `agent` reads it.
+pub fn run_stdout(agent: &Agent, job: &Value) -> String {
+    agent
+        .get(&format!(
+            "{}stdout/?format=txt",
+            job["url"].as_str().unwrap_or_default()
+        ))
+        .call()
+        .body
+}
+
 /// Launches job template `template` as `agent` with no launch-time values; returns the job's
 /// detail path.
 #[track_caller]

@@ -342,17 +342,7 @@ fn external_users_get_the_api_refusal_in_the_page(backend: Backend) {
     let directory = acs_tests::ldap::Directory::start();
     directory.add_user("ext", "pw-ext-12345", "Ext", "User", "ext@example.com");
     let server = TestServer::start(backend);
-    server
-        .admin()
-        .patch("/api/v2/settings/ldap/")
-        .json(&json!({
-            "AUTH_LDAP_SERVER_URI": directory.uri(),
-            "AUTH_LDAP_BIND_DN": directory.reader_dn(),
-            "AUTH_LDAP_BIND_PASSWORD": directory.reader_password(),
-            "AUTH_LDAP_USER_SEARCH": [directory.people_dn(), "SCOPE_SUBTREE", "(uid=%(user)s)"],
-        }))
-        .call()
-        .expect(200);
+    directory.configure(&server);
     let (browser, csrf) = signed_in(&server, "ext", "pw-ext-12345");
     let reply = post_form(
         &server,

@@ -11,21 +11,6 @@ use serde_json::{Value, json};
 
 const EXTERNAL_DENIED: &str = "(access_denied) OAuth2 Tokens cannot be created by users associated with an external authentication provider (ldap)";
 
-/// Points `server` at `directory`, searching people as the reader account.
-fn configure(server: &TestServer, directory: &Directory) {
-    server
-        .admin()
-        .patch("/api/v2/settings/ldap/")
-        .json(&json!({
-            "AUTH_LDAP_SERVER_URI": directory.uri(),
-            "AUTH_LDAP_BIND_DN": directory.reader_dn(),
-            "AUTH_LDAP_BIND_PASSWORD": directory.reader_password(),
-            "AUTH_LDAP_USER_SEARCH": [directory.people_dn(), "SCOPE_SUBTREE", "(uid=%(user)s)"],
-        }))
-        .call()
-        .expect(200);
-}
-
 fn me(agent: &Agent) -> Value {
     agent.get_json("/api/v2/me/")["results"][0].clone()
 }
@@ -97,7 +82,7 @@ fn directory_users_log_in_and_are_linked(backend: Backend) {
     );
     directory.add_user("bob", "b0b-dir-pw", "Robert", "Dir", "bob@example.com");
     let server = TestServer::start(backend);
-    configure(&server, &directory);
+    directory.configure(&server);
     server.create_user("bob", "b0b-local-pw", false);
 
     // Basic: a first login creates the user from the directory.
@@ -194,7 +179,7 @@ fn external_users_get_tokens_only_when_allowed(backend: Backend) {
     let directory = Directory::start();
     directory.add_user("dora", "d0ra-dir-pw", "Dora", "Dir", "dora@example.com");
     let server = TestServer::start(backend);
-    configure(&server, &directory);
+    directory.configure(&server);
     let dora = server.anonymous().with_basic("dora", "d0ra-dir-pw");
     let id = me(&dora)["id"].clone();
     let tokens = format!("/api/v2/users/{id}/personal_tokens/");
@@ -240,7 +225,7 @@ fn bad_configuration_never_logs_in(backend: Backend) {
     let directory = Directory::start();
     directory.add_user("erin", "er1n-dir-pw", "Erin", "Dir", "erin@example.com");
     let server = TestServer::start(backend);
-    configure(&server, &directory);
+    directory.configure(&server);
     let admin = server.admin();
     // A wrong bind password: the search cannot run.
     admin
@@ -327,7 +312,7 @@ fn directory_users_are_given_no_local_password(backend: Backend) {
     let directory = Directory::start();
     directory.add_user("dana", "d4na-dir-pw", "Dana", "Dir", "dana@example.com");
     let server = TestServer::start(backend);
-    configure(&server, &directory);
+    directory.configure(&server);
     let dana = server.anonymous().with_basic("dana", "d4na-dir-pw");
     let id = me(&dana)["id"].as_i64().expect("dana's id");
     let organization = server.create_organization("Directory people");

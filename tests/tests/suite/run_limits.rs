@@ -3,9 +3,9 @@
 //! sleeping children stops at the process limit; each fails saying which limit it met, the
 //! server answers throughout, and the next job runs normally.
 
-use acs_tests::ansible::{AutomationServer, launch, wait_for_run};
+use acs_tests::ansible::{AutomationServer, launch, run_stdout as stdout, wait_for_run};
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
-use serde_json::{Value, json};
+use serde_json::json;
 
 const FILL_TMP: &str = "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: dd if=/dev/zero of=/tmp/fill bs=1M count=3072\n";
 
@@ -24,16 +24,6 @@ fn template(agent: &Agent, project: i64, inventory: i64, playbook: &str) -> i64 
             .expect(201)
             .json(),
     )
-}
-
-fn stdout(agent: &Agent, job: &Value) -> String {
-    agent
-        .get(&format!(
-            "{}stdout/?format=txt",
-            job["url"].as_str().unwrap_or_default()
-        ))
-        .call()
-        .body
 }
 
 fn a_run_stops_at_its_limits_and_the_next_runs_normally(backend: Backend) {

@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use acs_tests::ansible::{
-    AutomationServer, SLOW_PLAYBOOK, bin_dir, launch, wait_for_run, wait_until_running,
+    AutomationServer, SLOW_PLAYBOOK, bin_dir, launch, run_stdout as stdout, wait_for_run,
+    wait_until_running,
 };
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
@@ -58,16 +59,6 @@ impl Targets {
         }
         format!("( {script} ) > '{}' 2>&1\n", report.display())
     }
-}
-
-fn stdout(agent: &Agent, job: &Value) -> String {
-    agent
-        .get(&format!(
-            "{}stdout/?format=txt",
-            job["url"].as_str().unwrap_or_default()
-        ))
-        .call()
-        .body
 }
 
 /// The attacker's job template: a host whose interpreter is chosen by running `probe.sh` from
