@@ -82,6 +82,20 @@ pub enum RotationError {
     /// The activity-stream entry could not be written (the rotation itself is done).
     #[error("recording the activity stream entry failed: {0}")]
     Activity(String),
+    /// Values still sealed under the old key after the last pass: a node that does not hold
+    /// the next key keeps sealing under the old one, and retiring it would lose them.
+    #[error(
+        "{} still sealed under the old key {from} after the last pass, so the old key was kept: \
+         a server without the next key is writing under it. Give every node the next key and \
+         run the rotation again",
+        count_values(*.count)
+    )]
+    StillUnderOldKey {
+        /// How many.
+        count: usize,
+        /// The old key.
+        from: KeyId,
+    },
     /// Values that open under no key held: the rotation stopped before retiring the old key.
     #[error(
         "{} cannot be opened under the old key or the new one, so the old key was kept: {}. \
@@ -221,9 +235,20 @@ pub fn rotate(
             files.complete_rotation(&keys.current)?;
             report(Event::KeyReplaced);
         }
-        pass(3, report)?;
+        pass(3, report)
+    })()
+    .and_then(|()| {
+        // Counted by key id, not trusted to the pass: a value written under the old key after
+        // the pass went by it keeps the old key on disk.
+        let left = sealed_values::census(conn, &cipher)?
+            .by_key
+            .get(&Some(from))
+            .map_or(0, Counts::total);
+        if left > 0 {
+            return Err(RotationError::StillUnderOldKey { count: left, from });
+        }
         files.retire_previous().map_err(RotationError::from)
-    })();
+    });
     let rotated = Rotated { from, to, resealed };
     let recorded = record(conn, now, &rotated, moved.is_ok());
     moved?;
@@ -273,9 +298,12 @@ mod tests {
     /// A migrated in-memory database with a credential type whose `token` is secret and
     /// `user` is not.
     fn database() -> DbConnection {
-        let mut conn = Database::Sqlite(":memory:".into())
-            .connect()
-            .expect("an in-memory database");
+        database_at(&Database::Sqlite(":memory:".into()))
+    }
+
+    /// [`database`], at `database`.
+    fn database_at(database: &Database) -> DbConnection {
+        let mut conn = database.connect().expect("a database");
         acs_storage::run_migrations(&mut conn).expect("migrations");
         let inputs = json!({"fields": [
             {"id": "user", "label": "User"},
@@ -481,6 +509,49 @@ mod tests {
         // Done: the next run is a new rotation, from the key now in force.
         let again = rotate(&mut conn, &rotation(&files, &rng), &mut |_| {}).expect("again");
         assert_eq!(again.from, next.id());
+    }
+
+    #[test]
+    fn a_value_written_under_the_old_key_after_the_last_pass_keeps_the_old_key() {
+        let dir = tempfile::tempdir().expect("dir");
+        let files = KeyFiles::new(&dir.path().join("secret_key"));
+        let rng = SystemRandom::new();
+        let old = files.read_or_create(&rng).expect("a key");
+        let database = Database::Sqlite(dir.path().join("acs.sqlite3"));
+        let mut conn = database_at(&database);
+        seal_everything(&mut conn, &old.cipher(), &rng);
+        // A node without the next key, sealing under the old one while the last pass runs
+        // (after it went by the credentials).
+        let mut other_node = database.connect().expect("another connection");
+        let old_cipher = old.cipher();
+        let mut pass = 0;
+        let mut written = false;
+        let error = rotate(
+            &mut conn,
+            &rotation(&files, &rng),
+            &mut |event| match event {
+                Event::Pass(number) => pass = number,
+                Event::Batch(Kind::Settings, ..) if pass == 3 && !written => {
+                    let late = json!({"token": old_cipher.seal(&rng, "token", "late").unwrap()});
+                    add_credential(&mut other_node, 9, &late);
+                    written = true;
+                }
+                _ => {}
+            },
+        )
+        .expect_err("the old key is kept");
+        assert!(written, "the last pass never reached the settings");
+        assert!(
+            matches!(error, RotationError::StillUnderOldKey { count: 1, from } if from == old.current.id()),
+            "{error}"
+        );
+        assert_eq!(files.previous().expect("read"), Some(old.current.clone()));
+
+        // Once that node has the key, the rerun finishes the rotation it finds.
+        let rotated = rotate(&mut conn, &rotation(&files, &rng), &mut |_| {}).expect("finished");
+        assert_eq!(rotated.from, old.current.id());
+        assert_eq!(rotated.resealed.of(Kind::CredentialInputs), 1);
+        assert_eq!(files.previous().expect("read"), None);
     }
 
     #[test]
