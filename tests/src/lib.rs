@@ -1065,6 +1065,15 @@ impl TestServer {
         assert_eq!(page["count"], 1, "{namespace}: {page}");
         id_of(&page["results"][0])
     }
+
+    /// Sets `ALLOW_OAUTH2_FOR_EXTERNAL_USERS` as the superuser.
+    pub fn allow_oauth2_for_external_users(&self, allowed: bool) {
+        self.admin()
+            .patch("/api/v2/settings/authentication/")
+            .json(&json!({ "ALLOW_OAUTH2_FOR_EXTERNAL_USERS": allowed }))
+            .call()
+            .expect(200);
+    }
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ pub enum StartFailure {
     },
     /// The sandbox's network or process cgroup could not be set up; nothing of the run ran.
     #[error("{0}")]
-    Network(String),
+    HandOver(String),
     /// Another I/O problem (output file, working directory).
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -112,7 +112,7 @@ pub fn run(
                     return Ok(Ending::Exited(status.code()));
                 }
                 stop(&mut child);
-                return Err(StartFailure::Network(reason));
+                return Err(StartFailure::HandOver(reason));
             }
         },
         _ => None,

@@ -886,14 +886,7 @@ fn external_users_are_refused_on_every_grant(backend: Backend) {
     let user = directory.first_login(&server, USER, PASSWORD);
     server.add_member(org, user);
     let client = server.oauth_client(org, "cli", "password", "confidential");
-    let allow = |allowed: bool| {
-        server
-            .admin()
-            .patch("/api/v2/settings/authentication/")
-            .json(&json!({ "ALLOW_OAUTH2_FOR_EXTERNAL_USERS": allowed }))
-            .call()
-            .expect(200);
-    };
+    let allow = |allowed: bool| server.allow_oauth2_for_external_users(allowed);
     let refused = |reply: acs_tests::Reply| {
         assert_eq!(
             oauth_error(&reply, 403),

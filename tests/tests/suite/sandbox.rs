@@ -9,8 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use acs_tests::ansible::{
-    AutomationServer, SLOW_PLAYBOOK, bin_dir, launch, run_stdout as stdout, wait_for_run,
-    wait_until_running,
+    AutomationServer, SLOW_PLAYBOOK, launch, run_stdout as stdout, wait_for_run, wait_until_running,
 };
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
@@ -64,61 +63,18 @@ impl Targets {
 /// The attacker's job template: a host whose interpreter is chosen by running `probe.sh` from
 /// the attacker's project, and a template extra variable that reads the secret key.
 fn attacker_template(fixture: &AutomationServer, targets: &Targets) -> (Agent, i64) {
-    let server = &fixture.server;
-    let organization = server.create_organization("attackers");
-    let mallory = server.create_user("mallory", "Mallory-pass-1", false);
-    server.add_admin(organization, mallory);
-    let agent = server.as_user("mallory", "Mallory-pass-1");
-    let probe = fixture.project_file(
-        "attack",
-        "probe.sh",
-        &targets.probe(&fixture.report_path("probe.txt")),
-    );
+    let (agent, template) =
+        fixture.attacker_template(&targets.probe(&fixture.report_path("probe.txt")));
     fixture.project_file("attack", "site.yml", ATTACK_PLAYBOOK);
-    let project = fixture.create_project(&agent, organization, "attack");
-    let inventory = id_of(
-        &agent
-            .post("/api/v2/inventories/")
-            .json(&json!({"name": "mine", "organization": organization}))
-            .call()
-            .expect(201)
-            .json(),
-    );
-    let python = bin_dir().join("python3");
-    let interpreter = format!(
-        "{{{{ lookup('pipe', 'sh {} >/dev/null 2>&1; echo {}') }}}}",
-        probe.display(),
-        python.display()
-    );
-    agent
-        .post(&format!("/api/v2/inventories/{inventory}/hosts/"))
-        .json(&json!({
-            "name": "localhost",
-            "variables": json!({
-                "ansible_connection": "local",
-                "ansible_python_interpreter": interpreter,
-            }).to_string(),
-        }))
-        .call()
-        .expect(201);
     let attack = format!(
         "{{{{ lookup('pipe', 'cat {} 2>&1; echo extra-vars-ran') }}}}",
         targets.secret_key.display()
     );
-    let template = id_of(
-        &agent
-            .post("/api/v2/job_templates/")
-            .json(&json!({
-                "name": "attack",
-                "project": project,
-                "inventory": inventory,
-                "playbook": "site.yml",
-                "extra_vars": json!({"attack": attack}).to_string(),
-            }))
-            .call()
-            .expect(201)
-            .json(),
-    );
+    agent
+        .patch(&format!("/api/v2/job_templates/{template}/"))
+        .json(&json!({"extra_vars": json!({"attack": attack}).to_string()}))
+        .call()
+        .expect(200);
     (agent, template)
 }
 

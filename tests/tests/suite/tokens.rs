@@ -364,14 +364,7 @@ fn external_users_need_the_setting(backend: Backend) {
     directory.configure(&server);
     let carol_id = directory.first_login(&server, "carol", "pw-carol-1");
     let carol = server.anonymous().with_basic("carol", "pw-carol-1");
-    let allow = |allowed: bool| {
-        server
-            .admin()
-            .patch("/api/v2/settings/authentication/")
-            .json(&json!({ "ALLOW_OAUTH2_FOR_EXTERNAL_USERS": allowed }))
-            .call()
-            .expect(200);
-    };
+    let allow = |allowed: bool| server.allow_oauth2_for_external_users(allowed);
     // A token made while the setting allowed it.
     allow(true);
     let before = carol.personal_token("write");
