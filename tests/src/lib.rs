@@ -270,29 +270,46 @@ impl TestServer {
         }
     }
 
-    /// Starts a second server (another node) on this server's PostgreSQL database, with the
-    /// same secret key and admin, its own data directory, port and node name: what a
-    /// deployment of several `acs-server` processes is. Drop it before this one (declare it
-    /// after), since this one drops the database.
+    /// Starts a second server (another node) on this server's database, with the same secret
+    /// key and admin, its own data directory, port and node name: what a deployment of several
+    /// `acs-server` processes is. Drop it before this one (declare it after), since this one
+    /// drops the database.
     pub fn start_peer(&self) -> TestServer {
-        assert_eq!(
-            self.backend,
-            Backend::Postgres,
-            "nodes share a PostgreSQL database"
-        );
+        let key_file = self
+            .vars
+            .iter()
+            .find(|(name, _)| name == "ACS_SECRET_KEY_FILE")
+            .map_or_else(
+                || self.data_dir().join("secret_key"),
+                |(_, file)| file.into(),
+            );
+        self.start_peer_with_key_file(&key_file)
+    }
+
+    /// [`TestServer::start_peer`], the peer reading its secret key from `key_file` (a node
+    /// with a copy of the key files of its own).
+    pub fn start_peer_with_key_file(&self, key_file: &Path) -> TestServer {
         let data_dir = tempfile::tempdir().expect("a temporary data directory");
-        let own_dir = self.data_dir().to_owned();
+        let database = self.database();
         let mut vars: Vec<(String, String)> = self
             .vars
             .iter()
-            .filter(|(name, _)| !matches!(name.as_str(), "ACS_DATA_DIR" | "ACS_NODE_NAME"))
+            .filter(|(name, _)| {
+                !matches!(
+                    name.as_str(),
+                    "ACS_DATA_DIR" | "ACS_NODE_NAME" | "ACS_SECRET_KEY_FILE" | "ACS_DATABASE_URL"
+                )
+            })
             .cloned()
             .collect();
+        vars.push(match database {
+            acs_storage::Database::Sqlite(path) => {
+                ("ACS_DATABASE_URL".into(), path.display().to_string())
+            }
+            acs_storage::Database::Postgres(url) => ("ACS_DATABASE_URL".into(), url),
+        });
         vars.push(("ACS_DATA_DIR".into(), data_dir.path().display().to_string()));
-        vars.push((
-            "ACS_SECRET_KEY_FILE".into(),
-            own_dir.join("secret_key").display().to_string(),
-        ));
+        vars.push(("ACS_SECRET_KEY_FILE".into(), key_file.display().to_string()));
         vars.push(("ACS_NODE_NAME".into(), format!("peer-{}", unique_suffix())));
         let (handle, thread, port) = serve(self.backend, vars.clone());
         TestServer {

@@ -75,11 +75,21 @@ pub fn seed_settings(
             })?;
         validated.push((def.name, text));
     }
+    let sealed = validated
+        .iter()
+        .any(|(name, _)| acs_app::settings::may_seal(name));
     diesel::Connection::transaction(conn, |conn| {
         for (name, text) in &validated {
             acs_storage::settings::store(conn, name, text, now)?;
         }
-        Ok::<_, acs_storage::StorageError>(())
+        if sealed {
+            acs_app::secret_key::refuse_retired(conn, cipher.current_key_id())?;
+        }
+        Ok::<_, acs_app::secret_key::SealRefused>(())
+    })
+    .map_err(|error| match error {
+        acs_app::secret_key::SealRefused::Storage(error) => StartError::Storage(error),
+        refused => StartError::Other(refused.to_string()),
     })?;
     tracing::info!(
         count = validated.len(),

@@ -59,6 +59,10 @@ pub enum ApiError {
     /// The database is down or busy.
     #[error("service unavailable: {0}")]
     Unavailable(String),
+    /// This server cannot serve the request until its operator fixes it (a secret key a
+    /// rotation retired); another node may. The message says what to do, and is logged.
+    #[error("misconfigured: {0}")]
+    Misconfigured(String),
     /// A bug: logged in full, rendered without detail.
     #[error("internal error: {0}")]
     Internal(String),
@@ -107,6 +111,20 @@ impl From<acs_app::AppError> for ApiError {
     }
 }
 
+impl From<acs_app::secret_key::SealRefused> for ApiError {
+    fn from(error: acs_app::secret_key::SealRefused) -> Self {
+        match error {
+            acs_app::secret_key::SealRefused::Storage(error) => error.into(),
+            // The server, not the request, is at fault, and another node can serve it.
+            refused @ acs_app::secret_key::SealRefused::RetiredKey(_) => {
+                let mut message = refused.to_string();
+                message.push('.');
+                ApiError::Misconfigured(message)
+            }
+        }
+    }
+}
+
 impl From<diesel::result::Error> for ApiError {
     fn from(error: diesel::result::Error) -> Self {
         StorageError::from(error).into()
@@ -149,7 +167,9 @@ impl ResponseError for ApiError {
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::Misconfigured(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -183,6 +203,7 @@ impl ResponseError for ApiError {
             ApiError::Unavailable(_) => json!({
                 "detail": "The database is unavailable. Try again shortly."
             }),
+            ApiError::Misconfigured(message) => json!({ "detail": message }),
             ApiError::Internal(_) => json!({ "detail": "A server error occurred." }),
         };
         match self {

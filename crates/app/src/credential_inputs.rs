@@ -53,7 +53,8 @@ pub fn open(cipher: &InputCipher, config: &InputConfiguration, inputs: &str) -> 
                     true
                 }
                 Err(error) => {
-                    tracing::error!(field = %field, %error, "a stored secret input cannot be opened");
+                    let what = format!("the stored secret input '{field}'");
+                    crate::secret_key::log_unopened(&what, text, error);
                     opened.unreadable.push(field.clone());
                     false
                 }

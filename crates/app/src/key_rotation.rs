@@ -12,9 +12,12 @@
 //! 4. The old key is written as the previous key (`.previous`), then the next key is renamed
 //!    over the key file.
 //! 5. A last pass, with the old key, takes any value written under it between the second pass
-//!    and the rename; then the previous key is removed. A rotation killed before that finds
-//!    the previous key on disk and runs this step alone: no value sealed under the old key is
-//!    ever left without it.
+//!    and the rename. The old key is then marked retired in the database, so that a server
+//!    still sealing under it (a node the next key never reached) is refused from then on
+//!    ([`crate::secret_key::refuse_retired`]); the values still under it are counted by key
+//!    id, and only when there are none is the previous key removed. A rotation killed before
+//!    that finds the previous key on disk and runs this step alone: no value sealed under the
+//!    old key is ever left without it.
 //!
 //! A value that opens under neither key (sealed under a key the deployment lost, or altered)
 //! stops the rotation before step 4: completing it would not make that value any less lost,
@@ -57,6 +60,9 @@ pub enum Event {
     Settling(Duration),
     /// The next key replaced the old one in the key file.
     KeyReplaced,
+    /// The old key is marked retired: servers seal nothing under it any more. What is still
+    /// under it is counted next, and the key goes when nothing is.
+    Retiring,
 }
 
 /// A completed rotation.
@@ -238,8 +244,10 @@ pub fn rotate(
         pass(3, report)
     })()
     .and_then(|()| {
+        acs_storage::retired_keys::mark(conn, &from.to_string(), now)?;
+        report(Event::Retiring);
         // Counted by key id, not trusted to the pass: a value written under the old key after
-        // the pass went by it keeps the old key on disk.
+        // the pass went by it (and before the mark) keeps the old key on disk.
         let left = sealed_values::census(conn, &cipher)?
             .by_key
             .get(&Some(from))
@@ -451,6 +459,32 @@ mod tests {
         // Nothing is left to move: a second rotation moves everything once more.
         let again = rotate(&mut conn, &rotation(&files, &rng), &mut |_| {}).expect("again");
         assert_eq!(again.resealed.total(), 6);
+    }
+
+    #[test]
+    fn a_server_still_sealing_under_the_retired_key_is_refused() {
+        let Fixture {
+            _dir,
+            files,
+            rng,
+            old,
+            mut conn,
+        } = fixture();
+        let old_id = old.current.id();
+        crate::secret_key::refuse_retired(&mut conn, old_id).expect("not retired yet");
+        let mut events = Vec::new();
+        let rotated =
+            rotate(&mut conn, &rotation(&files, &rng), &mut |e| events.push(e)).expect("rotated");
+        assert_eq!(events.last(), Some(&Event::Retiring), "{events:?}");
+
+        let refused = crate::secret_key::refuse_retired(&mut conn, old_id).expect_err("retired");
+        assert!(
+            refused.to_string().starts_with(&format!(
+                "this server's secret key {old_id} was retired by a key rotation"
+            )),
+            "{refused}"
+        );
+        crate::secret_key::refuse_retired(&mut conn, rotated.to).expect("the new key seals");
     }
 
     #[test]

@@ -305,6 +305,54 @@ fn sync_parent(path: &Path) -> Result<(), KeyFileError> {
         })
 }
 
+/// Why a server refused to seal a value: its current key was retired by a rotation it did not
+/// follow (the rotation's next key never reached this node), so the value would open under no
+/// key the deployment keeps.
+#[derive(Debug, thiserror::Error)]
+pub enum SealRefused {
+    /// The key this server seals under is retired.
+    #[error(
+        "this server's secret key {0} was retired by a key rotation, and the key now in force \
+         never reached it: nothing was saved. Copy the deployment's key files to this node"
+    )]
+    RetiredKey(KeyId),
+    /// The database could not say.
+    #[error(transparent)]
+    Storage(#[from] acs_storage::StorageError),
+}
+
+impl From<diesel::result::Error> for SealRefused {
+    fn from(error: diesel::result::Error) -> Self {
+        SealRefused::Storage(error.into())
+    }
+}
+
+/// Refuses a write that sealed values under `key` when a rotation retired that key. Called in
+/// the write's transaction, after the write (see [`acs_storage::retired_keys`]): refused, the
+/// transaction rolls back; the refusal is logged as the error it is, for the operator.
+pub fn refuse_retired(conn: &mut acs_storage::DbConnection, key: KeyId) -> Result<(), SealRefused> {
+    if acs_storage::retired_keys::is_retired(conn, &key.to_string())? {
+        let refused = SealRefused::RetiredKey(key);
+        tracing::error!(key = %key, "{refused}");
+        return Err(refused);
+    }
+    Ok(())
+}
+
+/// Logs, as the error it is, a sealed value (`what` names it) this server cannot open. A value
+/// under a key the server does not hold gets the operator's remedy: it was sealed by a node
+/// that holds a key this one lacks (a rotation's next key that never reached it).
+pub fn log_unopened(what: &str, sealed: &str, error: acs_credential_types::CipherError) {
+    match (error, acs_credential_types::cipher::sealed_key_id(sealed)) {
+        (acs_credential_types::CipherError::UnknownKey, Some(key)) => tracing::error!(
+            %key,
+            "{what} is sealed under key {key}, which this server does not hold: another node \
+             has a key this one lacks. Copy the deployment's key files to this node"
+        ),
+        _ => tracing::error!(%error, "{what} cannot be opened"),
+    }
+}
+
 /// The cipher of a running server, following the key files.
 #[derive(Debug)]
 pub struct Keyring {

@@ -38,6 +38,7 @@ mod migrations;
 pub mod organizations;
 pub mod projects;
 pub mod refresh_tokens;
+pub mod retired_keys;
 pub mod revisions;
 mod rows;
 pub mod schema;

@@ -375,6 +375,13 @@ diesel::joinable!(unified_job_credentials -> unified_jobs (unified_job_id));
 diesel::joinable!(unified_job_lines -> unified_jobs (unified_job_id));
 diesel::joinable!(unified_job_credentials -> credentials (credential_id));
 
+diesel::table! {
+    retired_secret_keys (key_id) {
+        key_id -> Text,
+        retired -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     organizations,
@@ -402,4 +409,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     unified_job_lines,
     external_identities,
     sso_states,
+    retired_secret_keys,
 );

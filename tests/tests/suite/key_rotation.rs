@@ -3,7 +3,9 @@
 //! dump searched for anything the old key still opens; a rotation killed and run again; a
 //! server started with the retired key.
 
+use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -18,6 +20,8 @@ use serde_json::{Value, json};
 backend_tests!(
     a_rotation_beside_a_live_server_moves_every_secret_to_the_new_key,
     a_killed_rotation_loses_nothing_and_a_second_run_finishes_it,
+    a_rotation_ended_at_each_step_finishes_when_run_again_beside_two_writing_nodes,
+    a_node_the_next_key_never_reached_seals_nothing_under_the_retired_key,
     a_next_key_written_while_a_job_runs_stays_hidden_from_it,
 );
 
@@ -477,8 +481,10 @@ fn a_killed_rotation_loses_nothing_and_a_second_run_finishes_it(backend: Backend
     old_key_opens_nothing_after_a_restart(server, &old_key, last);
 }
 
-/// A server restarted with the retired key cannot open a secret, and says so clearly.
+/// A server restarted with the retired key cannot open a secret, and says so clearly; it
+/// seals nothing under that key either. Back on the key in force, it repairs the credential.
 fn old_key_opens_nothing_after_a_restart(mut server: TestServer, old_key: &[u8], id: i64) {
+    let new_key = std::fs::read(key_file(&server)).expect("the key in force");
     std::fs::write(key_file(&server), old_key).expect("the old key back");
     server.restart();
     let reply = server
@@ -494,7 +500,25 @@ fn old_key_opens_nothing_after_a_restart(mut server: TestServer, old_key: &[u8],
              file replaced?). Send the secret again."
         ]}})
     );
-    // Sending the secret again repairs the credential.
+    let reply = server
+        .admin()
+        .patch(&format!("/api/v2/credentials/{id}/"))
+        .json(&json!({"inputs": {"user": "u", "token": "n3w"}}))
+        .call();
+    assert_eq!(reply.status, 503, "{}", reply.body);
+    let old_id = InputCipher::from_secret_key(old_key).current_key_id();
+    let detail = reply.json()["detail"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        detail.starts_with(&format!(
+            "this server's secret key {old_id} was retired by a key rotation"
+        )),
+        "{detail}"
+    );
+    // Sending the secret again, on the key in force, repairs the credential.
+    std::fs::write(key_file(&server), new_key).expect("the key in force back");
     server
         .admin()
         .patch(&format!("/api/v2/credentials/{id}/"))
@@ -570,4 +594,222 @@ fn a_next_key_written_while_a_job_runs_stays_hidden_from_it(backend: Backend) {
     assert_eq!(finished["status"], "successful", "{finished}");
     // The neighbour shows the job looked where the keys are; neither key is there for it.
     assert_eq!(read_report(&report), json!([true, false, false]));
+}
+
+/// Every step at which a debug build of `rotate_secret_key` ends itself when asked (see its
+/// `FaultPoint`), in the order the rotation reaches them.
+const STEPS: [&str; 10] = [
+    "began",
+    "pass-1",
+    "batch-1",
+    "settling",
+    "pass-2",
+    "batch-2",
+    "key-replaced",
+    "pass-3",
+    "batch-3",
+    "retiring",
+];
+
+/// The exit status of a rotation ended at a step.
+const ENDED_AT_STEP: i32 = 86;
+
+/// The token each credential was last given through the API, by id.
+type Written = Mutex<BTreeMap<i64, String>>;
+
+/// Every credential's token, opened from the database under `key` alone.
+fn tokens_under(server: &TestServer, key: &[u8]) -> BTreeMap<i64, String> {
+    let cipher = InputCipher::from_secret_key(key);
+    let mut conn = server.database().connect().expect("a connection");
+    acs_storage::sealed::credential_inputs_after(&mut conn, 0, 100_000)
+        .expect("the credentials")
+        .into_iter()
+        .map(|row| {
+            let inputs: Value = serde_json::from_str(&row.inputs).expect("JSON inputs");
+            let sealed = inputs["token"].as_str().expect("a token");
+            let token = cipher
+                .open("token", sealed)
+                .unwrap_or_else(|error| panic!("credential {}: {error}", row.id));
+            (row.id, token)
+        })
+        .collect()
+}
+
+/// A rotation ended abruptly at each of its steps in turn, each time run again to its end,
+/// while two nodes create credentials and replace their secrets: after every step, every value
+/// opens under the key file's key alone and holds what the API last wrote.
+fn a_rotation_ended_at_each_step_finishes_when_run_again_beside_two_writing_nodes(
+    backend: Backend,
+) {
+    let server = TestServer::start(backend);
+    let peer = server.start_peer();
+    let admin = server.admin();
+    let organization = server.create_organization("Acme");
+    let type_id = token_type(&admin);
+    secret_settings(&admin);
+    let written = Written::default();
+    for n in 0..20 {
+        let token = format!("first-{n}");
+        let id = create_credential(&admin, organization, type_id, &format!("c{n}"), &token);
+        written.lock().expect("the record").insert(id, token);
+    }
+    let writers = [admin.clone(), peer.admin()];
+    let done = AtomicBool::new(false);
+    let writes = AtomicUsize::new(0);
+
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Acquire) {
+                let n = writes.fetch_add(1, Ordering::AcqRel);
+                let writer = &writers[n % writers.len()];
+                let token = format!("w{n}");
+                // Each write happens under the record's lock, so the record always holds
+                // what the database holds.
+                let mut record = written.lock().expect("the record");
+                if n.is_multiple_of(5) {
+                    let id =
+                        create_credential(writer, organization, type_id, &format!("w{n}"), &token);
+                    record.insert(id, token);
+                } else {
+                    let ids: Vec<i64> = record.keys().copied().collect();
+                    let id = ids[n % ids.len()];
+                    writer
+                        .patch(&format!("/api/v2/credentials/{id}/"))
+                        .json(&json!({"inputs": {"user": "u", "token": token}}))
+                        .call()
+                        .expect(200);
+                    record.insert(id, token);
+                }
+                drop(record);
+                // A lock released and taken again at once would starve the checks.
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        for step in STEPS {
+            let ended = rotate_ending_at(&server, step);
+            assert_eq!(ended.code, Some(ENDED_AT_STEP), "{step}: {ended:?}");
+            let finished = rotate(&server, &["--settle", "0"]);
+            assert_eq!(finished.code, Some(0), "after {step}: {finished:?}");
+            assert!(
+                finished
+                    .stderr
+                    .starts_with("Resuming the rotation from key "),
+                "after {step}: {finished:?}"
+            );
+            let key = std::fs::read(key_file(&server)).expect("the key file");
+            assert!(
+                !server.data_dir().join("secret_key.next").exists(),
+                "{step}"
+            );
+            assert!(
+                !server.data_dir().join("secret_key.previous").exists(),
+                "{step}"
+            );
+            // No write runs while the database is read.
+            let record = written.lock().expect("the record");
+            assert_eq!(tokens_under(&server, &key), *record, "after {step}");
+        }
+        done.store(true, Ordering::Release);
+    });
+    let total = writes.load(Ordering::Acquire);
+    eprintln!(
+        "{total} writes through two nodes beside {} rotations",
+        STEPS.len()
+    );
+    assert!(total >= STEPS.len(), "{total} writes");
+    let check = rotate(&server, &["--check"]);
+    assert_eq!(check.code, Some(0), "{check:?}");
+    assert_eq!(
+        check.stdout.lines().count(),
+        1,
+        "one key seals everything: {check:?}"
+    );
+}
+
+fn rotate_ending_at(server: &TestServer, step: &str) -> Outcome {
+    let output = server
+        .management_command("rotate_secret_key")
+        .args(["--settle", "0"])
+        .env("ACS_TEST_ROTATION_EXIT_AT", step)
+        .output()
+        .expect("rotate_secret_key runs");
+    Outcome {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A node with a copy of the key files that the rotation's next key never reached: once the
+/// rotation retired its key, it refuses (503, naming the key) every write that would seal a
+/// value under it, and writes nothing; a write that seals nothing still succeeds, and so does
+/// the same sealing write through a node that holds the key.
+fn a_node_the_next_key_never_reached_seals_nothing_under_the_retired_key(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let organization = server.create_organization("Acme");
+    let type_id = token_type(&admin);
+    let id = create_credential(&admin, organization, type_id, "c", "before");
+    let copy = tempfile::tempdir().expect("a directory");
+    let lagging_key = copy.path().join("secret_key");
+    std::fs::copy(key_file(&server), &lagging_key).expect("a copy of the key file");
+    let old_id = InputCipher::from_secret_key(&std::fs::read(&lagging_key).expect("the key"))
+        .current_key_id();
+    let lagging = server.start_peer_with_key_file(&lagging_key);
+    let stale = lagging.admin();
+
+    let rotated = rotate(&server, &["--settle", "0"]);
+    assert_eq!(rotated.code, Some(0), "{rotated:?}");
+    let new_key = std::fs::read(key_file(&server)).expect("the key file");
+
+    let retired = format!(
+        "this server's secret key {old_id} was retired by a key rotation, and the key now in \
+         force never reached it: nothing was saved. Copy the deployment's key files to this node."
+    );
+    let reply = stale
+        .patch(&format!("/api/v2/credentials/{id}/"))
+        .json(&json!({"inputs": {"user": "u", "token": "stale"}}))
+        .call();
+    assert_eq!(reply.status, 503, "{}", reply.body);
+    assert_eq!(reply.json()["detail"], retired.as_str());
+    let reply = stale
+        .post("/api/v2/credentials/")
+        .json(&json!({
+            "name": "stale", "organization": organization, "credential_type": type_id,
+            "inputs": {"user": "u", "token": "stale"},
+        }))
+        .call();
+    assert_eq!(reply.status, 503, "{}", reply.body);
+    let reply = stale
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({"AUTH_LDAP_BIND_PASSWORD": "stale"}))
+        .call();
+    assert_eq!(reply.status, 503, "{}", reply.body);
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM credentials"), 1);
+    assert_eq!(
+        tokens_under(&server, &new_key),
+        BTreeMap::from([(id, "before".to_owned())])
+    );
+    // The stored value is under a key the node lacks: it is refused by field, not a 500.
+    let reply = stale
+        .patch(&format!("/api/v2/credentials/{id}/"))
+        .json(&json!({"inputs": {"user": "u", "token": "$encrypted$"}}))
+        .call();
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    // Nothing sealed, nothing refused.
+    stale
+        .patch(&format!("/api/v2/credentials/{id}/"))
+        .json(&json!({"description": "renamed by the lagging node"}))
+        .call()
+        .expect(200);
+    // The node holding the key writes the same secret.
+    admin
+        .patch(&format!("/api/v2/credentials/{id}/"))
+        .json(&json!({"inputs": {"user": "u", "token": "after"}}))
+        .call()
+        .expect(200);
+    assert_eq!(
+        tokens_under(&server, &new_key),
+        BTreeMap::from([(id, "after".to_owned())])
+    );
 }

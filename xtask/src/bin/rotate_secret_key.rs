@@ -67,7 +67,11 @@ fn run(args: &Args) -> Result<(), CommandError> {
     };
     let rows = acs_storage::sealed::row_counts(&mut conn)?;
     let mut progress = Progress::new(u64::try_from(rows.0 + rows.1 + rows.2).unwrap_or(0));
-    let outcome = key_rotation::rotate(&mut conn, &rotation, &mut |event| progress.event(event));
+    let mut fault = FaultPoint::from_env();
+    let outcome = key_rotation::rotate(&mut conn, &rotation, &mut |event| {
+        fault.reached(&event);
+        progress.event(event);
+    });
     progress.finish();
     match outcome {
         Ok(rotated) => {
@@ -189,6 +193,10 @@ impl Progress {
                 self.end_pass();
                 self.say("The new key replaced the old one in the key file; a last pass.");
             }
+            Event::Retiring => {
+                self.end_pass();
+                self.say("The old key is marked retired; counting what it still seals.");
+            }
         }
     }
 
@@ -233,6 +241,50 @@ impl Progress {
         self.end_pass();
         if let Some(bar) = self.bar {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// Debug builds only (the tests' builds): `ACS_TEST_ROTATION_EXIT_AT=<step>` ends the process
+/// at once, without clean-up, as a kill would, when the rotation reaches `step`: `began` (the
+/// next key written), `pass-1`, `batch-1` (the first batch of pass 1 written), `settling`,
+/// `pass-2`, `batch-2`, `key-replaced`, `pass-3`, `batch-3`, `retiring`. Release builds
+/// have no such variable.
+struct FaultPoint {
+    at: Option<String>,
+    pass: u8,
+}
+
+/// The exit status of a process ended at a fault point.
+const FAULT_EXIT: i32 = 86;
+
+impl FaultPoint {
+    fn from_env() -> Self {
+        let at = if cfg!(debug_assertions) {
+            std::env::var("ACS_TEST_ROTATION_EXIT_AT").ok()
+        } else {
+            None
+        };
+        FaultPoint { at, pass: 0 }
+    }
+
+    fn reached(&mut self, event: &Event) {
+        let Some(at) = &self.at else {
+            return;
+        };
+        let step = match event {
+            Event::Began { .. } => "began".to_owned(),
+            Event::Pass(pass) => {
+                self.pass = *pass;
+                format!("pass-{pass}")
+            }
+            Event::Batch(..) => format!("batch-{}", self.pass),
+            Event::Settling(_) => "settling".to_owned(),
+            Event::KeyReplaced => "key-replaced".to_owned(),
+            Event::Retiring => "retiring".to_owned(),
+        };
+        if *at == step {
+            std::process::exit(FAULT_EXIT);
         }
     }
 }

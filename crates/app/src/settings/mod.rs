@@ -48,6 +48,11 @@ pub fn stored_text(
     }
 }
 
+/// Whether storing setting `name` may seal a value: a secret setting, or `OIDC_PROVIDERS`.
+pub fn may_seal(name: &str) -> bool {
+    name == sso::SETTING || registry::find(name).is_some_and(|def| def.secret)
+}
+
 /// The sealed texts inside the stored value of setting `name`, each with the label it is
 /// sealed under: a secret setting's text, or the client secrets of `OIDC_PROVIDERS`.
 pub fn sealed_parts<'v>(name: &str, value: &'v mut Value) -> Vec<(String, &'v mut String)> {
@@ -70,8 +75,9 @@ pub fn open_secret(cipher: &InputCipher, name: &str, stored: &str) -> Option<Str
     }
     cipher
         .open(&sealing_label(name), stored)
-        .map_err(
-            |error| tracing::error!(setting = name, %error, "a secret setting cannot be opened"),
-        )
+        .map_err(|error| {
+            let what = format!("the secret setting {name}");
+            crate::secret_key::log_unopened(&what, stored, error);
+        })
         .ok()
 }

@@ -60,7 +60,10 @@ pub fn provider(settings: &Settings, name: &str, cipher: &InputCipher) -> Option
     let client_secret = if acs_credential_types::cipher::is_sealed(&secret) {
         cipher
             .open(&sealing_label(name), &secret)
-            .map_err(|error| tracing::error!(provider = name, %error, "a client secret cannot be opened"))
+            .map_err(|error| {
+                let what = format!("the client secret of provider {name}");
+                crate::secret_key::log_unopened(&what, &secret, error);
+            })
             .ok()?
     } else {
         secret

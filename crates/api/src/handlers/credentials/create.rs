@@ -4,7 +4,7 @@ use acs_storage::credentials::CredentialValues;
 use acs_storage::stamps::Creation;
 
 use super::render::{CredentialRecord, render_one};
-use super::{Credentials, input, name_conflict, owner_of, validate};
+use super::{Credentials, input, name_conflict, owner_of, secrets, validate};
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::create::{Create, Submission};
@@ -39,7 +39,7 @@ impl Create for Credentials {
         let now = ctx.now;
         let state = ctx.state;
         ctx.write(|conn| {
-            let (credential_type, inputs) =
+            let (credential_type, inputs, key) =
                 validate::stored_inputs(conn, state, type_id, submitted, None)?;
             validate::owner_allowed(&credential_type, input.organization)?;
             let values = CredentialValues {
@@ -53,6 +53,7 @@ impl Create for Credentials {
             let stamps = Creation::by(Some(principal.user.id), now);
             let credential =
                 acs_storage::credentials::insert(conn, &values, stamps).map_err(name_conflict)?;
+            secrets::confirm_key(conn, key)?;
             let record = render_one(conn, principal, &credential, &credential_type)?;
             let subject = Subject::named(
                 acs_storage::activity::CREDENTIAL,

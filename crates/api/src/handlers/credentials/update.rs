@@ -85,13 +85,17 @@ impl Change for Credentials {
                 None if type_changes => Some(Value::Object(previous.clone())),
                 None => None,
             };
-            let (credential_type, inputs) = match &submitted {
+            let (credential_type, inputs, key) = match &submitted {
                 Some(submitted) => {
-                    let (credential_type, inputs) =
+                    let (credential_type, inputs, key) =
                         validate::stored_inputs(conn, state, type_id, submitted, Some(&previous))?;
-                    (credential_type, Some(inputs))
+                    (credential_type, Some(inputs), key)
                 }
-                None => (acs_storage::credential_types::lock(conn, type_id)?, None),
+                None => (
+                    acs_storage::credential_types::lock(conn, type_id)?,
+                    None,
+                    None,
+                ),
             };
             validate::owner_allowed(&credential_type, stored.organization_id)?;
             let values = CredentialValues {
@@ -104,6 +108,7 @@ impl Change for Credentials {
             let stamps = Modification::by(Some(principal.user.id), now);
             let updated = acs_storage::credentials::update(conn, id, &values, stamps)
                 .map_err(name_conflict)?;
+            secrets::confirm_key(conn, key)?;
             let after = render_one(conn, principal, &updated, &credential_type)?;
             let subject = Subject::named(acs_storage::activity::CREDENTIAL, id, &updated.name);
             activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;

@@ -1,6 +1,7 @@
 //! The checks a credential write makes against other records: the type and owner exist, a
 //! content source belongs to an organization, and the inputs fit the type.
 
+use acs_credential_types::cipher::KeyId;
 use acs_storage::DbConnection;
 use acs_storage::credential_types::CredentialType;
 use serde_json::{Map, Value};
@@ -60,14 +61,15 @@ pub fn owner_allowed(credential_type: &CredentialType, organization: Option<i64>
 
 /// Validates `submitted` against the type `type_id`, read under its row lock so its inputs
 /// cannot change before this transaction commits, and returns the type with the inputs to
-/// store (secrets sealed). `previous` holds the opened stored values on update.
+/// store (secrets sealed) and the key that sealed them. `previous` holds the opened stored
+/// values on update.
 pub fn stored_inputs(
     conn: &mut DbConnection,
     state: &AppState,
     type_id: i64,
     submitted: &Value,
     previous: Option<&Map<String, Value>>,
-) -> ApiResult<(CredentialType, String)> {
+) -> ApiResult<(CredentialType, String, Option<KeyId>)> {
     let credential_type = exists(
         acs_storage::credential_types::lock(conn, type_id),
         "credential_type",
@@ -78,6 +80,6 @@ pub fn stored_inputs(
         .map_err(|errors| {
             ApiError::Invalid(Map::from_iter([("inputs".to_owned(), errors.to_value())]))
         })?;
-    let stored = secrets::seal(&state.keys.cipher(), &state.rng, &config, values)?;
-    Ok((credential_type, stored))
+    let (stored, key) = secrets::seal(&state.keys.cipher(), &state.rng, &config, values)?;
+    Ok((credential_type, stored, key))
 }

@@ -109,6 +109,7 @@ pub(super) async fn write_scope(
     signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
         require_superuser(principal)?;
         let current = ctx.settings()?;
+        let cipher = ctx.state.keys.cipher();
         let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut accepted = Vec::new();
         for (name, value) in &body.0 {
@@ -123,7 +124,7 @@ pub(super) async fn write_scope(
                         def,
                         &normalised,
                         &current.value(def.name),
-                        &ctx.state.keys.cipher(),
+                        &cipher,
                         &ctx.state.rng,
                     )
                 }) {
@@ -138,9 +139,15 @@ pub(super) async fn write_scope(
             return Err(ApiError::Fields(errors));
         }
         let now = ctx.now;
+        let sealed = accepted
+            .iter()
+            .any(|(name, _)| acs_app::settings::may_seal(name));
         ctx.write(|conn| {
             for (name, text) in &accepted {
                 acs_storage::settings::store(conn, name, text, now)?;
+            }
+            if sealed {
+                acs_app::secret_key::refuse_retired(conn, cipher.current_key_id())?;
             }
             Ok(())
         })?;

@@ -100,7 +100,14 @@ async fn finish(
         };
         let settings = ctx.settings()?;
         let cipher = ctx.state.keys.cipher();
-        let open = |label: &str, sealed: &str| cipher.open(label, sealed).ok();
+        let open = |label: &str, sealed: &str| {
+            cipher
+                .open(label, sealed)
+                .map_err(|error| {
+                    acs_app::secret_key::log_unopened("a sign-in in progress", sealed, error);
+                })
+                .ok()
+        };
         let config = acs_app::settings::sso::provider(&settings, &provider_name, &cipher);
         let (Some(config), Some(nonce), Some(verifier)) = (
             config,

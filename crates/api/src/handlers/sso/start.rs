@@ -103,10 +103,9 @@ async fn remember(
     let provider = config.name.clone();
     let (nonce, verifier) = (nonce.to_owned(), verifier.to_owned());
     run(state, req, move |ctx| {
+        let cipher = ctx.state.keys.cipher();
         let seal = |label: &str, value: &str| {
-            ctx.state
-                .keys
-                .cipher()
+            cipher
                 .seal(&ctx.state.rng, label, value)
                 .map_err(|error| ApiError::Internal(format!("sealing a sign-in: {error}")))
         };
@@ -119,7 +118,13 @@ async fn remember(
             expires: ctx.now + chrono::Duration::seconds(SIGN_IN_SECONDS),
         };
         let now = ctx.now;
-        ctx.write(|conn| Ok(acs_storage::sso_states::insert(conn, &row, now)?))
+        ctx.write(|conn| {
+            acs_storage::sso_states::insert(conn, &row, now)?;
+            Ok(acs_app::secret_key::refuse_retired(
+                conn,
+                cipher.current_key_id(),
+            )?)
+        })
     })
     .await?;
     Ok(())
