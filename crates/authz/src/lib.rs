@@ -81,6 +81,7 @@ mod capabilities;
 mod credentials;
 mod denial;
 mod organizations;
+pub mod roles;
 mod scope;
 mod target;
 mod tokens;

@@ -1,0 +1,298 @@
+//! Evaluation: whether a user holds a role, and which objects of a kind they may see, from
+//! the roles granted to them and their system flags.
+
+use std::collections::BTreeSet;
+
+use super::fields::{ResourceKind, RoleField};
+use super::graph::{Ancestor, Position, ancestors};
+use crate::Id;
+
+/// One role: a role field of one object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Role {
+    /// The kind of the object that owns the role.
+    pub kind: ResourceKind,
+    /// The object's id.
+    pub object: Id,
+    /// The role field.
+    pub field: RoleField,
+}
+
+/// An object whose roles are checked, with the objects its roles' parents sit on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resource {
+    /// Its kind.
+    pub kind: ResourceKind,
+    /// Its id.
+    pub id: Id,
+    /// Its organization; `None` for an organization itself and for a private credential.
+    pub organization: Option<Id>,
+    /// For a job template, its inventory's organization (whose auditors read it).
+    pub inventory_organization: Option<Id>,
+}
+
+impl Resource {
+    /// An organization.
+    pub fn organization(id: Id) -> Resource {
+        Resource {
+            kind: ResourceKind::Organization,
+            id,
+            organization: None,
+            inventory_organization: None,
+        }
+    }
+
+    /// An object of `kind` in `organization` (`None`: a private credential).
+    pub fn of(kind: ResourceKind, id: Id, organization: Option<Id>) -> Resource {
+        Resource {
+            kind,
+            id,
+            organization,
+            inventory_organization: None,
+        }
+    }
+
+    /// The object a role at `position` (seen from this object) sits on, if there is one.
+    fn at(&self, position: Position) -> Option<(ResourceKind, Id)> {
+        match position {
+            Position::Own => Some((self.kind, self.id)),
+            Position::Organization => self
+                .organization
+                .map(|org| (ResourceKind::Organization, org)),
+            Position::InventoryOrganization => self
+                .inventory_organization
+                .map(|org| (ResourceKind::Organization, org)),
+        }
+    }
+}
+
+/// What a user was granted: their direct role memberships and the two system flags.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Grants {
+    /// Superusers hold every role.
+    pub is_superuser: bool,
+    /// System auditors hold every `read_role` and `auditor_role`.
+    pub is_system_auditor: bool,
+    roles: BTreeSet<Role>,
+}
+
+/// Which objects of one kind a user may see: those whose `read_role` they hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoleVisibility {
+    /// Every object (superusers and system auditors).
+    All,
+    /// Objects in any of `organizations`, objects of the ids `objects`, and (for job
+    /// templates) objects whose inventory is in any of `inventory_organizations`; each list
+    /// sorted and without repeats.
+    Only {
+        /// Organizations whose objects of the kind are all visible.
+        organizations: Vec<Id>,
+        /// Objects visible through a role on themselves.
+        objects: Vec<Id>,
+        /// Organizations whose job templates' inventories make the templates visible.
+        inventory_organizations: Vec<Id>,
+    },
+}
+
+impl Grants {
+    /// The grants of a user with these flags and direct roles.
+    pub fn new(
+        is_superuser: bool,
+        is_system_auditor: bool,
+        roles: impl IntoIterator<Item = Role>,
+    ) -> Grants {
+        Grants {
+            is_superuser,
+            is_system_auditor,
+            roles: roles.into_iter().collect(),
+        }
+    }
+
+    /// The roles granted directly, in order.
+    pub fn direct(&self) -> impl Iterator<Item = &Role> {
+        self.roles.iter()
+    }
+
+    /// Whether the user was granted `role` itself (not through a parent).
+    pub fn has_direct(&self, role: &Role) -> bool {
+        self.roles.contains(role)
+    }
+
+    /// Whether the user holds role `field` of `resource`: a superuser; a system auditor for a
+    /// `read_role` or `auditor_role`; or granted the role or one of its ancestors.
+    pub fn holds(&self, resource: &Resource, field: RoleField) -> bool {
+        if !resource.kind.has(field) {
+            return false;
+        }
+        if self.is_superuser
+            || (self.is_system_auditor && matches!(field, RoleField::Read | RoleField::Auditor))
+        {
+            return true;
+        }
+        ancestors(resource.kind, field).iter().any(|ancestor| {
+            resource
+                .at(ancestor.position)
+                .is_some_and(|(kind, object)| {
+                    self.roles.contains(&Role {
+                        kind,
+                        object,
+                        field: ancestor.field,
+                    })
+                })
+        })
+    }
+
+    /// Which objects of `kind` the user may see (hold the `read_role` of).
+    pub fn visible(&self, kind: ResourceKind) -> RoleVisibility {
+        if self.is_superuser || self.is_system_auditor {
+            return RoleVisibility::All;
+        }
+        let readers = ancestors(kind, RoleField::Read);
+        let granted_at = |position: Position, on: ResourceKind| -> Vec<Id> {
+            let ids: BTreeSet<Id> = self
+                .roles
+                .iter()
+                .filter(|role| {
+                    role.kind == on
+                        && readers.contains(&Ancestor {
+                            position,
+                            field: role.field,
+                        })
+                })
+                .map(|role| role.object)
+                .collect();
+            ids.into_iter().collect()
+        };
+        let organization = ResourceKind::Organization;
+        RoleVisibility::Only {
+            organizations: granted_at(Position::Organization, organization),
+            objects: granted_at(Position::Own, kind),
+            inventory_organizations: granted_at(Position::InventoryOrganization, organization),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ResourceKind as K;
+    use RoleField::*;
+
+    const O: Id = 10;
+    const P: Id = 20;
+
+    fn role(kind: ResourceKind, object: Id, field: RoleField) -> Role {
+        Role {
+            kind,
+            object,
+            field,
+        }
+    }
+
+    fn granted(roles: &[Role]) -> Grants {
+        Grants::new(false, false, roles.iter().copied())
+    }
+
+    fn template(id: Id) -> Resource {
+        Resource {
+            inventory_organization: Some(P),
+            ..Resource::of(K::JobTemplate, id, Some(O))
+        }
+    }
+
+    /// Every role × action the issue names, on a template, a credential, an inventory.
+    #[test]
+    fn who_holds_what() {
+        let jt = template(7);
+        let other_jt = template(8);
+        let credential = Resource::of(K::Credential, 3, Some(O));
+        let private = Resource::of(K::Credential, 4, None);
+        let inventory = Resource::of(K::Inventory, 5, Some(O));
+        #[rustfmt::skip]
+        let rows: Vec<(&str, Grants, Resource, RoleField, bool)> = vec![
+            ("execute launches", granted(&[role(K::JobTemplate, 7, Execute)]), jt, Execute, true),
+            ("execute does not administer",
+             granted(&[role(K::JobTemplate, 7, Execute)]), jt, Admin, false),
+            ("execute reads", granted(&[role(K::JobTemplate, 7, Execute)]), jt, Read, true),
+            ("execute on one template only",
+             granted(&[role(K::JobTemplate, 7, Execute)]), other_jt, Execute, false),
+            ("org execute runs every template",
+             granted(&[role(K::Organization, O, Execute)]), other_jt, Execute, true),
+            ("org job template admin administers",
+             granted(&[role(K::Organization, O, JobTemplateAdmin)]), jt, Admin, true),
+            ("org project admin does not administer templates",
+             granted(&[role(K::Organization, O, ProjectAdmin)]), jt, Admin, false),
+            ("org admin administers everything",
+             granted(&[role(K::Organization, O, Admin)]), credential, Admin, true),
+            ("the inventory's organization's auditor reads the template",
+             granted(&[role(K::Organization, P, Auditor)]), jt, Read, true),
+            ("another organization's admin holds nothing",
+             granted(&[role(K::Organization, P, Admin)]), credential, Read, false),
+            ("use on a credential", granted(&[role(K::Credential, 3, Use)]), credential, Use, true),
+            ("use implies read", granted(&[role(K::Credential, 3, Use)]), credential, Read, true),
+            ("use is not admin", granted(&[role(K::Credential, 3, Use)]), credential, Admin, false),
+            ("a private credential: no organization role reaches it",
+             granted(&[role(K::Organization, O, Admin)]), private, Read, false),
+            ("a private credential: its direct role",
+             granted(&[role(K::Credential, 4, Admin)]), private, Use, true),
+            ("read on one inventory", granted(&[role(K::Inventory, 5, Read)]), inventory, Read, true),
+            ("read is not use", granted(&[role(K::Inventory, 5, Read)]), inventory, Use, false),
+            ("a member reads the organization",
+             granted(&[role(K::Organization, O, Member)]), Resource::organization(O), Read, true),
+            ("a member reads none of its objects",
+             granted(&[role(K::Organization, O, Member)]), inventory, Read, false),
+            ("superuser", Grants::new(true, false, []), jt, Admin, true),
+            ("system auditor reads", Grants::new(false, true, []), jt, Read, true),
+            ("system auditor runs nothing", Grants::new(false, true, []), jt, Execute, false),
+            ("no role", Grants::default(), jt, Read, false),
+            ("a field the kind lacks", Grants::new(true, false, []), jt, Use, false),
+        ];
+        for (name, grants, resource, field, expected) in rows {
+            assert_eq!(grants.holds(&resource, field), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn visibility_by_organization_object_and_inventory_organization() {
+        let grants = granted(&[
+            role(K::Organization, O, Auditor),
+            role(K::Organization, 11, Member),
+            role(K::Organization, 12, Execute),
+            role(K::JobTemplate, 7, Execute),
+            role(K::JobTemplate, 7, Read),
+            role(K::Project, 9, Use),
+        ]);
+        assert_eq!(
+            grants.visible(K::JobTemplate),
+            RoleVisibility::Only {
+                organizations: vec![O, 12],
+                objects: vec![7],
+                inventory_organizations: vec![O],
+            }
+        );
+        // Execute on an organization runs its templates, and so shows them.
+        let of_12 = Resource::of(K::JobTemplate, 8, Some(12));
+        assert!(grants.holds(&of_12, Execute) && grants.holds(&of_12, Read));
+        assert!(!grants.holds(&template(8), Execute));
+        assert_eq!(
+            grants.visible(K::Project),
+            RoleVisibility::Only {
+                organizations: vec![O],
+                objects: vec![9],
+                inventory_organizations: vec![],
+            }
+        );
+        assert_eq!(
+            grants.visible(K::Organization),
+            RoleVisibility::Only {
+                organizations: vec![],
+                objects: vec![O, 11, 12],
+                inventory_organizations: vec![],
+            }
+        );
+        assert_eq!(
+            Grants::new(false, true, []).visible(K::Credential),
+            RoleVisibility::All
+        );
+    }
+}
