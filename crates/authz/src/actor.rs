@@ -1,5 +1,7 @@
-//! The requester: who is asking, which organizations they hold roles in, and
-//! whether their credentials only allow reading.
+//! The requester: who is asking, which organizations they hold roles in, which other roles
+//! they were granted, and whether their credentials only allow reading.
+
+use crate::roles::{Grants, Resource, ResourceKind, Role, RoleField, RoleVisibility};
 
 /// Database id of a user or an organization.
 pub type Id = i64;
@@ -33,9 +35,54 @@ pub struct Actor {
     /// `can_delete_*` rule refuses, and every `*_capabilities` is all false.
     /// What the actor may *see* is unchanged.
     pub read_only: bool,
+    /// The roles granted to the actor directly. Its organization admin and member roles are
+    /// [`admin_of`](Self::admin_of) and [`member_of`](Self::member_of), whether or not they
+    /// are here too.
+    pub grants: Grants,
 }
 
 impl Actor {
+    /// Whether the actor holds role `field` of `resource`: a superuser holds every role, a
+    /// system auditor every `read_role` and `auditor_role`; anyone else what their grants and
+    /// organization memberships give along the role graph. False for a field the kind lacks.
+    pub fn holds(&self, resource: &Resource, field: RoleField) -> bool {
+        if !resource.kind.has(field) {
+            return false;
+        }
+        self.is_superuser
+            || (self.is_system_auditor && matches!(field, RoleField::Read | RoleField::Auditor))
+            || crate::roles::grants::holds_through(resource, field, |role| self.granted(role))
+    }
+
+    /// Which objects of `kind` the actor's roles show; `None` when every object shows
+    /// (superusers and system auditors).
+    pub fn role_visibility(&self, kind: ResourceKind) -> Option<RoleVisibility> {
+        if self.reads_everything() {
+            return None;
+        }
+        let admin = self
+            .admin_of
+            .iter()
+            .map(|org| organization_role(*org, RoleField::Admin));
+        let member = self
+            .member_of
+            .iter()
+            .map(|org| organization_role(*org, RoleField::Member));
+        let granted = self.grants.direct().copied().chain(admin).chain(member);
+        Some(crate::roles::grants::visible_through(kind, granted))
+    }
+
+    /// Whether `role` was granted to the actor, as a grant or as an organization membership.
+    fn granted(&self, role: &Role) -> bool {
+        self.grants.has_direct(role)
+            || (role.kind == ResourceKind::Organization
+                && match role.field {
+                    RoleField::Admin => self.administers(role.object),
+                    RoleField::Member => self.member_of.contains(&role.object),
+                    _ => false,
+                })
+    }
+
     /// Whether the actor holds the admin role of `org`.
     pub fn administers(&self, org: Id) -> bool {
         self.admin_of.contains(&org)
@@ -87,6 +134,14 @@ impl Actor {
     }
 }
 
+fn organization_role(object: Id, field: RoleField) -> Role {
+    Role {
+        kind: ResourceKind::Organization,
+        object,
+        field,
+    }
+}
+
 fn sorted_unique<'a>(ids: impl IntoIterator<Item = &'a Id>) -> Vec<Id> {
     let mut ids: Vec<Id> = ids.into_iter().copied().collect();
     ids.sort_unstable();
@@ -97,6 +152,55 @@ fn sorted_unique<'a>(ids: impl IntoIterator<Item = &'a Id>) -> Vec<Id> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn roles_held_through_flags_grants_and_memberships() {
+        let template = Resource::of(ResourceKind::JobTemplate, 7, Some(3));
+        let executor = Actor {
+            grants: Grants::new([Role {
+                kind: ResourceKind::JobTemplate,
+                object: 7,
+                field: RoleField::Execute,
+            }]),
+            ..actor(&[], &[])
+        };
+        #[rustfmt::skip]
+        let rows = [
+            ("superuser", Actor { is_superuser: true, ..actor(&[], &[]) }, RoleField::Admin, true),
+            ("system auditor reads", Actor { is_system_auditor: true, ..actor(&[], &[]) },
+             RoleField::Read, true),
+            ("system auditor runs nothing", Actor { is_system_auditor: true, ..actor(&[], &[]) },
+             RoleField::Execute, false),
+            ("admin of the organization", actor(&[3], &[]), RoleField::Admin, true),
+            ("member of the organization", actor(&[], &[3]), RoleField::Read, false),
+            ("execute granted", executor.clone(), RoleField::Execute, true),
+            ("execute does not administer", executor.clone(), RoleField::Admin, false),
+            ("a field the kind lacks", Actor { is_superuser: true, ..actor(&[], &[]) },
+             RoleField::Use, false),
+        ];
+        for (name, actor, field, expected) in rows {
+            assert_eq!(actor.holds(&template, field), expected, "{name}");
+        }
+        assert_eq!(
+            executor.role_visibility(ResourceKind::JobTemplate),
+            Some(RoleVisibility {
+                objects: vec![7],
+                ..RoleVisibility::default()
+            })
+        );
+        assert_eq!(
+            actor(&[3], &[4]).role_visibility(ResourceKind::Project),
+            Some(RoleVisibility {
+                organizations: vec![3],
+                ..RoleVisibility::default()
+            })
+        );
+        let auditor = Actor {
+            is_system_auditor: true,
+            ..actor(&[], &[])
+        };
+        assert_eq!(auditor.role_visibility(ResourceKind::Credential), None);
+    }
 
     fn actor(admin_of: &[Id], member_of: &[Id]) -> Actor {
         Actor {

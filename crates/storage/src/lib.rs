@@ -40,6 +40,7 @@ pub mod projects;
 pub mod refresh_tokens;
 pub mod retired_keys;
 pub mod revisions;
+pub mod roles;
 mod rows;
 pub mod schema;
 pub mod sealed;

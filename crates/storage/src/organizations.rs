@@ -1,5 +1,6 @@
 //! Organizations and their admin and member roles.
 
+use acs_authz::roles::{ResourceKind, RoleField};
 use acs_authz::{OrganizationRole, OrganizationVisibility};
 use diesel::prelude::*;
 
@@ -65,24 +66,8 @@ pub fn add_role(
     user_id: i64,
     role: OrganizationRole,
 ) -> StorageResult<bool> {
-    let role = role_name(role);
-    let existing = organization_roles::table
-        .filter(organization_roles::organization_id.eq(org_id))
-        .filter(organization_roles::user_id.eq(user_id))
-        .filter(organization_roles::role.eq(role))
-        .count()
-        .get_result::<i64>(conn)?;
-    if existing > 0 {
-        return Ok(false);
-    }
-    diesel::insert_into(organization_roles::table)
-        .values((
-            organization_roles::organization_id.eq(org_id),
-            organization_roles::user_id.eq(user_id),
-            organization_roles::role.eq(role),
-        ))
-        .execute(conn)?;
-    Ok(true)
+    let role = participation_role(conn, org_id, role)?;
+    crate::roles::grant(conn, role, user_id)
 }
 
 /// Takes the role away; true if the user had it.
@@ -92,14 +77,23 @@ pub fn remove_role(
     user_id: i64,
     role: OrganizationRole,
 ) -> StorageResult<bool> {
-    Ok(diesel::delete(
-        organization_roles::table
-            .filter(organization_roles::organization_id.eq(org_id))
-            .filter(organization_roles::user_id.eq(user_id))
-            .filter(organization_roles::role.eq(role_name(role))),
-    )
-    .execute(conn)?
-        > 0)
+    let role = participation_role(conn, org_id, role)?;
+    crate::roles::revoke(conn, role, user_id)
+}
+
+/// The id of the organization's admin or member role.
+fn participation_role(
+    conn: &mut DbConnection,
+    org_id: i64,
+    role: OrganizationRole,
+) -> StorageResult<i64> {
+    let field = match role {
+        OrganizationRole::Admin => RoleField::Admin,
+        OrganizationRole::Member => RoleField::Member,
+    };
+    crate::roles::of_field(conn, ResourceKind::Organization, org_id, field)?
+        .map(|record| record.id)
+        .ok_or(crate::StorageError::NotFound)
 }
 
 /// Member and admin counts of each organization in `ids`.

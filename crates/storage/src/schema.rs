@@ -347,6 +347,8 @@ diesel::table! {
 
 diesel::joinable!(organization_roles -> organizations (organization_id));
 diesel::joinable!(organization_roles -> users (user_id));
+diesel::joinable!(role_members -> roles (role_id));
+diesel::joinable!(role_members -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(applications -> organizations (organization_id));
 diesel::joinable!(access_tokens -> users (user_id));
@@ -374,6 +376,22 @@ diesel::table! {
 diesel::joinable!(unified_job_credentials -> unified_jobs (unified_job_id));
 diesel::joinable!(unified_job_lines -> unified_jobs (unified_job_id));
 diesel::joinable!(unified_job_credentials -> credentials (credential_id));
+
+diesel::table! {
+    roles (id) {
+        id -> BigInt,
+        kind -> Text,
+        object_id -> Nullable<BigInt>,
+        field -> Text,
+    }
+}
+
+diesel::table! {
+    role_members (role_id, user_id) {
+        role_id -> BigInt,
+        user_id -> BigInt,
+    }
+}
 
 diesel::table! {
     retired_secret_keys (key_id) {
@@ -410,4 +428,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     external_identities,
     sso_states,
     retired_secret_keys,
+    roles,
+    role_members,
 );

@@ -83,16 +83,17 @@ pub struct Authenticated {
     pub session: Option<SessionCookie>,
 }
 
-/// Builds the principal of `user` with its organization roles.
+/// Builds the principal of `user` with its organization memberships and granted roles.
 pub fn principal_of(store: &mut Store<'_>, user: User, method: Method) -> ApiResult<Principal> {
-    let memberships = acs_storage::users::memberships_of(store.conn()?, user.id)?;
+    let roles = acs_storage::roles::user_roles(store.conn()?, user.id)?;
     let actor = Actor {
         user_id: user.id,
         is_superuser: user.is_superuser,
         is_system_auditor: user.is_system_auditor,
-        admin_of: memberships.admin_of,
-        member_of: memberships.member_of,
+        admin_of: roles.admin_of,
+        member_of: roles.member_of,
         read_only: false,
+        grants: roles.grants,
     };
     Ok(Principal {
         user,

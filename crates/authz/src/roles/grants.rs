@@ -66,50 +66,34 @@ impl Resource {
     }
 }
 
-/// What a user was granted: their direct role memberships and the two system flags.
+/// The roles granted to a user directly (the system flags are the [`crate::Actor`]'s).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Grants {
-    /// Superusers hold every role.
-    pub is_superuser: bool,
-    /// System auditors hold every `read_role` and `auditor_role`.
-    pub is_system_auditor: bool,
     roles: BTreeSet<Role>,
 }
 
-/// Which objects of one kind a user may see: those whose `read_role` they hold.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RoleVisibility {
-    /// Every object (superusers and system auditors).
-    All,
-    /// Objects in any of `organizations`, objects of the ids `objects`, and (for job
-    /// templates) objects whose inventory is in any of `inventory_organizations`; each list
-    /// sorted and without repeats.
-    Only {
-        /// Organizations whose objects of the kind are all visible.
-        organizations: Vec<Id>,
-        /// Objects visible through a role on themselves.
-        objects: Vec<Id>,
-        /// Organizations whose job templates' inventories make the templates visible.
-        inventory_organizations: Vec<Id>,
-    },
+/// Which objects of one kind granted roles show: those whose `read_role` they imply. Each
+/// list is sorted and without repeats.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RoleVisibility {
+    /// Organizations whose objects of the kind all show.
+    pub organizations: Vec<Id>,
+    /// Objects shown through a role on themselves.
+    pub objects: Vec<Id>,
+    /// Organizations whose job templates show through the templates' inventories.
+    pub inventory_organizations: Vec<Id>,
 }
 
 impl Grants {
-    /// The grants of a user with these flags and direct roles.
-    pub fn new(
-        is_superuser: bool,
-        is_system_auditor: bool,
-        roles: impl IntoIterator<Item = Role>,
-    ) -> Grants {
+    /// The grants of these roles.
+    pub fn new(roles: impl IntoIterator<Item = Role>) -> Grants {
         Grants {
-            is_superuser,
-            is_system_auditor,
             roles: roles.into_iter().collect(),
         }
     }
 
     /// The roles granted directly, in order.
-    pub fn direct(&self) -> impl Iterator<Item = &Role> {
+    pub fn direct(&self) -> std::collections::btree_set::Iter<'_, Role> {
         self.roles.iter()
     }
 
@@ -118,57 +102,62 @@ impl Grants {
         self.roles.contains(role)
     }
 
-    /// Whether the user holds role `field` of `resource`: a superuser; a system auditor for a
-    /// `read_role` or `auditor_role`; or granted the role or one of its ancestors.
+    /// Whether these grants give role `field` of `resource`: it or one of its ancestors was
+    /// granted. (The system flags are applied by [`crate::Actor::holds`].)
     pub fn holds(&self, resource: &Resource, field: RoleField) -> bool {
-        if !resource.kind.has(field) {
-            return false;
-        }
-        if self.is_superuser
-            || (self.is_system_auditor && matches!(field, RoleField::Read | RoleField::Auditor))
-        {
-            return true;
-        }
-        ancestors(resource.kind, field).iter().any(|ancestor| {
-            resource
-                .at(ancestor.position)
-                .is_some_and(|(kind, object)| {
-                    self.roles.contains(&Role {
-                        kind,
-                        object,
-                        field: ancestor.field,
-                    })
-                })
-        })
+        holds_through(resource, field, |role| self.roles.contains(role))
     }
 
-    /// Which objects of `kind` the user may see (hold the `read_role` of).
+    /// Which objects of `kind` these grants show (give the `read_role` of).
     pub fn visible(&self, kind: ResourceKind) -> RoleVisibility {
-        if self.is_superuser || self.is_system_auditor {
-            return RoleVisibility::All;
-        }
-        let readers = ancestors(kind, RoleField::Read);
-        let granted_at = |position: Position, on: ResourceKind| -> Vec<Id> {
-            let ids: BTreeSet<Id> = self
-                .roles
-                .iter()
-                .filter(|role| {
-                    role.kind == on
-                        && readers.contains(&Ancestor {
-                            position,
-                            field: role.field,
-                        })
+        visible_through(kind, self.roles.iter().copied())
+    }
+}
+
+/// Whether role `field` of `resource` is held when `granted` says which roles were granted.
+pub(crate) fn holds_through(
+    resource: &Resource,
+    field: RoleField,
+    granted: impl Fn(&Role) -> bool,
+) -> bool {
+    ancestors(resource.kind, field).iter().any(|ancestor| {
+        resource
+            .at(ancestor.position)
+            .is_some_and(|(kind, object)| {
+                granted(&Role {
+                    kind,
+                    object,
+                    field: ancestor.field,
                 })
-                .map(|role| role.object)
-                .collect();
-            ids.into_iter().collect()
-        };
-        let organization = ResourceKind::Organization;
-        RoleVisibility::Only {
-            organizations: granted_at(Position::Organization, organization),
-            objects: granted_at(Position::Own, kind),
-            inventory_organizations: granted_at(Position::InventoryOrganization, organization),
-        }
+            })
+    })
+}
+
+/// Which objects of `kind` the `granted` roles show.
+pub(crate) fn visible_through(
+    kind: ResourceKind,
+    granted: impl Iterator<Item = Role> + Clone,
+) -> RoleVisibility {
+    let readers = ancestors(kind, RoleField::Read);
+    let granted_at = |position: Position, on: ResourceKind| -> Vec<Id> {
+        let ids: BTreeSet<Id> = granted
+            .clone()
+            .filter(|role| {
+                role.kind == on
+                    && readers.contains(&Ancestor {
+                        position,
+                        field: role.field,
+                    })
+            })
+            .map(|role| role.object)
+            .collect();
+        ids.into_iter().collect()
+    };
+    let organization = ResourceKind::Organization;
+    RoleVisibility {
+        organizations: granted_at(Position::Organization, organization),
+        objects: granted_at(Position::Own, kind),
+        inventory_organizations: granted_at(Position::InventoryOrganization, organization),
     }
 }
 
@@ -190,7 +179,7 @@ mod tests {
     }
 
     fn granted(roles: &[Role]) -> Grants {
-        Grants::new(false, false, roles.iter().copied())
+        Grants::new(roles.iter().copied())
     }
 
     fn template(id: Id) -> Resource {
@@ -241,11 +230,9 @@ mod tests {
              granted(&[role(K::Organization, O, Member)]), Resource::organization(O), Read, true),
             ("a member reads none of its objects",
              granted(&[role(K::Organization, O, Member)]), inventory, Read, false),
-            ("superuser", Grants::new(true, false, []), jt, Admin, true),
-            ("system auditor reads", Grants::new(false, true, []), jt, Read, true),
-            ("system auditor runs nothing", Grants::new(false, true, []), jt, Execute, false),
             ("no role", Grants::default(), jt, Read, false),
-            ("a field the kind lacks", Grants::new(true, false, []), jt, Use, false),
+            ("a field the kind lacks",
+             granted(&[role(K::JobTemplate, 7, Admin)]), jt, Use, false),
         ];
         for (name, grants, resource, field, expected) in rows {
             assert_eq!(grants.holds(&resource, field), expected, "{name}");
@@ -264,7 +251,7 @@ mod tests {
         ]);
         assert_eq!(
             grants.visible(K::JobTemplate),
-            RoleVisibility::Only {
+            RoleVisibility {
                 organizations: vec![O, 12],
                 objects: vec![7],
                 inventory_organizations: vec![O],
@@ -276,7 +263,7 @@ mod tests {
         assert!(!grants.holds(&template(8), Execute));
         assert_eq!(
             grants.visible(K::Project),
-            RoleVisibility::Only {
+            RoleVisibility {
                 organizations: vec![O],
                 objects: vec![9],
                 inventory_organizations: vec![],
@@ -284,15 +271,11 @@ mod tests {
         );
         assert_eq!(
             grants.visible(K::Organization),
-            RoleVisibility::Only {
+            RoleVisibility {
                 organizations: vec![],
                 objects: vec![O, 11, 12],
                 inventory_organizations: vec![],
             }
-        );
-        assert_eq!(
-            Grants::new(false, true, []).visible(K::Credential),
-            RoleVisibility::All
         );
     }
 }

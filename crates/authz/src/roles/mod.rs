@@ -5,7 +5,8 @@
 //! - [`ResourceKind`] and [`RoleField`]: the kinds, their fields in declaration order, names
 //!   and descriptions as the API shows them.
 //! - [`implicit_parents`], [`ancestors`] and [`conferred`]: the graph.
-//! - [`Grants`]: what a user was granted, and [`Grants::holds`] / [`Grants::visible`].
+//! - [`Grants`]: the roles a user was granted, and [`Grants::holds`] / [`Grants::visible`];
+//!   [`crate::Actor::holds`] adds the system flags.
 //!
 //! # Example
 //!
@@ -13,7 +14,7 @@
 //! use acs_authz::roles::{Grants, Resource, ResourceKind, Role, RoleField};
 //!
 //! // Execute on the organization runs its templates, and administers none of them.
-//! let grants = Grants::new(false, false, [Role {
+//! let grants = Grants::new([Role {
 //!     kind: ResourceKind::Organization,
 //!     object: 1,
 //!     field: RoleField::Execute,
@@ -24,7 +25,7 @@
 //! ```
 
 mod fields;
-mod grants;
+pub(crate) mod grants;
 mod graph;
 
 pub use fields::{ResourceKind, RoleField};
