@@ -10,13 +10,87 @@
 //! - attaching a credential to a job template or an inventory source also needs the right to
 //!   use that credential: being one who may manage it.
 //!
+//! The roles of an object add to that ([`crate::roles`]): `read` shows it, `admin`
+//! changes and deletes it, `execute` launches a job template, `update` starts a project's or
+//! an inventory's updates, `use` lets a project or an inventory be referred to by what its
+//! holder administers; an organization's admin holds them all through the role graph, as its
+//! sub-admins (`project_admin`, …) hold them for their kind. Hosts and inventory sources are
+//! governed by their inventory's roles.
+//!
 //! Every write rule refuses a [read-only](Actor::read_only) actor first, so a `read` token
 //! cannot launch a job.
 
 use crate::credentials::can_change_credential;
 use crate::organizations::visible_organizations;
+use crate::roles::{Resource, ResourceKind, RoleField};
 use crate::scope::permit_write;
 use crate::{Actor, Capabilities, Denied, Id, OrganizationVisibility, TargetCredential};
+
+/// Which automation objects of one kind an actor may list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObjectVisibility {
+    /// Every object.
+    All,
+    /// The objects of these organizations, and these objects (for hosts and inventory
+    /// sources: the rows of these inventories); both sorted, without repeats.
+    Only {
+        /// Organizations whose objects of the kind all show.
+        organizations: Vec<Id>,
+        /// Objects shown by a role on themselves.
+        objects: Vec<Id>,
+    },
+}
+
+/// Which objects of `kind` (`Inventory` for hosts and inventory sources) `actor` may list:
+/// those of the organizations it belongs to, and those its roles show.
+pub fn visible_objects(actor: &Actor, kind: ResourceKind) -> ObjectVisibility {
+    let Some(roles) = actor.role_visibility(kind) else {
+        return ObjectVisibility::All;
+    };
+    let mut organizations = actor.organizations();
+    organizations.extend(roles.organizations);
+    organizations.sort_unstable();
+    organizations.dedup();
+    ObjectVisibility::Only {
+        organizations,
+        objects: roles.objects,
+    }
+}
+
+/// Whether `actor` may view the object `resource` (or a host or inventory source of the
+/// inventory `resource`): who may view its organization's automation, or holds its `read`.
+pub fn can_view_object(actor: &Actor, resource: &Resource) -> bool {
+    resource
+        .organization
+        .is_some_and(|org| can_view_automation(actor, org))
+        || actor.holds(resource, RoleField::Read)
+}
+
+/// Whether `actor` may change or delete the object `resource` (or a host or inventory source
+/// of the inventory `resource`): it holds its `admin` role.
+pub fn can_change_object(actor: &Actor, resource: &Resource) -> Result<(), Denied> {
+    permit_write(actor, actor.holds(resource, RoleField::Admin))
+}
+
+/// Whether `actor` may act on `resource` with role `field`: launch a job template
+/// (`Execute`), start a project's or inventory's update (`Update`), refer to a project or an
+/// inventory from what it writes (`Use`).
+pub fn can_act_on_object(
+    actor: &Actor,
+    resource: &Resource,
+    field: RoleField,
+) -> Result<(), Denied> {
+    permit_write(actor, actor.holds(resource, field))
+}
+
+/// What `actor` may do with the object `resource`, for `summary_fields.user_capabilities`.
+pub fn object_capabilities(actor: &Actor, resource: &Resource) -> Capabilities {
+    let allowed = can_change_object(actor, resource).is_ok();
+    Capabilities {
+        edit: allowed,
+        delete: allowed,
+    }
+}
 
 /// Which automation resources `actor` may list: those of the organizations it may see.
 pub fn visible_automation(actor: &Actor) -> OrganizationVisibility {
@@ -40,8 +114,16 @@ pub fn can_run_automation(actor: &Actor, org: Id) -> Result<(), Denied> {
 }
 
 /// Whether `actor` may have `credential` injected into runs it sets up: the actors who may
-/// change the credential.
+/// change the credential, and those who hold its `use` role.
 pub fn can_use_credential(actor: &Actor, credential: &TargetCredential) -> Result<(), Denied> {
+    let organization = match &credential.owner {
+        crate::CredentialOwner::Organization(org) => Some(*org),
+        crate::CredentialOwner::User(_) => None,
+    };
+    let resource = Resource::of(ResourceKind::Credential, credential.id, organization);
+    if actor.holds(&resource, RoleField::Use) {
+        return crate::scope::require_write(actor);
+    }
     can_change_credential(actor, credential)
 }
 
@@ -80,6 +162,112 @@ mod tests {
             assert_eq!(can_run_automation(&actor, O).is_ok(), writes, "{actor:?}");
             assert_eq!(automation_capabilities(&actor, O).edit, writes, "{actor:?}");
         }
+    }
+
+    fn granted(kind: ResourceKind, object: Id, field: RoleField) -> Actor {
+        Actor {
+            grants: crate::roles::Grants::new([crate::roles::Role {
+                kind,
+                object,
+                field,
+            }]),
+            ..unrelated()
+        }
+    }
+
+    #[test]
+    fn object_roles_show_change_and_run_one_object() {
+        let template = Resource::of(ResourceKind::JobTemplate, 7, Some(O));
+        let other = Resource::of(ResourceKind::JobTemplate, 8, Some(O));
+        let executor = granted(ResourceKind::JobTemplate, 7, RoleField::Execute);
+        #[rustfmt::skip]
+        let rows: [(&str, Actor, Resource, bool, bool, bool); 8] = [
+            ("execute on the template", executor.clone(), template, true, false, true),
+            ("execute on another template", executor.clone(), other, false, false, false),
+            ("admin of the template",
+             granted(ResourceKind::JobTemplate, 7, RoleField::Admin), template, true, true, true),
+            ("read on the template",
+             granted(ResourceKind::JobTemplate, 7, RoleField::Read), template, true, false, false),
+            ("the organization's job template admin",
+             granted(ResourceKind::Organization, O, RoleField::JobTemplateAdmin),
+             other, true, true, true),
+            ("the organization's project admin",
+             granted(ResourceKind::Organization, O, RoleField::ProjectAdmin),
+             other, false, false, false),
+            ("admin of the organization", admin_o(), other, true, true, true),
+            ("member of the organization", member_o(), other, true, false, false),
+        ];
+        for (name, actor, resource, sees, changes, runs) in rows {
+            assert_eq!(can_view_object(&actor, &resource), sees, "{name}");
+            assert_eq!(
+                can_change_object(&actor, &resource).is_ok(),
+                changes,
+                "{name}"
+            );
+            assert_eq!(
+                can_act_on_object(&actor, &resource, RoleField::Execute).is_ok(),
+                runs,
+                "{name}"
+            );
+            assert_eq!(
+                object_capabilities(&actor, &resource).edit,
+                changes,
+                "{name}"
+            );
+        }
+        let read_only = Actor {
+            read_only: true,
+            ..executor.clone()
+        };
+        assert_eq!(
+            can_act_on_object(&read_only, &template, RoleField::Execute),
+            Err(Denied::NotPermitted)
+        );
+        assert_eq!(
+            visible_objects(&executor, ResourceKind::JobTemplate),
+            ObjectVisibility::Only {
+                organizations: vec![],
+                objects: vec![7],
+            }
+        );
+        assert_eq!(
+            visible_objects(&member_o(), ResourceKind::Project),
+            ObjectVisibility::Only {
+                organizations: vec![O],
+                objects: vec![],
+            }
+        );
+        assert_eq!(
+            visible_objects(&auditor(), ResourceKind::Inventory),
+            ObjectVisibility::All
+        );
+    }
+
+    #[test]
+    fn the_use_role_on_a_credential_lets_it_be_used_not_changed() {
+        let credential = TargetCredential {
+            id: 3,
+            owner: CredentialOwner::Organization(O),
+        };
+        let user = granted(ResourceKind::Credential, 3, RoleField::Use);
+        assert_eq!(can_use_credential(&user, &credential), Ok(()));
+        assert_eq!(
+            can_change_credential(&user, &credential),
+            Err(Denied::NotPermitted)
+        );
+        let read = granted(ResourceKind::Credential, 3, RoleField::Read);
+        assert_eq!(
+            can_use_credential(&read, &credential),
+            Err(Denied::NotPermitted)
+        );
+        let read_only = Actor {
+            read_only: true,
+            ..user
+        };
+        assert_eq!(
+            can_use_credential(&read_only, &credential),
+            Err(Denied::NotPermitted)
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Hosts of an inventory, made through the API or imported by an inventory update.
 
-use acs_authz::OrganizationVisibility;
+use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
@@ -122,7 +122,7 @@ crate::list_fields! {
 /// `inventory` when given, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
-    visibility: &OrganizationVisibility,
+    visibility: &ObjectVisibility,
     inventory: Option<i64>,
     params: &ListParams,
 ) -> StorageResult<Result<Page<Host>, ListError>> {
@@ -131,9 +131,17 @@ pub fn list(
         params,
         || {
             let mut query = hosts::table.into_boxed();
-            if let OrganizationVisibility::Only(ids) = visibility {
+            if let ObjectVisibility::Only {
+                organizations,
+                objects,
+            } = visibility
+            {
                 let inventories = inventories::table
-                    .filter(inventories::organization_id.eq_any(ids.clone()))
+                    .filter(
+                        inventories::organization_id
+                            .eq_any(organizations.clone())
+                            .or(inventories::id.eq_any(objects.clone())),
+                    )
                     .select(inventories::id);
                 query = query.filter(hosts::inventory_id.eq_any(inventories));
             }

@@ -1,6 +1,6 @@
 //! Inventories: named sets of hosts, owned by an organization.
 
-use acs_authz::OrganizationVisibility;
+use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
@@ -69,7 +69,7 @@ crate::list_fields! {
 /// Lists the inventories `visibility` allows, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
-    visibility: &OrganizationVisibility,
+    visibility: &ObjectVisibility,
     params: &ListParams,
 ) -> StorageResult<Result<Page<Inventory>, ListError>> {
     crate::list_page!(
@@ -78,10 +78,15 @@ pub fn list(
         || {
             let query = inventories::table.into_boxed();
             let query = match visibility {
-                OrganizationVisibility::All => query,
-                OrganizationVisibility::Only(ids) => {
-                    query.filter(inventories::organization_id.eq_any(ids.clone()))
-                }
+                ObjectVisibility::All => query,
+                ObjectVisibility::Only {
+                    organizations,
+                    objects,
+                } => query.filter(
+                    inventories::organization_id
+                        .eq_any(organizations.clone())
+                        .or(inventories::id.eq_any(objects.clone())),
+                ),
             };
             filtered(query, params)
         },

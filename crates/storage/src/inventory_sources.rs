@@ -1,7 +1,7 @@
 //! Inventory sources: a script or inventory file in a project that `ansible-inventory` reads
 //! to fill an inventory, with an optional credential injected into that run.
 
-use acs_authz::OrganizationVisibility;
+use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
@@ -92,7 +92,7 @@ crate::list_fields! {
 /// within `inventory` when given, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
-    visibility: &OrganizationVisibility,
+    visibility: &ObjectVisibility,
     inventory: Option<i64>,
     params: &ListParams,
 ) -> StorageResult<Result<Page<InventorySource>, ListError>> {
@@ -101,9 +101,17 @@ pub fn list(
         params,
         || {
             let mut query = inventory_sources::table.into_boxed();
-            if let OrganizationVisibility::Only(ids) = visibility {
+            if let ObjectVisibility::Only {
+                organizations,
+                objects,
+            } = visibility
+            {
                 let inventories = inventories::table
-                    .filter(inventories::organization_id.eq_any(ids.clone()))
+                    .filter(
+                        inventories::organization_id
+                            .eq_any(organizations.clone())
+                            .or(inventories::id.eq_any(objects.clone())),
+                    )
                     .select(inventories::id);
                 query = query.filter(inventory_sources::inventory_id.eq_any(inventories));
             }

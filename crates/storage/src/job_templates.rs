@@ -1,6 +1,6 @@
 //! Job templates: a playbook of a project run against an inventory with a set of credentials.
 
-use acs_authz::OrganizationVisibility;
+use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
 use crate::credentials::Credential;
@@ -138,7 +138,7 @@ crate::list_fields! {
 /// Lists the job templates `visibility` allows, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
-    visibility: &OrganizationVisibility,
+    visibility: &ObjectVisibility,
     params: &ListParams,
 ) -> StorageResult<Result<Page<JobTemplate>, ListError>> {
     crate::list_page!(
@@ -147,10 +147,15 @@ pub fn list(
         || {
             let query = job_templates::table.into_boxed();
             let query = match visibility {
-                OrganizationVisibility::All => query,
-                OrganizationVisibility::Only(ids) => {
-                    query.filter(job_templates::organization_id.eq_any(ids.clone()))
-                }
+                ObjectVisibility::All => query,
+                ObjectVisibility::Only {
+                    organizations,
+                    objects,
+                } => query.filter(
+                    job_templates::organization_id
+                        .eq_any(organizations.clone())
+                        .or(job_templates::id.eq_any(objects.clone())),
+                ),
             };
             filtered(query, params)
         },

@@ -1,7 +1,7 @@
 //! Projects: a directory of playbooks under the `PROJECTS_ROOT` setting, owned by an
 //! organization.
 
-use acs_authz::OrganizationVisibility;
+use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
@@ -70,7 +70,7 @@ crate::list_fields! {
 /// Lists the projects `visibility` allows, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
-    visibility: &OrganizationVisibility,
+    visibility: &ObjectVisibility,
     params: &ListParams,
 ) -> StorageResult<Result<Page<Project>, ListError>> {
     crate::list_page!(
@@ -79,10 +79,15 @@ pub fn list(
         || {
             let query = projects::table.into_boxed();
             let query = match visibility {
-                OrganizationVisibility::All => query,
-                OrganizationVisibility::Only(ids) => {
-                    query.filter(projects::organization_id.eq_any(ids.clone()))
-                }
+                ObjectVisibility::All => query,
+                ObjectVisibility::Only {
+                    organizations,
+                    objects,
+                } => query.filter(
+                    projects::organization_id
+                        .eq_any(organizations.clone())
+                        .or(projects::id.eq_any(objects.clone())),
+                ),
             };
             filtered(query, params)
         },

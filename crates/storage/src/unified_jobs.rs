@@ -2,7 +2,7 @@
 //! `pending → running → successful | failed | error | canceled` enforced by the statements
 //! themselves, so two nodes or two threads can never both move the same run.
 
-use acs_authz::OrganizationVisibility;
+use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
@@ -362,7 +362,7 @@ crate::list_fields! {
 /// Lists the runs of `kind` that `visibility` allows, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
-    visibility: &OrganizationVisibility,
+    visibility: &ObjectVisibility,
     kind: RunKind,
     params: &ListParams,
 ) -> StorageResult<Result<Page<UnifiedJob>, ListError>> {
@@ -374,9 +374,25 @@ pub fn list(
                 .filter(unified_jobs::kind.eq(kind.as_str()))
                 .into_boxed();
             let query = match visibility {
-                OrganizationVisibility::All => query,
-                OrganizationVisibility::Only(ids) => {
-                    query.filter(unified_jobs::organization_id.eq_any(ids.clone()))
+                ObjectVisibility::All => query,
+                ObjectVisibility::Only {
+                    organizations,
+                    objects,
+                } => {
+                    // What governs a run: its template, project or inventory.
+                    let in_organizations =
+                        unified_jobs::organization_id.eq_any(organizations.clone());
+                    let objects = objects.clone();
+                    match kind {
+                        RunKind::Job => query.filter(
+                            in_organizations.or(unified_jobs::job_template_id.eq_any(objects)),
+                        ),
+                        RunKind::ProjectUpdate => query
+                            .filter(in_organizations.or(unified_jobs::project_id.eq_any(objects))),
+                        RunKind::InventoryUpdate => query.filter(
+                            in_organizations.or(unified_jobs::inventory_id.eq_any(objects)),
+                        ),
+                    }
                 }
             };
             filtered(query, params)

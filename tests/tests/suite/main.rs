@@ -38,6 +38,7 @@ mod oauth_authorize;
 mod oauth_clients;
 mod oauth_revoke;
 mod oauth_token;
+mod object_roles;
 mod oidc_harness;
 mod openapi;
 mod org_admin_reach;

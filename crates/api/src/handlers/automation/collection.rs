@@ -22,7 +22,7 @@ impl<R: Resource> Listing for R {
 
     fn page(ctx: &mut Context<'_>, asked: ListAsked<'_, Self::Scope>) -> PageResult<Self::Item> {
         let (principal, inventory, list) = (asked.principal, asked.scope, asked.list);
-        let visibility = acs_authz::visible_automation(&principal.actor);
+        let visibility = acs_authz::visible_objects(&principal.actor, R::ROLE_KIND);
         let conn = ctx.conn()?;
         let page = R::list(conn, &visibility, inventory, &list.params)??;
         let results = page

@@ -22,6 +22,7 @@ impl Resource for Inventories {
     const KIND: &'static str = "inventory";
     const COLLECTION: &'static str = "inventories";
     const NAME_TAKEN: &'static str = "Inventory with this Name and Organization already exists.";
+    const ROLE_KIND: acs_authz::roles::ResourceKind = acs_authz::roles::ResourceKind::Inventory;
     const META: ResourceMeta = ResourceMeta {
         name: "Inventory List",
         description: "Sets of hosts that jobs run against.",

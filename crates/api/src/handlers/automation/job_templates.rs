@@ -23,6 +23,7 @@ impl Resource for JobTemplates {
     const KIND: &'static str = "job_template";
     const COLLECTION: &'static str = "job_templates";
     const NAME_TAKEN: &'static str = "Job template with this Name and Organization already exists.";
+    const ROLE_KIND: acs_authz::roles::ResourceKind = acs_authz::roles::ResourceKind::JobTemplate;
     const META: ResourceMeta = ResourceMeta {
         name: "Job Template List",
         description: "Playbooks of projects run against inventories with credentials.",

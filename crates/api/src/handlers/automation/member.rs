@@ -26,16 +26,19 @@ impl<R: Resource> Detail for R {
 impl<R: Resource> Change for R {
     fn change(ctx: &mut Context<'_>, edit: Edit<'_, i64>) -> ApiResult<Value> {
         let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
-        let (_, organization) = visible::<R>(ctx, principal, id)?;
-        acs_authz::can_change_automation(&principal.actor, organization)?;
+        let (_, governed) = visible::<R>(ctx, principal, id)?;
+        acs_authz::can_change_object(&principal.actor, &governed)?;
         let settings = ctx.settings()?;
         let now = ctx.now;
         ctx.write(|conn| {
             // Read again inside the transaction, so the checks see what the update changes.
             let before = R::find(conn, id)?;
             let sent = Body::new(body, &principal.actor, &settings).updating(&before, full);
-            let (input, moved_to) = R::read(conn, sent)?;
-            acs_authz::can_change_automation(&principal.actor, moved_to)?;
+            let (input, belongs_to) = R::read(conn, sent)?;
+            // Moving it to another organization takes that organization's admin.
+            if Some(belongs_to) != governed.organization {
+                acs_authz::can_change_automation(&principal.actor, belongs_to)?;
+            }
             let old = R::render(conn, principal, &before)?;
             let write = Write {
                 conn,
@@ -53,8 +56,8 @@ impl<R: Resource> Change for R {
 
 impl<R: Resource> Delete for R {
     fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
-        let (row, organization) = visible::<R>(ctx, principal, id)?;
-        acs_authz::can_change_automation(&principal.actor, organization)?;
+        let (row, governed) = visible::<R>(ctx, principal, id)?;
+        acs_authz::can_change_object(&principal.actor, &governed)?;
         let subject = Subject::named(R::KIND, id, R::name(&row));
         let now = ctx.now;
         ctx.write(|conn| {
@@ -80,8 +83,8 @@ impl<R: Resource> Options for R {
     /// the write action.
     fn can_change(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<bool> {
         match visible::<R>(ctx, principal, id) {
-            Ok((_, organization)) => {
-                Ok(acs_authz::automation_capabilities(&principal.actor, organization).edit)
+            Ok((_, governed)) => {
+                Ok(acs_authz::object_capabilities(&principal.actor, &governed).edit)
             }
             Err(ApiError::NotFound(_) | ApiError::Forbidden(_)) => Ok(false),
             Err(other) => Err(other),

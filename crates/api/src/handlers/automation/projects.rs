@@ -30,6 +30,7 @@ impl Resource for Projects {
         "local_path",
         "This path is already being used by another manual project.",
     )];
+    const ROLE_KIND: acs_authz::roles::ResourceKind = acs_authz::roles::ResourceKind::Project;
     const META: ResourceMeta = ResourceMeta {
         name: "Project List",
         description: "Directories of playbooks under the PROJECTS_ROOT setting.",

@@ -2,6 +2,7 @@
 //! record exists (400 naming the field otherwise) and the caller may use it (403 otherwise).
 
 use acs_authz::Actor;
+use acs_authz::roles::{Resource, ResourceKind, RoleField};
 use acs_storage::credential_types::CredentialType;
 use acs_storage::credentials::Credential;
 use acs_storage::inventories::Inventory;
@@ -44,17 +45,19 @@ pub fn organization(
     Ok((Some(id), id))
 }
 
-/// Project `id`, which `actor` must be able to use.
+/// Project `id`, which `actor` must be able to use (hold its `use` role).
 pub fn project(conn: &mut DbConnection, actor: &Actor, field: &str, id: i64) -> ApiResult<Project> {
     let project = exists(acs_storage::projects::find(conn, id), field, id)?;
-    acs_authz::can_change_automation(actor, project.organization_id)?;
+    let governed = Resource::of(ResourceKind::Project, id, Some(project.organization_id));
+    acs_authz::can_act_on_object(actor, &governed, RoleField::Use)?;
     Ok(project)
 }
 
-/// Inventory `id`, which `actor` must be able to use.
+/// Inventory `id`, which `actor` must be able to use (hold its `use` role).
 pub fn inventory(conn: &mut DbConnection, actor: &Actor, id: i64) -> ApiResult<Inventory> {
     let inventory = exists(acs_storage::inventories::find(conn, id), "inventory", id)?;
-    acs_authz::can_change_automation(actor, inventory.organization_id)?;
+    let governed = Resource::of(ResourceKind::Inventory, id, Some(inventory.organization_id));
+    acs_authz::can_act_on_object(actor, &governed, RoleField::Use)?;
     Ok(inventory)
 }
 

@@ -1,6 +1,7 @@
 //! What a resource tells the generic handlers.
 
-use acs_authz::{Actor, OrganizationVisibility};
+use acs_authz::roles::ResourceKind;
+use acs_authz::{Actor, ObjectVisibility};
 use acs_storage::list::{ListError, ListParams, Page};
 use acs_storage::stamps::{Creation, Modification};
 use acs_storage::{DbConnection, StorageResult, Timestamp};
@@ -109,6 +110,8 @@ pub trait Resource: 'static {
     const META: ResourceMeta;
     /// The body field a parent's sub-collection fixes (`inventory` for an inventory's hosts).
     const PARENT_FIELD: Option<&'static str> = None;
+    /// The kind whose roles govern the rows: their own, or their inventory's.
+    const ROLE_KIND: ResourceKind;
 
     /// The row `id`.
     fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Self::Row>;
@@ -116,12 +119,16 @@ pub trait Resource: 'static {
     fn id(row: &Self::Row) -> i64;
     /// The row's name.
     fn name(row: &Self::Row) -> &str;
-    /// The organization the row belongs to.
-    fn organization(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<i64>;
+    /// The object whose roles govern the row (itself, or its inventory), with its
+    /// organization.
+    fn governed_by(
+        conn: &mut DbConnection,
+        row: &Self::Row,
+    ) -> ApiResult<acs_authz::roles::Resource>;
     /// One page of the rows `visibility` allows, within `parent` when given.
     fn list(
         conn: &mut DbConnection,
-        visibility: &OrganizationVisibility,
+        visibility: &ObjectVisibility,
         parent: Option<i64>,
         params: &ListParams,
     ) -> StorageResult<Result<Page<Self::Row>, ListError>>;
@@ -150,11 +157,11 @@ pub trait Resource: 'static {
     /// The record's own fields, shown after `name` and `description` in this order.
     fn fields(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<Vec<(&'static str, Value)>>;
 
-    /// The record as `viewer` sees it: the envelope (its capabilities those of the owning
-    /// organization's automation), `name`, `description`, then [`Resource::fields`].
+    /// The record as `viewer` sees it: the envelope (its capabilities those the governing
+    /// object's roles give), `name`, `description`, then [`Resource::fields`].
     fn render(conn: &mut DbConnection, viewer: &Principal, row: &Self::Row) -> ApiResult<Value> {
-        let organization = Self::organization(conn, row)?;
-        let caps = acs_authz::automation_capabilities(&viewer.actor, organization);
+        let governed = Self::governed_by(conn, row)?;
+        let caps = acs_authz::object_capabilities(&viewer.actor, &governed);
         let id = Self::id(row);
         let base = Self::url(id);
         let (owner, owner_url) = Self::owner_link(row);
@@ -187,22 +194,22 @@ pub trait Resource: 'static {
     }
 }
 
-/// Row `id` of `R` with its organization, if the caller may see it: 404 if missing, 403 if
-/// invisible.
+/// Row `id` of `R` with the object governing it, if the caller may see it: 404 if missing,
+/// 403 if invisible.
 pub fn visible<R: Resource>(
     ctx: &mut Context<'_>,
     principal: &Principal,
     id: i64,
-) -> ApiResult<(R::Row, i64)> {
+) -> ApiResult<(R::Row, acs_authz::roles::Resource)> {
     let row = R::find(ctx.conn()?, id).map_err(|error| match error {
         acs_storage::StorageError::NotFound => ApiError::no_such(R::LABEL),
         other => other.into(),
     })?;
-    let organization = R::organization(ctx.conn()?, &row)?;
-    if !acs_authz::can_view_automation(&principal.actor, organization) {
+    let governed = R::governed_by(ctx.conn()?, &row)?;
+    if !acs_authz::can_view_object(&principal.actor, &governed) {
         return Err(ApiError::permission_denied());
     }
-    Ok((row, organization))
+    Ok((row, governed))
 }
 
 /// Maps a uniqueness conflict on write to the field it concerns ([`Resource::UNIQUE_FIELDS`])
@@ -252,8 +259,8 @@ macro_rules! stored_rows {
     ($($module:ident)::+, owner: organization) => {
         $crate::stored_rows!(@common $($module)::+);
 
-        fn organization(_: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<i64> {
-            Ok(row.organization_id)
+        fn governed_by(_: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<acs_authz::roles::Resource> {
+            Ok(acs_authz::roles::Resource::of(Self::ROLE_KIND, row.id, Some(row.organization_id)))
         }
 
         fn owner_link(row: &Self::Row) -> (&'static str, String) {
@@ -262,7 +269,7 @@ macro_rules! stored_rows {
 
         fn list(
             conn: &mut acs_storage::DbConnection,
-            visibility: &acs_authz::OrganizationVisibility,
+            visibility: &acs_authz::ObjectVisibility,
             _: Option<i64>,
             params: &acs_storage::list::ListParams,
         ) -> acs_storage::StorageResult<Result<acs_storage::list::Page<Self::Row>, acs_storage::list::ListError>> {
@@ -272,8 +279,13 @@ macro_rules! stored_rows {
     ($($module:ident)::+, owner: inventory) => {
         $crate::stored_rows!(@common $($module)::+);
 
-        fn organization(conn: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<i64> {
-            Ok(acs_storage::inventories::find(conn, row.inventory_id)?.organization_id)
+        fn governed_by(conn: &mut acs_storage::DbConnection, row: &Self::Row) -> $crate::error::ApiResult<acs_authz::roles::Resource> {
+            let organization = acs_storage::inventories::find(conn, row.inventory_id)?.organization_id;
+            Ok(acs_authz::roles::Resource::of(
+                acs_authz::roles::ResourceKind::Inventory,
+                row.inventory_id,
+                Some(organization),
+            ))
         }
 
         fn owner_link(row: &Self::Row) -> (&'static str, String) {
@@ -282,7 +294,7 @@ macro_rules! stored_rows {
 
         fn list(
             conn: &mut acs_storage::DbConnection,
-            visibility: &acs_authz::OrganizationVisibility,
+            visibility: &acs_authz::ObjectVisibility,
             inventory: Option<i64>,
             params: &acs_storage::list::ListParams,
         ) -> acs_storage::StorageResult<Result<acs_storage::list::Page<Self::Row>, acs_storage::list::ListError>> {

@@ -27,7 +27,7 @@ pub async fn list_template_credentials(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     signed_in_list_taking_post(&req, &state, move |ctx, principal, list, page_wanted| {
-        let (_, organization) = visible::<JobTemplates>(ctx, principal, id)?;
+        let (_, governed) = visible::<JobTemplates>(ctx, principal, id)?;
         let conn = ctx.conn()?;
         let credentials = acs_storage::job_templates::credentials_of(conn, id)?;
         let (count, page) = viewable_page(
@@ -39,7 +39,7 @@ pub async fn list_template_credentials(
         )?;
         let results = render_page(conn, principal, &page)?;
         let may_change =
-            page_wanted && acs_authz::can_change_automation(&principal.actor, organization).is_ok();
+            page_wanted && acs_authz::can_change_object(&principal.actor, &governed).is_ok();
         Ok((may_change, list.envelope(count, results)?))
     })
     .await
@@ -54,8 +54,8 @@ pub async fn change_template_credentials(
 ) -> ApiResult<HttpResponse> {
     let template_id = path.into_inner();
     signed_in_no_content(&req, &state, move |ctx, principal| {
-        let (template, organization) = visible::<JobTemplates>(ctx, principal, template_id)?;
-        acs_authz::can_change_automation(&principal.actor, organization)?;
+        let (template, governed) = visible::<JobTemplates>(ctx, principal, template_id)?;
+        acs_authz::can_change_object(&principal.actor, &governed)?;
         let mut fields = FieldReader::new(&body.0, true);
         let credential_id = fields.id("id", true);
         let disassociate = fields.boolean("disassociate").unwrap_or(false);

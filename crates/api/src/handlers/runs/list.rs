@@ -38,8 +38,8 @@ pub async fn list_runs_of<T: RunType>(
         value: parent.to_string(),
     });
     signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
-        let organization = parent_organization::<T>(ctx, parent)?;
-        if !acs_authz::can_view_automation(&principal.actor, organization) {
+        let governed = parent_governed::<T>(ctx, parent)?;
+        if !acs_authz::can_view_object(&principal.actor, &governed) {
             return Err(ApiError::permission_denied());
         }
         page::<T>(ctx, principal, &list)
@@ -47,23 +47,26 @@ pub async fn list_runs_of<T: RunType>(
     .await
 }
 
-/// The organization of the parent of `T`'s sub-list.
-fn parent_organization<T: RunType>(ctx: &mut Context<'_>, id: i64) -> ApiResult<i64> {
+/// The object whose roles govern the parent of `T`'s sub-list (a template, a project, an
+/// inventory source's inventory).
+fn parent_governed<T: RunType>(
+    ctx: &mut Context<'_>,
+    id: i64,
+) -> ApiResult<acs_authz::roles::Resource> {
     use crate::handlers::automation::{InventorySources, JobTemplates, Projects, Resource};
     let conn = ctx.conn()?;
     let found = match T::PARENT.1 {
-        "job_templates" => JobTemplates::find(conn, id).map(|row| row.organization_id),
-        "projects" => Projects::find(conn, id).map(|row| row.organization_id),
-        _ => match InventorySources::find(conn, id) {
-            Ok(source) => acs_storage::inventories::find(conn, source.inventory_id)
-                .map(|inventory| inventory.organization_id),
-            Err(error) => Err(error),
-        },
+        "job_templates" => {
+            JobTemplates::find(conn, id).map(|row| JobTemplates::governed_by(conn, &row))
+        }
+        "projects" => Projects::find(conn, id).map(|row| Projects::governed_by(conn, &row)),
+        _ => InventorySources::find(conn, id).map(|row| InventorySources::governed_by(conn, &row)),
     };
-    found.map_err(|error| match error {
-        acs_storage::StorageError::NotFound => ApiError::NotFound("Not found.".into()),
-        other => other.into(),
-    })
+    match found {
+        Ok(governed) => governed,
+        Err(acs_storage::StorageError::NotFound) => Err(ApiError::NotFound("Not found.".into())),
+        Err(other) => Err(other.into()),
+    }
 }
 
 fn page<T: RunType>(
@@ -71,7 +74,7 @@ fn page<T: RunType>(
     principal: &Principal,
     list: &ListRequest,
 ) -> ApiResult<ListPage<serde_json::Value>> {
-    let visibility = acs_authz::visible_automation(&principal.actor);
+    let visibility = acs_authz::visible_objects(&principal.actor, super::governing_kind(T::KIND));
     let conn = ctx.conn()?;
     let page = acs_storage::unified_jobs::list(conn, &visibility, T::KIND, &list.params)??;
     let results = page

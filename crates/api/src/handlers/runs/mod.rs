@@ -22,6 +22,7 @@ pub use start::{
 };
 pub use stdout::get_stdout;
 
+use acs_authz::roles::{Resource, ResourceKind};
 use acs_storage::unified_jobs::{RunKind, UnifiedJob};
 
 use crate::auth::Principal;
@@ -106,12 +107,38 @@ pub fn visible<T: RunType>(
                 other => other.into(),
             }
         })?;
-    let allowed = run
-        .organization_id
-        .is_some_and(|org| acs_authz::can_view_automation(&principal.actor, org))
-        || principal.actor.reads_everything();
+    let allowed = principal.actor.reads_everything()
+        || governed_by(T::KIND, &run)
+            .is_some_and(|governed| acs_authz::can_view_object(&principal.actor, &governed));
     if !allowed {
         return Err(ApiError::permission_denied());
     }
     Ok(run)
+}
+
+/// The kind of object whose roles govern runs of `kind`: a job's template, an update's
+/// project or inventory (its `read` role shows the runs).
+pub fn governing_kind(kind: RunKind) -> ResourceKind {
+    match kind {
+        RunKind::Job => ResourceKind::JobTemplate,
+        RunKind::ProjectUpdate => ResourceKind::Project,
+        RunKind::InventoryUpdate => ResourceKind::Inventory,
+    }
+}
+
+/// The object whose roles govern `run` (of `kind`), with the run's organization. A run whose
+/// template, project or inventory is gone keeps its organization (id 0 names no object, so
+/// only the organization's rules apply); `None` when it has neither.
+fn governed_by(kind: RunKind, run: &UnifiedJob) -> Option<Resource> {
+    let object = match kind {
+        RunKind::Job => run.job_template_id,
+        RunKind::ProjectUpdate => run.project_id,
+        RunKind::InventoryUpdate => run.inventory_id,
+    };
+    match object {
+        Some(id) => Some(Resource::of(governing_kind(kind), id, run.organization_id)),
+        None => run
+            .organization_id
+            .map(|org| Resource::of(governing_kind(kind), 0, Some(org))),
+    }
 }

@@ -6,6 +6,7 @@
 //! database before anything runs, and a read-scope token is refused (403) before anything
 //! is written.
 
+use acs_authz::roles::RoleField;
 use acs_storage::unified_jobs::{NewUnifiedJob, RunKind, RunStatus, UnifiedJob};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -61,10 +62,11 @@ pub async fn launch_requirements(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     signed_in_taking_post(&req, &state, move |ctx, principal, page_wanted| {
-        let (template, organization) = visible::<JobTemplates>(ctx, principal, id)?;
+        let (template, governed) = visible::<JobTemplates>(ctx, principal, id)?;
         let needed = missing_resources(&template);
-        let may_launch =
-            page_wanted && acs_authz::can_run_automation(&principal.actor, organization).is_ok();
+        let may_launch = page_wanted
+            && acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Execute)
+                .is_ok();
         let requirements = json!({
             "can_start_without_user_input": needed.is_empty(),
             "passwords_needed_to_start": [],
@@ -105,8 +107,9 @@ pub async fn launch_job(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let reply = signed_in_reply(&req, &state, move |ctx, principal| {
-        let (template, organization) = visible::<JobTemplates>(ctx, principal, id)?;
-        acs_authz::can_run_automation(&principal.actor, organization)?;
+        let (template, governed) = visible::<JobTemplates>(ctx, principal, id)?;
+        acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Execute)?;
+        let organization = governed.organization.unwrap_or_default();
         let mut fields = FieldReader::new(&body.0, false);
         let limit = fields
             .text("limit", Text::optional(1024))
@@ -158,12 +161,13 @@ pub async fn update_status(
     let id = path.into_inner();
     let project_path = req.path().starts_with("/api/v2/projects/");
     signed_in_taking_post(&req, &state, move |ctx, principal, _| {
-        let organization = if project_path {
+        let governed = if project_path {
             visible::<Projects>(ctx, principal, id)?.1
         } else {
             visible::<InventorySources>(ctx, principal, id)?.1
         };
-        let allowed = acs_authz::can_run_automation(&principal.actor, organization).is_ok();
+        let allowed =
+            acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Update).is_ok();
         Ok((allowed, json!({ "can_update": allowed })))
     })
     .await
@@ -177,8 +181,9 @@ pub async fn start_project_update(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let reply = signed_in_reply(&req, &state, move |ctx, principal| {
-        let (project, organization) = visible::<Projects>(ctx, principal, id)?;
-        acs_authz::can_run_automation(&principal.actor, organization)?;
+        let (project, governed) = visible::<Projects>(ctx, principal, id)?;
+        acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Update)?;
+        let organization = governed.organization.unwrap_or_default();
         let new = NewUnifiedJob {
             project_id: Some(project.id),
             ..pending(
@@ -206,8 +211,9 @@ pub async fn start_inventory_update(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let reply = signed_in_reply(&req, &state, move |ctx, principal| {
-        let (source, organization) = visible::<InventorySources>(ctx, principal, id)?;
-        acs_authz::can_run_automation(&principal.actor, organization)?;
+        let (source, governed) = visible::<InventorySources>(ctx, principal, id)?;
+        acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Update)?;
+        let organization = governed.organization.unwrap_or_default();
         let credentials: Vec<i64> = source.credential_id.into_iter().collect();
         let new = NewUnifiedJob {
             project_id: source.source_project_id,

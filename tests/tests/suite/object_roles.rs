@@ -1,0 +1,233 @@
+//! Roles on one object, as a user holds them: `execute` on one job template launches it and
+//! does nothing more; `admin` on a template and `use` on a credential attach that credential;
+//! `read` on one inventory shows that inventory only. Each next to the request that must be
+//! refused. Roles are granted here by SQL, as an operator would; the API that grants them is
+//! tested where it is served.
+
+use acs_tests::ansible::{AutomationServer, PING_PLAYBOOK, launch, wait_for_run};
+use acs_tests::{Agent, Backend, Call, TestServer, backend_tests, id_of};
+use serde_json::{Value, json};
+
+backend_tests!(
+    execute_on_one_template_launches_it_and_nothing_more,
+    use_on_a_credential_lets_a_template_admin_attach_it,
+    read_on_one_inventory_shows_that_inventory_only,
+);
+
+/// Grants `user` role `field` of object `kind` `id` (SQL, honoured by every node within the
+/// change bound).
+fn grant(server: &TestServer, user: i64, kind: &str, id: i64, field: &str) {
+    server.execute_sql(&format!(
+        "INSERT INTO role_members (role_id, user_id) SELECT id, {user} FROM roles \
+         WHERE kind = '{kind}' AND object_id = {id} AND field = '{field}'"
+    ));
+}
+
+/// Revokes what [`grant`] granted.
+fn revoke(server: &TestServer, user: i64, kind: &str, id: i64, field: &str) {
+    server.execute_sql(&format!(
+        "DELETE FROM role_members WHERE user_id = {user} AND role_id = (SELECT id FROM roles \
+         WHERE kind = '{kind}' AND object_id = {id} AND field = '{field}')"
+    ));
+}
+
+/// An organization with a ping project, a local inventory and two templates on them, made by
+/// the admin; and alice, who belongs to no organization.
+struct Fixture {
+    automation: AutomationServer,
+    organization: i64,
+    templates: [i64; 2],
+    alice_id: i64,
+    alice: Agent,
+}
+
+fn fixture(backend: Backend) -> Fixture {
+    let automation = AutomationServer::start(backend, &[]);
+    let server = &automation.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Ops");
+    automation.project_file("ping", "site.yml", PING_PLAYBOOK);
+    let project = automation.create_project(&admin, organization, "ping");
+    let inventory = automation.create_local_inventory(&admin, organization);
+    let templates = ["deploy", "rollback"].map(|name| {
+        id_of(
+            &admin
+                .post("/api/v2/job_templates/")
+                .json(&json!({
+                    "name": name, "project": project, "inventory": inventory,
+                    "playbook": "site.yml",
+                }))
+                .call()
+                .expect(201)
+                .json(),
+        )
+    });
+    let alice_id = server.create_user("alice", "Alice-pass-1", false);
+    let alice = server.as_user("alice", "Alice-pass-1");
+    Fixture {
+        automation,
+        organization,
+        templates,
+        alice_id,
+        alice,
+    }
+}
+
+fn ids(page: &Value) -> Vec<i64> {
+    page["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(id_of)
+        .collect()
+}
+
+fn execute_on_one_template_launches_it_and_nothing_more(backend: Backend) {
+    let Fixture {
+        automation,
+        templates: [deploy, rollback],
+        alice_id,
+        alice,
+        ..
+    } = fixture(backend);
+    let server = &automation.server;
+    let deploy_path = format!("/api/v2/job_templates/{deploy}/");
+    // Before the grant she sees and runs nothing.
+    alice.get(&deploy_path).call().expect(403);
+    alice
+        .post(&format!("{deploy_path}launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(403);
+
+    grant(server, alice_id, "job_template", deploy, "execute_role");
+    assert_eq!(ids(&alice.get_json("/api/v2/job_templates/")), [deploy]);
+    let record = alice.get_json(&deploy_path);
+    assert_eq!(
+        record["summary_fields"]["user_capabilities"]["edit"], false,
+        "{record}"
+    );
+    let job = wait_for_run(&alice, &launch(&alice, deploy));
+    assert_eq!(job["status"], "successful", "{job}");
+    assert_eq!(
+        ids(&alice.get_json(&format!("{deploy_path}jobs/"))),
+        [id_of(&job)]
+    );
+    // Launching is all: no edit, no delete, no other template.
+    alice
+        .patch(&deploy_path)
+        .json(&json!({"name": "mine"}))
+        .call()
+        .expect(403);
+    alice.delete(&deploy_path).call().expect(403);
+    alice
+        .get(&format!("/api/v2/job_templates/{rollback}/"))
+        .call()
+        .expect(403);
+    alice
+        .post(&format!("/api/v2/job_templates/{rollback}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(403);
+
+    // Revoked, the next launch is refused.
+    revoke(server, alice_id, "job_template", deploy, "execute_role");
+    alice
+        .post(&format!("{deploy_path}launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(403);
+    assert_eq!(
+        alice.get_json("/api/v2/job_templates/")["count"],
+        0,
+        "nothing shows once revoked"
+    );
+}
+
+fn use_on_a_credential_lets_a_template_admin_attach_it(backend: Backend) {
+    let Fixture {
+        automation,
+        organization,
+        templates: [deploy, _],
+        alice_id,
+        alice,
+    } = fixture(backend);
+    let server = &automation.server;
+    let admin = server.admin();
+    let ssh = server.managed_type_id("ssh");
+    let machine = |name: &str| -> i64 {
+        id_of(
+            &admin
+                .post("/api/v2/credentials/")
+                .json(&json!({
+                    "name": name, "organization": organization, "credential_type": ssh,
+                    "inputs": {"username": "deploy"},
+                }))
+                .call()
+                .expect(201)
+                .json(),
+        )
+    };
+    let (usable, other) = (machine("usable"), machine("other"));
+    grant(server, alice_id, "job_template", deploy, "admin_role");
+    grant(server, alice_id, "credential", usable, "use_role");
+    let attach = |credential: i64| {
+        alice
+            .post(&format!("/api/v2/job_templates/{deploy}/credentials/"))
+            .json(&json!({ "id": credential }))
+            .call()
+    };
+    // Without `use` the credential cannot be attached; with it, it can.
+    assert_eq!(attach(other).status, 403);
+    assert_eq!(attach(usable).status, 204);
+    // `use` is not `admin`: the credential itself stays out of her hands.
+    alice
+        .patch(&format!("/api/v2/credentials/{usable}/"))
+        .json(&json!({"inputs": {"username": "mine"}}))
+        .call()
+        .expect(403);
+    // As the template's admin she edits and runs it.
+    alice
+        .patch(&format!("/api/v2/job_templates/{deploy}/"))
+        .json(&json!({"description": "with the deploy key"}))
+        .call()
+        .expect(200);
+    let job = wait_for_run(&alice, &launch(&alice, deploy));
+    assert_eq!(job["status"], "successful", "{job}");
+}
+
+fn read_on_one_inventory_shows_that_inventory_only(backend: Backend) {
+    let Fixture {
+        automation,
+        organization,
+        alice_id,
+        alice,
+        ..
+    } = fixture(backend);
+    let server = &automation.server;
+    let admin = server.admin();
+    let first = ids(&admin.get_json("/api/v2/inventories/"))[0];
+    let second = id_of(
+        &admin
+            .post("/api/v2/inventories/")
+            .json(&json!({"name": "staging", "organization": organization}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    grant(server, alice_id, "inventory", first, "read_role");
+    assert_eq!(ids(&alice.get_json("/api/v2/inventories/")), [first]);
+    let hosts = alice.get_json(&format!("/api/v2/inventories/{first}/hosts/"));
+    assert_eq!(hosts["count"], 1, "{hosts}");
+    alice
+        .get(&format!("/api/v2/inventories/{second}/"))
+        .call()
+        .expect(403);
+    // Reading is not using: a template of hers cannot run against it.
+    alice
+        .patch(&format!("/api/v2/inventories/{first}/"))
+        .json(&json!({"description": "mine"}))
+        .call()
+        .expect(403);
+    assert_eq!(alice.get_json("/api/v2/projects/")["count"], 0);
+}
