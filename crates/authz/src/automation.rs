@@ -116,12 +116,7 @@ pub fn can_run_automation(actor: &Actor, org: Id) -> Result<(), Denied> {
 /// Whether `actor` may have `credential` injected into runs it sets up: the actors who may
 /// change the credential, and those who hold its `use` role.
 pub fn can_use_credential(actor: &Actor, credential: &TargetCredential) -> Result<(), Denied> {
-    let organization = match &credential.owner {
-        crate::CredentialOwner::Organization(org) => Some(*org),
-        crate::CredentialOwner::User(_) => None,
-    };
-    let resource = Resource::of(ResourceKind::Credential, credential.id, organization);
-    if actor.holds(&resource, RoleField::Use) {
+    if crate::credentials::holds_use(actor, credential) {
         return crate::scope::require_write(actor);
     }
     can_change_credential(actor, credential)

@@ -10,6 +10,7 @@
 //! Credential types are readable by every authenticated user and written by superusers only.
 //! Every write rule refuses a [read-only](Actor::read_only) actor first.
 
+use crate::roles::{Resource, ResourceKind, RoleField};
 use crate::scope::{permit_write, require_write};
 use crate::{Actor, Capabilities, Denied, Id, TargetUser};
 
@@ -37,26 +38,41 @@ pub enum CredentialVisibility {
     /// Every credential.
     All,
     /// Credentials owned by `user_id`, by an organization in `administered`, or by a user
-    /// who belongs to an organization in `administered`.
+    /// who belongs to an organization in `administered`; and those the actor's roles show.
     Limited {
         /// The actor's own id.
         user_id: Id,
         /// Organizations the actor administers, sorted and deduplicated.
         administered: Vec<Id>,
+        /// Organizations whose credentials the actor's organization roles show (its auditor
+        /// and credential admin roles), sorted and deduplicated.
+        role_organizations: Vec<Id>,
+        /// Credentials shown by a role on themselves (`read`, `use`, `admin`).
+        objects: Vec<Id>,
     },
 }
 
 /// Which credentials `actor` may list: all for superusers and system auditors, otherwise their
 /// own, those of the organizations they administer and those of those organizations' users.
 pub fn visible_credentials(actor: &Actor) -> CredentialVisibility {
-    if actor.reads_everything() {
-        CredentialVisibility::All
-    } else {
-        CredentialVisibility::Limited {
-            user_id: actor.user_id,
-            administered: actor.administered(),
-        }
+    let Some(roles) = actor.role_visibility(ResourceKind::Credential) else {
+        return CredentialVisibility::All;
+    };
+    CredentialVisibility::Limited {
+        user_id: actor.user_id,
+        administered: actor.administered(),
+        role_organizations: roles.organizations,
+        objects: roles.objects,
     }
+}
+
+/// The credential as the role graph sees it: an organization's, or private (`None`).
+fn as_resource(credential: &TargetCredential) -> Resource {
+    let organization = match &credential.owner {
+        CredentialOwner::Organization(org) => Some(*org),
+        CredentialOwner::User(_) => None,
+    };
+    Resource::of(ResourceKind::Credential, credential.id, organization)
 }
 
 /// Whether `actor` may view `credential`; the single-object form of [`visible_credentials`].
@@ -68,6 +84,12 @@ pub fn can_view_credential(actor: &Actor, credential: &TargetCredential) -> bool
                 owner.id == actor.user_id || owner.organizations().any(|o| actor.administers(o))
             }
         }
+        || actor.holds(&as_resource(credential), RoleField::Read)
+}
+
+/// Whether `actor` holds the `use_role` of `credential` (its admins do).
+pub(crate) fn holds_use(actor: &Actor, credential: &TargetCredential) -> bool {
+    actor.holds(&as_resource(credential), RoleField::Use)
 }
 
 /// Whether `actor` may create a credential owned by `owner`: superusers for any owner; an
@@ -77,14 +99,16 @@ pub fn can_create_credential(actor: &Actor, owner: &CredentialOwner) -> Result<(
     permit_write(actor, manages(actor, owner))
 }
 
-/// Whether `actor` may change `credential`: the actors who could create it.
+/// Whether `actor` may change `credential`: the actors who could create it, and those who
+/// hold its `admin_role` (an organization's credential admins, say).
 pub fn can_change_credential(actor: &Actor, credential: &TargetCredential) -> Result<(), Denied> {
-    can_create_credential(actor, &credential.owner)
+    let admin = actor.holds(&as_resource(credential), RoleField::Admin);
+    permit_write(actor, admin || manages(actor, &credential.owner))
 }
 
 /// Whether `actor` may delete `credential`: the actors who may change it.
 pub fn can_delete_credential(actor: &Actor, credential: &TargetCredential) -> Result<(), Denied> {
-    can_create_credential(actor, &credential.owner)
+    can_change_credential(actor, credential)
 }
 
 /// What `actor` may do with `credential`, for `summary_fields.user_capabilities`.
@@ -157,9 +181,62 @@ mod tests {
             visible_credentials(&actor(7, &[O, O], &[P])),
             CredentialVisibility::Limited {
                 user_id: 7,
-                administered: vec![O]
+                administered: vec![O],
+                role_organizations: vec![O],
+                objects: vec![],
             }
         );
+    }
+
+    #[test]
+    fn credential_roles_show_use_and_administer_one_credential() {
+        let granted = |field: RoleField| Actor {
+            grants: crate::roles::Grants::new([crate::roles::Role {
+                kind: ResourceKind::Credential,
+                object: 1,
+                field,
+            }]),
+            ..unrelated()
+        };
+        let of_o = org_credential(O);
+        let other = TargetCredential {
+            id: 2,
+            ..org_credential(O)
+        };
+        #[rustfmt::skip]
+        let rows = [
+            (RoleField::Read, true, false),
+            (RoleField::Use, true, false),
+            (RoleField::Admin, true, true),
+        ];
+        for (field, sees, changes) in rows {
+            let actor = granted(field);
+            assert_eq!(can_view_credential(&actor, &of_o), sees, "{field:?}");
+            assert_eq!(
+                can_change_credential(&actor, &of_o).is_ok(),
+                changes,
+                "{field:?}"
+            );
+            assert_eq!(
+                can_delete_credential(&actor, &of_o).is_ok(),
+                changes,
+                "{field:?}"
+            );
+            assert!(!can_view_credential(&actor, &other), "{field:?}");
+        }
+        let credential_admin = Actor {
+            grants: crate::roles::Grants::new([crate::roles::Role {
+                kind: ResourceKind::Organization,
+                object: O,
+                field: RoleField::CredentialAdmin,
+            }]),
+            ..unrelated()
+        };
+        assert_eq!(can_change_credential(&credential_admin, &other), Ok(()));
+        assert!(matches!(
+            visible_credentials(&granted(RoleField::Use)),
+            CredentialVisibility::Limited { objects, .. } if objects == [1]
+        ));
     }
 
     #[test]

@@ -191,9 +191,11 @@ fn visible<'a>(query: ActivityQuery<'a>, visibility: &ActivityVisibility) -> Act
         .select(users::id);
     let (credential_orgs, credential_owner) = match credential_visibility {
         CredentialVisibility::All => (None, None),
+        // The activity of credentials shown by roles alone stays with their admins.
         CredentialVisibility::Limited {
             user_id,
             administered,
+            ..
         } => (Some(administered.clone()), Some(*user_id)),
     };
     let credential_users = organization_roles::table

@@ -165,6 +165,8 @@ fn visible<'a>(
         CredentialVisibility::Limited {
             user_id,
             administered,
+            role_organizations,
+            objects,
         } => {
             let managed_users = organization_roles::table
                 .filter(organization_roles::organization_id.eq_any(administered.clone()))
@@ -173,7 +175,9 @@ fn visible<'a>(
                 credentials::user_id
                     .eq(*user_id)
                     .or(credentials::organization_id.eq_any(administered.clone()))
-                    .or(credentials::user_id.eq_any(managed_users)),
+                    .or(credentials::user_id.eq_any(managed_users))
+                    .or(credentials::organization_id.eq_any(role_organizations.clone()))
+                    .or(credentials::id.eq_any(objects.clone())),
             )
         }
     }

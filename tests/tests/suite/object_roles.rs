@@ -1,5 +1,6 @@
 //! Roles on one object, as a user holds them: `execute` on one job template launches it and
-//! does nothing more; `admin` on a template and `use` on a credential attach that credential;
+//! does nothing more; `admin` on a template and `use` on a credential attach that credential
+//! (which then shows to her, its secret masked, and stays hers to use, not to change);
 //! `read` on one inventory shows that inventory only. Each next to the request that must be
 //! refused. Roles are granted here by SQL, as an operator would; the API that grants them is
 //! tested where it is served.
@@ -161,7 +162,7 @@ fn use_on_a_credential_lets_a_template_admin_attach_it(backend: Backend) {
                 .post("/api/v2/credentials/")
                 .json(&json!({
                     "name": name, "organization": organization, "credential_type": ssh,
-                    "inputs": {"username": "deploy"},
+                    "inputs": {"username": "deploy", "password": "s3cret-pw"},
                 }))
                 .call()
                 .expect(201)
@@ -180,10 +181,24 @@ fn use_on_a_credential_lets_a_template_admin_attach_it(backend: Backend) {
     // Without `use` the credential cannot be attached; with it, it can.
     assert_eq!(attach(other).status, 403);
     assert_eq!(attach(usable).status, 204);
+    // She sees the credential she may use, its secret never; not the other one.
+    assert_eq!(ids(&alice.get_json("/api/v2/credentials/")), [usable]);
+    let shown = alice.get_json(&format!("/api/v2/credentials/{usable}/"));
+    assert_eq!(shown["inputs"]["username"], "deploy", "{shown}");
+    assert_eq!(shown["inputs"]["password"], "$encrypted$", "{shown}");
+    assert!(!shown.to_string().contains("s3cret-pw"), "{shown}");
+    alice
+        .get(&format!("/api/v2/credentials/{other}/"))
+        .call()
+        .expect(403);
     // `use` is not `admin`: the credential itself stays out of her hands.
     alice
         .patch(&format!("/api/v2/credentials/{usable}/"))
-        .json(&json!({"inputs": {"username": "mine"}}))
+        .json(&json!({"inputs": {"username": "mine", "password": "$encrypted$"}}))
+        .call()
+        .expect(403);
+    alice
+        .delete(&format!("/api/v2/credentials/{usable}/"))
         .call()
         .expect(403);
     // As the template's admin she edits and runs it.
