@@ -99,8 +99,9 @@ pub enum ActivityVisibility {
         applications: ApplicationVisibility,
         /// Tokens the caller can see.
         tokens: TokenVisibility,
-        /// Credentials the caller can see (every credential type is visible to everyone).
-        credentials: CredentialVisibility,
+        /// Credentials the caller can see (every credential type is visible to everyone);
+        /// boxed, as the largest of the lot.
+        credentials: Box<CredentialVisibility>,
     },
 }
 
@@ -189,7 +190,7 @@ fn visible<'a>(query: ActivityQuery<'a>, visibility: &ActivityVisibility) -> Act
                 })),
         )
         .select(users::id);
-    let (credential_orgs, credential_owner) = match credential_visibility {
+    let (credential_orgs, credential_owner) = match credential_visibility.as_ref() {
         CredentialVisibility::All => (None, None),
         // The activity of credentials shown by roles alone stays with their admins.
         CredentialVisibility::Limited {

@@ -38,6 +38,6 @@ pub fn visibility(principal: &Principal) -> ActivityVisibility {
         organizations,
         applications: acs_authz::visible_applications(actor),
         tokens: acs_authz::visible_tokens(actor),
-        credentials: acs_authz::visible_credentials(actor),
+        credentials: Box::new(acs_authz::visible_credentials(actor)),
     }
 }
