@@ -6,8 +6,8 @@ use serde_json::Value;
 use crate::handlers::{
     account, activity_stream as activity, applications as apps, automation as auto, change, config,
     create, credential_types as ctypes, credentials as creds, detail, fallback, listing, login,
-    logout, metrics, oauth, openapi, organizations as orgs, root, runs, settings, sso, tokens,
-    users,
+    logout, metrics, oauth, openapi, organizations as orgs, roles, root, runs, settings, sso,
+    tokens, users,
 };
 use crate::http::options::FieldMeta;
 use crate::openapi::{Endpoint, Operation as Op, Routes};
@@ -65,6 +65,7 @@ fn register(routes: &mut Routes<'_>) {
     register_credentials(routes);
     register_activity_and_settings(routes);
     register_automation(routes);
+    register_roles(routes);
     for name in UNSERVED_COLLECTIONS {
         routes.add(
             Endpoint::new(format!("/api/v2/{name}/"))
@@ -842,4 +843,43 @@ fn register_automation(routes: &mut Routes<'_>) {
     run_type::<runs::InventoryUpdates>(routes);
     inventory_children::<auto::Hosts>(routes);
     inventory_children::<auto::InventorySources>(routes);
+}
+
+fn register_roles(routes: &mut Routes<'_>) {
+    routes.add(
+        Endpoint::new("/api/v2/roles/{id}/")
+            .get(roles::get_role, Op::detail(&roles::META))
+            .options(roles::options_role, Op::metadata("Role: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/roles/{id}/users/")
+            .get(roles::list_role_users, Op::list(&users::META_FOR_SUBLIST))
+            .post(
+                roles::change_role_users,
+                Op::command("Grant or revoke the role", ASSOCIATION, 204),
+            )
+            .options(roles::options_grants, Op::metadata("Role users: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/users/{id}/roles/")
+            .get(roles::list_user_roles, Op::list(&roles::META))
+            .post(
+                roles::change_user_roles,
+                Op::command("Grant or revoke a role", roles::GRANT_FIELDS, 204),
+            )
+            .options(roles::options_grants, Op::metadata("User roles: metadata")),
+    );
+    for collection in [
+        "organizations",
+        "credentials",
+        "projects",
+        "inventories",
+        "job_templates",
+    ] {
+        routes.add(
+            Endpoint::new(format!("/api/v2/{collection}/{{id}}/object_roles/"))
+                .get(roles::list_object_roles, Op::list(&roles::META))
+                .options(roles::options_role, Op::metadata("Object roles: metadata")),
+        );
+    }
 }

@@ -213,22 +213,38 @@ crate::list_fields! {
 }
 
 /// Lists the users `visibility` allows, as `params` ask; `within` restricts the list to the
+/// Which users a list is limited to, besides the caller's visibility.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Within<'a> {
+    /// The members with `role` (`admin`, `member`) of an organization.
+    Organization(i64, &'a str),
+    /// The users granted a role directly.
+    Role(i64),
+}
+
 /// members (`Some((org, role))`) of an organization.
 pub fn list(
     conn: &mut DbConnection,
     visibility: &UserVisibility,
-    within: Option<(i64, &str)>,
+    within: Option<Within<'_>>,
     params: &ListParams,
 ) -> StorageResult<Result<Page<User>, ListError>> {
     let base = || {
         let query = visible(users::table.into_boxed(), visibility);
         match within {
-            Some((org, role)) => query.filter(
+            Some(Within::Organization(org, role)) => query.filter(
                 users::id.eq_any(
                     organization_roles::table
                         .filter(organization_roles::organization_id.eq(org))
                         .filter(organization_roles::role.eq(role.to_owned()))
                         .select(organization_roles::user_id),
+                ),
+            ),
+            Some(Within::Role(role)) => query.filter(
+                users::id.eq_any(
+                    crate::schema::role_members::table
+                        .filter(crate::schema::role_members::role_id.eq(role))
+                        .select(crate::schema::role_members::user_id),
                 ),
             ),
             None => query,

@@ -20,6 +20,7 @@ backend_tests!(
     awx_credential_types_create_parses_json_documents,
     awx_credentials_create_masks_the_secret,
     awx_builds_and_launches_a_job_template,
+    awx_users_grant_and_revoke_a_role,
 );
 
 fn awx_bin() -> PathBuf {
@@ -478,4 +479,66 @@ fn awx_activity_stream_and_settings_list(backend: Backend) {
     );
     let settings = awx(&server, &["settings", "list"]);
     assert!(settings.contains("SESSION_COOKIE_AGE"), "{settings}");
+}
+
+/// `awx users grant|revoke <user> --job_template <id> --role execute`: awxkit reads the role
+/// names from OPTIONS, the role id from the template's `summary_fields.object_roles`, and
+/// posts to `/users/<id>/roles/`; the grant is what lets the user launch.
+fn awx_users_grant_and_revoke_a_role(backend: Backend) {
+    let fixture = acs_tests::ansible::AutomationServer::start(backend, &[]);
+    fixture.project_file("grant", "site.yml", acs_tests::ansible::PING_PLAYBOOK);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let org = server.create_organization("granting");
+    let project = fixture.create_project(&admin, org, "grant");
+    let inventory = fixture.create_local_inventory(&admin, org);
+    let template = acs_tests::id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&serde_json::json!({
+                "name": "deploy", "project": project, "inventory": inventory,
+                "playbook": "site.yml",
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let alice = server.create_user("alice", "Alice-pass-1", false);
+    let template_arg = template.to_string();
+    let alice_arg = alice.to_string();
+    let launch = |agent: &acs_tests::Agent| {
+        agent
+            .post(&format!("/api/v2/job_templates/{template}/launch/"))
+            .json(&serde_json::json!({}))
+            .call()
+            .status
+    };
+    let alice_agent = server.as_user("alice", "Alice-pass-1");
+    assert_eq!(launch(&alice_agent), 403);
+    awx(
+        server,
+        &[
+            "users",
+            "grant",
+            &alice_arg,
+            "--job_template",
+            &template_arg,
+            "--role",
+            "execute",
+        ],
+    );
+    assert_eq!(launch(&alice_agent), 201);
+    awx(
+        server,
+        &[
+            "users",
+            "revoke",
+            &alice_arg,
+            "--job_template",
+            &template_arg,
+            "--role",
+            "execute",
+        ],
+    );
+    assert_eq!(launch(&alice_agent), 403);
 }

@@ -2,8 +2,8 @@
 //! does nothing more; `admin` on a template and `use` on a credential attach that credential
 //! (which then shows to her, its secret masked, and stays hers to use, not to change);
 //! `read` on one inventory shows that inventory only. Each next to the request that must be
-//! refused. Roles are granted here by SQL, as an operator would; the API that grants them is
-//! tested where it is served.
+//! refused. The first tests grant roles by SQL, as an operator would; the last ones through
+//! the API, as an organization admin does.
 
 use acs_tests::ansible::{AutomationServer, PING_PLAYBOOK, launch, wait_for_run};
 use acs_tests::{Agent, Backend, Call, TestServer, backend_tests, id_of};
@@ -13,6 +13,8 @@ backend_tests!(
     execute_on_one_template_launches_it_and_nothing_more,
     use_on_a_credential_lets_a_template_admin_attach_it,
     read_on_one_inventory_shows_that_inventory_only,
+    an_organization_admin_grants_and_revokes_execute,
+    credential_and_system_roles_are_refused_by_rule,
 );
 
 /// Grants `user` role `field` of object `kind` `id` (SQL, honoured by every node within the
@@ -245,4 +247,183 @@ fn read_on_one_inventory_shows_that_inventory_only(backend: Backend) {
         .call()
         .expect(403);
     assert_eq!(alice.get_json("/api/v2/projects/")["count"], 0);
+}
+
+/// The role of `field` in `record`'s `summary_fields.object_roles`.
+fn role_id(record: &Value, field: &str) -> i64 {
+    record["summary_fields"]["object_roles"][field]["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no {field} in {record}"))
+}
+
+/// An organization admin grants `execute` on a template through the API (both of the
+/// reference's ways) and revokes it; the grant works at once and is in the activity stream.
+/// Another organization's admin, a `read` token and a malformed body are refused.
+fn an_organization_admin_grants_and_revokes_execute(backend: Backend) {
+    let Fixture {
+        automation,
+        organization,
+        templates: [deploy, _],
+        alice_id,
+        alice,
+    } = fixture(backend);
+    let server = &automation.server;
+    let bob = server.create_user("bob", "Bob-pass-1", false);
+    server.add_admin(organization, bob);
+    let bob_agent = server.as_user("bob", "Bob-pass-1");
+    let other = server.create_organization("Elsewhere");
+    let carol = server.create_user("carol", "Carol-pass-1", false);
+    server.add_admin(other, carol);
+    let carol_agent = server.as_user("carol", "Carol-pass-1");
+
+    let record = bob_agent.get_json(&format!("/api/v2/job_templates/{deploy}/"));
+    let roles: Vec<&String> = record["summary_fields"]["object_roles"]
+        .as_object()
+        .expect("object_roles")
+        .keys()
+        .collect();
+    assert_eq!(roles, ["admin_role", "execute_role", "read_role"]);
+    let execute = role_id(&record, "execute_role");
+    let role = bob_agent.get(&format!("/api/v2/roles/{execute}/")).call();
+    assert_eq!(role.status, 200, "{}", role.body);
+    assert!(
+        role.header("warning")
+            .is_some_and(|w| w.starts_with("299 awx"))
+    );
+    let role = role.json();
+    assert_eq!(role["name"], "Execute", "{role}");
+    assert_eq!(
+        role["summary_fields"]["resource_type"], "job_template",
+        "{role}"
+    );
+    assert_eq!(
+        role["related"]["job_template"],
+        format!("/api/v2/job_templates/{deploy}/")
+    );
+
+    let users_of_role = format!("/api/v2/roles/{execute}/users/");
+    // Refused: an admin of another organization, a read token, a body without an id.
+    carol_agent
+        .post(&users_of_role)
+        .json(&json!({ "id": alice_id }))
+        .call()
+        .expect(403);
+    let read_token = bob_agent.personal_token("read");
+    bob_agent
+        .with_bearer(&read_token)
+        .post(&users_of_role)
+        .json(&json!({ "id": alice_id }))
+        .call()
+        .expect(403);
+    let reply = bob_agent.post(&users_of_role).json(&json!({})).call();
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    assert_eq!(reply.json(), json!({"msg": "User 'id' field is missing."}));
+    let reply = bob_agent
+        .post(&users_of_role)
+        .json(&json!({"id": "x"}))
+        .call();
+    assert_eq!(
+        reply.json(),
+        json!({"msg": "\"id\" field must be an integer."})
+    );
+    alice
+        .post(&format!("/api/v2/job_templates/{deploy}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(403);
+
+    // Granted: she launches at once, and both lists show it.
+    bob_agent
+        .post(&users_of_role)
+        .json(&json!({ "id": alice_id }))
+        .call()
+        .expect(204);
+    let job = wait_for_run(&alice, &launch(&alice, deploy));
+    assert_eq!(job["status"], "successful", "{job}");
+    assert_eq!(
+        bob_agent.get_json(&users_of_role)["results"][0]["username"],
+        "alice"
+    );
+    let hers = bob_agent.get_json(&format!("/api/v2/users/{alice_id}/roles/"));
+    assert_eq!(ids(&hers), [execute], "{hers}");
+    let entries = server
+        .admin()
+        .get_json("/api/v2/activity_stream/?operation=associate&order_by=-id");
+    let entry = &entries["results"][0];
+    assert_eq!(entry["changes"]["role"], "execute_role", "{entry}");
+
+    // Revoked through the user's roles, as awxkit does: the next launch is refused.
+    bob_agent
+        .post(&format!("/api/v2/users/{alice_id}/roles/"))
+        .json(&json!({ "id": execute, "disassociate": true }))
+        .call()
+        .expect(204);
+    alice
+        .post(&format!("/api/v2/job_templates/{deploy}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(403);
+    // Revoking again changes nothing and succeeds.
+    bob_agent
+        .post(&format!("/api/v2/users/{alice_id}/roles/"))
+        .json(&json!({ "id": execute, "disassociate": true }))
+        .call()
+        .expect(204);
+}
+
+/// Credential roles go only to members of the credential's organization; system roles are
+/// the user flags, not grants.
+fn credential_and_system_roles_are_refused_by_rule(backend: Backend) {
+    let Fixture {
+        automation,
+        organization,
+        alice_id,
+        ..
+    } = fixture(backend);
+    let server = &automation.server;
+    let admin = server.admin();
+    let credential = admin
+        .post("/api/v2/credentials/")
+        .json(&json!({
+            "name": "deploy key", "organization": organization,
+            "credential_type": server.managed_type_id("ssh"),
+            "inputs": {"username": "deploy"},
+        }))
+        .call()
+        .expect(201)
+        .json();
+    let use_role = role_id(&credential, "use_role");
+    let reply = admin
+        .post(&format!("/api/v2/roles/{use_role}/users/"))
+        .json(&json!({ "id": alice_id }))
+        .call();
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    assert_eq!(
+        reply.json(),
+        json!({"msg": "You cannot grant credential access to a user not in the credentials' organization"})
+    );
+    server.add_member(organization, alice_id);
+    admin
+        .post(&format!("/api/v2/roles/{use_role}/users/"))
+        .json(&json!({ "id": alice_id }))
+        .call()
+        .expect(204);
+    let system = server
+        .query_i64("SELECT id FROM roles WHERE kind = 'system' AND field = 'system_administrator'");
+    let reply = admin
+        .post(&format!("/api/v2/users/{alice_id}/roles/"))
+        .json(&json!({ "id": system }))
+        .call();
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    let user = admin.get_json(&format!("/api/v2/users/{alice_id}/"));
+    assert_eq!(user["is_superuser"], false);
+    let reply = admin
+        .post(&format!("/api/v2/users/{alice_id}/roles/"))
+        .json(&json!({ "id": 999_999 }))
+        .call();
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    assert_eq!(
+        reply.json()["detail"],
+        "Role matching query does not exist."
+    );
 }

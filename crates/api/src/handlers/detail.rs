@@ -44,6 +44,9 @@ pub trait Detail: 'static {
 pub trait Options: Detail {
     /// The resource's fields.
     const META: ResourceMeta;
+    /// The kind whose role fields the records carry, listed as `object_roles` (clients check
+    /// role names against it); `None` for records without roles.
+    const ROLE_KIND: Option<acs_authz::roles::ResourceKind> = None;
 
     /// Whether `principal` may create records (`POST` in the collection's `OPTIONS`).
     fn can_create(principal: &Principal) -> bool;
@@ -103,9 +106,19 @@ pub async fn options<D: Options>(
 ) -> ApiResult<HttpResponse> {
     let key = path.into_inner();
     signed_in_options(&req, &state, move |ctx, principal| {
-        Ok(D::META.detail(D::can_change(ctx, principal, key)?))
+        let (body, allow) = D::META.detail(D::can_change(ctx, principal, key)?);
+        Ok((with_object_roles::<D>(body), allow))
     })
     .await
+}
+
+/// `body` with the role fields of `D`'s records, in declaration order, when they have any.
+fn with_object_roles<D: Options>(mut body: serde_json::Value) -> serde_json::Value {
+    if let Some(kind) = D::ROLE_KIND {
+        let names: Vec<&str> = kind.fields().iter().map(|field| field.name()).collect();
+        body["object_roles"] = serde_json::json!(names);
+    }
+    body
 }
 
 /// `OPTIONS` of the collection (and of the sub-collections that list the same records).
@@ -115,7 +128,7 @@ pub async fn options_collection<D: Options>(
 ) -> ApiResult<HttpResponse> {
     signed_in_options(&req, &state, move |_, principal| {
         let (body, allow) = D::META.collection(D::can_create(principal));
-        Ok((body, allow.to_owned()))
+        Ok((with_object_roles::<D>(body), allow.to_owned()))
     })
     .await
 }

@@ -22,11 +22,29 @@ fn is_oauth(req: &HttpRequest) -> bool {
     req.path().starts_with("/api/o/")
 }
 
-/// 404 for unknown paths.
+/// 404 for unknown paths. A `GET` or `HEAD` of a path that exists with a trailing slash is
+/// sent there (301), as the reference's `APPEND_SLASH` does: awxkit reads a record by its URL
+/// without the slash (`awx users grant … --job_template 7` reads `/api/v2/job_templates/7`).
 pub async fn not_found(req: HttpRequest) -> HttpResponse {
     const DETAIL: &str = "The requested resource could not be found.";
     if is_oauth(&req) {
         return oauth_error(StatusCode::NOT_FOUND, DETAIL.to_owned());
+    }
+    let path = req.path();
+    let readable = matches!(
+        *req.method(),
+        actix_web::http::Method::GET | actix_web::http::Method::HEAD
+    );
+    if readable && !path.ends_with('/') && req.resource_map().has_resource(&format!("{path}/")) {
+        let query = req.query_string();
+        let location = if query.is_empty() {
+            format!("{path}/")
+        } else {
+            format!("{path}/?{query}")
+        };
+        return HttpResponse::MovedPermanently()
+            .insert_header((header::LOCATION, location))
+            .finish();
     }
     HttpResponse::NotFound().json(json!({ "detail": DETAIL }))
 }

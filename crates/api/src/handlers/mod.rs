@@ -19,6 +19,7 @@ pub mod metrics;
 pub mod oauth;
 pub mod openapi;
 pub mod organizations;
+pub mod roles;
 pub mod root;
 pub mod runs;
 pub mod settings;

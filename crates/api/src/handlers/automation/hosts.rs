@@ -24,6 +24,7 @@ impl Resource for Hosts {
     const NAME_TAKEN: &'static str = "Host with this Name and Inventory already exists.";
     const PARENT_FIELD: Option<&'static str> = Some("inventory");
     const ROLE_KIND: acs_authz::roles::ResourceKind = acs_authz::roles::ResourceKind::Inventory;
+    const OWNS_ROLES: bool = false;
     const META: ResourceMeta = ResourceMeta {
         name: "Host List",
         description: "Hosts of an inventory.",

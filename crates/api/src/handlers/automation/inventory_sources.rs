@@ -26,6 +26,7 @@ impl Resource for InventorySources {
         "Inventory source with this Name and Inventory already exists.";
     const PARENT_FIELD: Option<&'static str> = Some("inventory");
     const ROLE_KIND: acs_authz::roles::ResourceKind = acs_authz::roles::ResourceKind::Inventory;
+    const OWNS_ROLES: bool = false;
     const META: ResourceMeta = ResourceMeta {
         name: "Inventory Source List",
         description: "Inventory files or scripts in projects that fill inventories.",

@@ -72,6 +72,11 @@ impl<R: Resource> Delete for R {
 
 impl<R: Resource> Options for R {
     const META: ResourceMeta = <R as Resource>::META;
+    const ROLE_KIND: Option<acs_authz::roles::ResourceKind> = if R::OWNS_ROLES {
+        Some(R::ROLE_KIND)
+    } else {
+        None
+    };
 
     /// Superusers and organization admins.
     fn can_create(principal: &Principal) -> bool {

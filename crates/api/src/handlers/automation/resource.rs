@@ -112,6 +112,8 @@ pub trait Resource: 'static {
     const PARENT_FIELD: Option<&'static str> = None;
     /// The kind whose roles govern the rows: their own, or their inventory's.
     const ROLE_KIND: ResourceKind;
+    /// Whether the rows carry roles of their own (hosts and inventory sources do not).
+    const OWNS_ROLES: bool = true;
 
     /// The row `id`.
     fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Self::Row>;
@@ -170,13 +172,19 @@ pub trait Resource: 'static {
         if let Value::Object(links) = Self::related(row, &base) {
             related.extend(links);
         }
+        let mut summary = json!({ "user_capabilities": capabilities(caps) });
+        if Self::OWNS_ROLES {
+            related.insert("object_roles".into(), json!(format!("{base}object_roles/")));
+            summary["object_roles"] =
+                crate::handlers::roles::summary_of(conn, Self::ROLE_KIND, id)?;
+        }
         let (created, modified) = Self::stamps(row);
         let mut record = envelope(
             id,
             Self::KIND,
             base,
             Value::Object(related),
-            json!({ "user_capabilities": capabilities(caps) }),
+            summary,
             created,
             modified,
         );

@@ -24,6 +24,8 @@ impl Detail for Credentials {
 }
 
 impl Options for Credentials {
+    const ROLE_KIND: Option<acs_authz::roles::ResourceKind> =
+        Some(acs_authz::roles::ResourceKind::Credential);
     const META: ResourceMeta = super::META;
 
     fn can_create(principal: &Principal) -> bool {

@@ -53,6 +53,7 @@ pub struct SummaryFields {
     organization: Option<NamedSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     user: Option<UserSummary>,
+    object_roles: serde_json::Value,
     user_capabilities: Capabilities,
 }
 
@@ -73,8 +74,10 @@ fn render(
     target: &acs_authz::TargetCredential,
     config: &InputConfiguration,
     summaries: &CredentialSummaries,
+    object_roles: serde_json::Value,
 ) -> ApiResult<CredentialRecord> {
     let caps = acs_authz::credential_capabilities(&viewer.actor, target);
+    let usable = acs_authz::can_use_credential(&viewer.actor, target).is_ok();
     let base = format!("/api/v2/credentials/{}/", credential.id);
     let (type_id, type_name, type_description, type_kind, namespace) =
         summaries.credential_type.clone();
@@ -100,11 +103,12 @@ fn render(
         credential_type: NamedSummary::from((type_id, type_name, type_description)),
         organization: summaries.organization.clone().map(NamedSummary::from),
         user: summaries.user.clone().map(UserSummary::from),
+        object_roles,
         user_capabilities: Capabilities {
             edit: caps.edit,
             delete: caps.delete,
             copy: false,
-            use_: caps.edit,
+            use_: usable,
         },
     };
     let fields = CredentialFields {
@@ -153,12 +157,14 @@ pub fn render_page(
         }
         let target = super::target_of(conn, credential)?;
         let summary = summaries.remove(&credential.id).unwrap_or_default();
+        let object_roles = object_roles(conn, credential.id)?;
         records.push(render(
             viewer,
             credential,
             &target,
             &configs[&credential.credential_type_id],
             &summary,
+            object_roles,
         )?);
     }
     Ok(records)
@@ -176,5 +182,11 @@ pub fn render_one(
     let summary = summaries.remove(&credential.id).unwrap_or_default();
     let config = crate::handlers::credential_types::input_configuration(credential_type)?;
     let target = super::target_of(conn, credential)?;
-    render(viewer, credential, &target, &config, &summary)
+    let object_roles = object_roles(conn, credential.id)?;
+    render(viewer, credential, &target, &config, &summary, object_roles)
+}
+
+/// `summary_fields.object_roles` of credential `id`.
+fn object_roles(conn: &mut acs_storage::DbConnection, id: i64) -> ApiResult<serde_json::Value> {
+    crate::handlers::roles::summary_of(conn, acs_authz::roles::ResourceKind::Credential, id)
 }

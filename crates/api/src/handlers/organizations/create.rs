@@ -3,7 +3,7 @@
 use acs_storage::StorageError;
 
 use super::input;
-use super::render::render_organization;
+use super::render::{render_organization, roles_of};
 use super::{NAME_TAKEN, Organizations};
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
@@ -27,13 +27,9 @@ impl Create for Organizations {
                 other => other.into(),
             })?;
             let subject = Subject::named(acs_storage::activity::ORGANIZATION, org.id, &org.name);
-            activity::record_creation(
-                conn,
-                now,
-                &principal.user,
-                &subject,
-                &render_organization(principal, &org, Default::default()),
-            )?;
+            let record =
+                render_organization(principal, &org, Default::default(), roles_of(conn, org.id)?);
+            activity::record_creation(conn, now, &principal.user, &subject, &record)?;
             Ok(org)
         })?;
         tracing::info!(
@@ -41,7 +37,13 @@ impl Create for Organizations {
             organization = org.id,
             "organization created"
         );
-        Ok(render_organization(principal, &org, Default::default()))
+        let object_roles = roles_of(ctx.conn()?, org.id)?;
+        Ok(render_organization(
+            principal,
+            &org,
+            Default::default(),
+            object_roles,
+        ))
     }
 
     /// None, as in the reference.

@@ -1,6 +1,6 @@
 //! `DELETE /api/v2/organizations/<id>/` (see [`crate::handlers::detail`]).
 
-use super::render::render_organization;
+use super::render::{render_organization, roles_of};
 use super::{Organizations, visible};
 use crate::auth::Principal;
 use crate::context::Context;
@@ -15,7 +15,8 @@ impl Delete for Organizations {
     fn remove(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Subject> {
         let org = visible(ctx, principal, id)?;
         acs_authz::can_delete_organization(&principal.actor, id)?;
-        let record = render_organization(principal, &org, Default::default());
+        let object_roles = roles_of(ctx.conn()?, id)?;
+        let record = render_organization(principal, &org, Default::default(), object_roles);
         let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
         let now = ctx.now;
         ctx.write(|conn| {

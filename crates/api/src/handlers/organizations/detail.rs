@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::render::render_organization;
+use super::render::{render_organization, roles_of};
 use super::{Organizations, visible};
 use crate::auth::Principal;
 use crate::context::Context;
@@ -20,15 +20,19 @@ impl Detail for Organizations {
     fn get(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Value> {
         let org = visible(ctx, principal, id)?;
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &[id])?;
+        let object_roles = roles_of(ctx.conn()?, id)?;
         Ok(render_organization(
             principal,
             &org,
             counts.get(&id).copied().unwrap_or_default(),
+            object_roles,
         ))
     }
 }
 
 impl Options for Organizations {
+    const ROLE_KIND: Option<acs_authz::roles::ResourceKind> =
+        Some(acs_authz::roles::ResourceKind::Organization);
     const META: ResourceMeta = super::META;
 
     fn can_create(principal: &Principal) -> bool {

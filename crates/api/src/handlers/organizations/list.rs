@@ -1,7 +1,7 @@
 //! `GET /api/v2/organizations/` (see [`crate::handlers::listing`]).
 
 use super::Organizations;
-use super::render::render_organization;
+use super::render::{render_organization, roles_of};
 use crate::context::Context;
 use crate::handlers::listing::{ListAsked, Listing, PageResult};
 use serde_json::Value;
@@ -17,17 +17,16 @@ impl Listing for Organizations {
         let page = acs_storage::organizations::list(ctx.conn()?, &visibility, &list.params)??;
         let ids: Vec<i64> = page.items.iter().map(|o| o.id).collect();
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &ids)?;
-        let results = page
-            .items
-            .iter()
-            .map(|org| {
-                render_organization(
-                    principal,
-                    org,
-                    counts.get(&org.id).copied().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let mut results = Vec::with_capacity(page.items.len());
+        for org in &page.items {
+            let object_roles = roles_of(ctx.conn()?, org.id)?;
+            results.push(render_organization(
+                principal,
+                org,
+                counts.get(&org.id).copied().unwrap_or_default(),
+                object_roles,
+            ));
+        }
         list.envelope(page.count, results)
     }
 }

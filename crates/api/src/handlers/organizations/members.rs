@@ -86,7 +86,7 @@ async fn list(
         let page = acs_storage::users::list(
             ctx.conn()?,
             &acs_authz::UserVisibility::All,
-            Some((id, role_name)),
+            Some(acs_storage::users::Within::Organization(id, role_name)),
             &list.params,
         )??;
         let may_change =

@@ -6,8 +6,14 @@ use serde_json::{Value, json};
 use crate::auth::Principal;
 use crate::http::render::{capabilities, envelope};
 
-/// Renders `org` as `viewer` sees it.
-pub fn render_organization(viewer: &Principal, org: &Organization, counts: RoleCounts) -> Value {
+/// Renders `org` as `viewer` sees it; `object_roles` is its roles' summary
+/// ([`crate::handlers::roles::summary_of`]).
+pub fn render_organization(
+    viewer: &Principal,
+    org: &Organization,
+    counts: RoleCounts,
+    object_roles: Value,
+) -> Value {
     let caps = acs_authz::organization_capabilities(&viewer.actor, org.id);
     let base = format!("/api/v2/organizations/{}/", org.id);
     let mut record = envelope(
@@ -20,8 +26,10 @@ pub fn render_organization(viewer: &Principal, org: &Organization, counts: RoleC
             "applications": format!("{base}applications/"),
             "source_credentials": format!("{base}source_credentials/"),
             "activity_stream": format!("{base}activity_stream/"),
+            "object_roles": format!("{base}object_roles/"),
         }),
         json!({
+            "object_roles": object_roles,
             "user_capabilities": capabilities(caps),
             "related_field_counts": { "users": counts.users, "admins": counts.admins },
         }),
@@ -31,4 +39,9 @@ pub fn render_organization(viewer: &Principal, org: &Organization, counts: RoleC
     record.insert("name".into(), json!(org.name));
     record.insert("description".into(), json!(org.description));
     Value::Object(record)
+}
+
+/// `summary_fields.object_roles` of organization `id`.
+pub fn roles_of(conn: &mut acs_storage::DbConnection, id: i64) -> crate::error::ApiResult<Value> {
+    crate::handlers::roles::summary_of(conn, acs_authz::roles::ResourceKind::Organization, id)
 }

@@ -4,7 +4,7 @@ use acs_storage::StorageError;
 use acs_storage::organizations::RoleCounts;
 
 use super::input;
-use super::render::render_organization;
+use super::render::{render_organization, roles_of};
 use super::{NAME_TAKEN, Organizations, visible};
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
@@ -29,21 +29,24 @@ impl Change for Organizations {
                 })?;
             let counts = RoleCounts::default();
             let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
+            let object_roles = roles_of(conn, id)?;
             activity::record_update(
                 conn,
                 now,
                 &principal.user,
                 &subject,
-                &render_organization(principal, &before, counts),
-                &render_organization(principal, &org, counts),
+                &render_organization(principal, &before, counts, object_roles.clone()),
+                &render_organization(principal, &org, counts, object_roles),
             )?;
             Ok(org)
         })?;
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &[id])?;
+        let object_roles = roles_of(ctx.conn()?, id)?;
         Ok(render_organization(
             principal,
             &org,
             counts.get(&id).copied().unwrap_or_default(),
+            object_roles,
         ))
     }
 }

@@ -22,9 +22,11 @@ pub fn target_of(user: &User, memberships: &Memberships) -> TargetUser {
 /// password is never shown; `$encrypted$` stands in for it.
 pub type UserRecord = Record<Related, SummaryFields, UserFields>;
 
-/// A user record's links: none.
+/// A user record's links: the roles granted to the user (awxkit's `users grant` posts there).
 #[derive(Debug, Clone, Serialize)]
-pub struct Related {}
+pub struct Related {
+    roles: String,
+}
 
 /// What a user record summarizes: what the viewer may do to the user.
 #[derive(Debug, Clone, Serialize)]
@@ -54,7 +56,9 @@ pub fn render_user(viewer: &Principal, user: &User, memberships: &Memberships) -
         user.id,
         format!("/api/v2/users/{}/", user.id),
         (&user.created, &user.modified),
-        Related {},
+        Related {
+            roles: format!("/api/v2/users/{}/roles/", user.id),
+        },
         SummaryFields {
             user_capabilities: caps.into(),
         },

@@ -1,0 +1,115 @@
+//! Granting and revoking a role to a user, with the reference's checks in its order
+//! (`RoleAccess`, and the credential rules of its role views).
+
+use acs_authz::roles::{ResourceKind, RoleField};
+use acs_authz::{OrganizationRole, TargetUser};
+use acs_storage::roles::RoleRecord;
+use acs_storage::users::User;
+use serde_json::{Map, json};
+
+use super::owner::Owner;
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+use acs_app::activity::{self, Subject};
+
+/// A 400 with the reference's `{"msg": …}` body.
+pub fn refused(message: &str) -> ApiError {
+    ApiError::Invalid(Map::from_iter([("msg".to_owned(), json!(message))]))
+}
+
+/// Grants `role` to `user` (revokes it with `disassociate`) for `principal`, and records it in
+/// the activity stream. Granting a role held directly, or revoking one not held, changes
+/// nothing and succeeds.
+pub fn change(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    (role, owner): (&RoleRecord, Option<&Owner>),
+    (user, target): (&User, &TargetUser),
+    disassociate: bool,
+) -> ApiResult<()> {
+    let actor = &principal.actor;
+    acs_authz::check_method(actor, false)?;
+    let Some(owner) = owner else {
+        // The flags are the system roles; a membership row would grant nothing.
+        if !actor.is_superuser {
+            return Err(ApiError::permission_denied());
+        }
+        return Err(refused(
+            "System roles are given and taken by PATCH /api/v2/users/<id>/ with is_superuser \
+             or is_system_auditor.",
+        ));
+    };
+    if owner.credential.is_some() {
+        match owner.resource.organization {
+            Some(org) if !disassociate && !target.organizations().any(|o| o == org) => {
+                return Err(refused(
+                    "You cannot grant credential access to a user not in the credentials' \
+                     organization",
+                ));
+            }
+            None if !actor.is_superuser => {
+                return Err(refused(
+                    "You cannot grant private credential access to another user",
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !actor.is_superuser {
+        if !acs_authz::can_view_user(actor, target) {
+            return Err(ApiError::permission_denied());
+        }
+        let field = RoleField::parse(&role.field);
+        match (owner.resource.kind, field) {
+            (ResourceKind::Organization, Some(RoleField::Admin | RoleField::Member)) => {
+                let membership = if field == Some(RoleField::Admin) {
+                    OrganizationRole::Admin
+                } else {
+                    OrganizationRole::Member
+                };
+                acs_authz::can_change_membership(actor, owner.resource.id, membership, target)?;
+            }
+            _ => owner.administered_by(actor)?,
+        }
+    }
+    let now = ctx.now;
+    let changed = ctx.write(|conn| {
+        let changed = if disassociate {
+            acs_storage::roles::revoke(conn, role.id, user.id)?
+        } else {
+            acs_storage::roles::grant(conn, role.id, user.id)?
+        };
+        if changed {
+            let operation = if disassociate {
+                "disassociate"
+            } else {
+                "associate"
+            };
+            let object = Subject::named(
+                owner.resource.kind.type_name(),
+                owner.resource.id,
+                &owner.name,
+            );
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                operation,
+                &Subject::user(user),
+                Some(&object),
+                json!({ "role": role.field, "role_id": role.id }),
+            )?;
+        }
+        Ok(changed)
+    })?;
+    tracing::info!(
+        actor = principal.user.id,
+        role = role.id,
+        user = user.id,
+        disassociate,
+        changed,
+        "role membership changed"
+    );
+    Ok(())
+}

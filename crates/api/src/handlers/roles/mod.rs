@@ -1,0 +1,45 @@
+//! Roles as the reference serves them: `/api/v2/roles/<id>/`, who holds one
+//! (`/roles/<id>/users/`), what a user holds (`/users/<id>/roles/`), and each role-bearing
+//! record's roles (`summary_fields.object_roles`, `/<resource>/<id>/object_roles/`).
+//!
+//! Which role implies which is `acs_authz::roles`; the rows are `acs_storage::roles`.
+
+mod grant;
+mod object_roles;
+mod options;
+mod owner;
+mod render;
+mod role_users;
+mod user_roles;
+
+pub use object_roles::{list_object_roles, summary_of};
+pub use options::{GRANT_FIELDS, META, options_grants, options_role};
+pub use role_users::{change_role_users, get_role, list_role_users};
+pub use user_roles::{change_user_roles, list_user_roles};
+
+use acs_storage::roles::RoleRecord;
+
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+
+/// The `Warning` the reference sends on every role endpoint.
+pub const DEPRECATION: &str =
+    "299 awx \"This resource has been deprecated and will be removed in a future release.\"";
+
+/// Role `id`, if the caller may see it: 404 if missing, 403 if its object is hidden.
+fn visible_role(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    id: i64,
+) -> ApiResult<(RoleRecord, Option<owner::Owner>)> {
+    let role = acs_storage::roles::find(ctx.conn()?, id)?
+        .ok_or_else(|| ApiError::NotFound("Not found.".into()))?;
+    let owner = owner::of(ctx, &role)?;
+    if let Some(owner) = &owner
+        && !owner.visible_to(&principal.actor)
+    {
+        return Err(ApiError::permission_denied());
+    }
+    Ok((role, owner))
+}

@@ -1,0 +1,79 @@
+//! A role-bearing record's roles: `summary_fields.object_roles` (in declaration order, which
+//! clients show and check role names against) and `/<resource>/<id>/object_roles/`.
+
+use acs_authz::roles::{ResourceKind, RoleField};
+use acs_storage::DbConnection;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Map, Value, json};
+
+use super::role_users::deprecated;
+use super::{owner, render};
+use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in_list;
+use crate::state::AppState;
+
+/// `summary_fields.object_roles` of object `id` of `kind`: each role field's name,
+/// description and role id; an organization's admin and member roles are `user_only`.
+pub fn summary_of(conn: &mut DbConnection, kind: ResourceKind, id: i64) -> ApiResult<Value> {
+    let mut roles = Map::new();
+    for role in acs_storage::roles::of_objects(conn, kind, &[id])? {
+        let (name, description) = render::name_and_description(&role);
+        let mut entry = json!({ "description": description, "name": name, "id": role.id });
+        let participation = kind == ResourceKind::Organization
+            && matches!(
+                RoleField::parse(&role.field),
+                Some(RoleField::Admin | RoleField::Member)
+            );
+        if participation {
+            entry["user_only"] = json!(true);
+        }
+        roles.insert(role.field.clone(), entry);
+    }
+    Ok(Value::Object(roles))
+}
+
+/// `GET /api/v2/<resource>/<id>/object_roles/`: every role of the object, once the caller
+/// may see it.
+pub async fn list_object_roles(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let kind = kind_of_path(req.path())?;
+    let reply = signed_in_list(&req, &state, move |ctx, principal, list| {
+        let owner = owner::find(ctx, kind, id)?;
+        if !owner.visible_to(&principal.actor) {
+            return Err(ApiError::permission_denied());
+        }
+        let roles = acs_storage::roles::of_objects(ctx.conn()?, kind, &[id])?;
+        let count = i64::try_from(roles.len()).unwrap_or(i64::MAX);
+        let offset = usize::try_from(list.params.offset).unwrap_or(0);
+        let limit = usize::try_from(list.params.limit).unwrap_or(0);
+        let page: Vec<Value> = roles
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|role| render::role_record(role, Some(&owner)))
+            .collect();
+        list.envelope(count, page)
+    })
+    .await?;
+    Ok(deprecated(reply))
+}
+
+/// The kind whose collection starts `path` (`/api/v2/job_templates/7/object_roles/`).
+fn kind_of_path(path: &str) -> ApiResult<ResourceKind> {
+    let collection = path
+        .strip_prefix("/api/v2/")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_default();
+    Ok(match collection {
+        "organizations" => ResourceKind::Organization,
+        "credentials" => ResourceKind::Credential,
+        "projects" => ResourceKind::Project,
+        "inventories" => ResourceKind::Inventory,
+        "job_templates" => ResourceKind::JobTemplate,
+        _ => return Err(ApiError::NotFound("Not found.".into())),
+    })
+}

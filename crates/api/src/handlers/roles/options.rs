@@ -1,0 +1,43 @@
+//! `OPTIONS` on the role endpoints: a role's fields, and on the association sub-lists the
+//! body of a grant (`id`, `disassociate`).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use crate::error::ApiResult;
+use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
+use crate::state::AppState;
+
+/// A role record's metadata.
+pub const META: ResourceMeta = ResourceMeta {
+    name: "Role List",
+    description: "The roles of an object: who holds one may do what it names.",
+    fields: &[
+        FieldMeta::read_only("name", "string", "Name"),
+        FieldMeta::read_only("description", "string", "Description"),
+    ],
+};
+
+/// The body of a grant to a user (`/users/<id>/roles/`), as the reference describes it.
+pub const GRANT_FIELDS: &[FieldMeta] = &[
+    FieldMeta::writable("id", "integer", "ID", "Database ID for this role.").required(),
+    FieldMeta::writable(
+        "disassociate",
+        "integer",
+        "Disassociate",
+        "Provide to remove this role.",
+    ),
+];
+
+/// A role's, or a list of roles', metadata: read only.
+pub async fn options_role(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    answer_read_only(req, state, &META, "GET, HEAD, OPTIONS").await
+}
+
+/// The metadata of a list one grants roles through (`/roles/<id>/users/`,
+/// `/users/<id>/roles/`).
+pub async fn options_grants(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    answer_read_only(req, state, &META, "GET, POST, HEAD, OPTIONS").await
+}

@@ -1,0 +1,104 @@
+//! The object that owns a role: its name and what the access rules need of it.
+
+use acs_authz::roles::{Resource, ResourceKind};
+use acs_authz::{Actor, Denied, TargetCredential};
+use acs_storage::roles::RoleRecord;
+
+use crate::context::Context;
+use crate::error::ApiResult;
+use crate::handlers::automation::{Inventories, JobTemplates, Projects, Resource as _};
+
+/// A role's object.
+#[derive(Debug, Clone)]
+pub struct Owner {
+    /// The object, as the role graph sees it.
+    pub resource: Resource,
+    /// Its name.
+    pub name: String,
+    /// For a credential, what the credential rules need.
+    pub credential: Option<TargetCredential>,
+}
+
+impl Owner {
+    /// Whether `actor` may see the object (and so its roles).
+    pub fn visible_to(&self, actor: &Actor) -> bool {
+        match (&self.credential, self.resource.kind) {
+            (Some(credential), _) => acs_authz::can_view_credential(actor, credential),
+            (None, ResourceKind::Organization) => {
+                acs_authz::can_view_organization(actor, self.resource.id)
+                    || actor.holds(&self.resource, acs_authz::roles::RoleField::Read)
+            }
+            (None, _) => acs_authz::can_view_object(actor, &self.resource),
+        }
+    }
+
+    /// Whether `actor` administers the object: what granting its roles takes.
+    pub fn administered_by(&self, actor: &Actor) -> Result<(), Denied> {
+        match (&self.credential, self.resource.kind) {
+            (Some(credential), _) => acs_authz::can_change_credential(actor, credential),
+            (None, ResourceKind::Organization) => {
+                acs_authz::can_change_organization(actor, self.resource.id)
+            }
+            (None, _) => acs_authz::can_change_object(actor, &self.resource),
+        }
+    }
+
+    /// The object's URL.
+    pub fn url(&self) -> String {
+        let collection = match self.resource.kind {
+            ResourceKind::Organization => "organizations",
+            ResourceKind::Team => "teams",
+            ResourceKind::Credential => "credentials",
+            ResourceKind::Project => "projects",
+            ResourceKind::Inventory => "inventories",
+            ResourceKind::JobTemplate => "job_templates",
+        };
+        format!("/api/v2/{collection}/{}/", self.resource.id)
+    }
+}
+
+/// The owner of `role`; `None` for a system role.
+pub fn of(ctx: &mut Context<'_>, role: &RoleRecord) -> ApiResult<Option<Owner>> {
+    let (Some(kind), Some(id)) = (ResourceKind::parse(&role.kind), role.object_id) else {
+        return Ok(None);
+    };
+    find(ctx, kind, id).map(Some)
+}
+
+/// Object `id` of `kind`.
+pub fn find(ctx: &mut Context<'_>, kind: ResourceKind, id: i64) -> ApiResult<Owner> {
+    let conn = ctx.conn()?;
+    let plain = |resource: Resource, name: String| Owner {
+        resource,
+        name,
+        credential: None,
+    };
+    Ok(match kind {
+        ResourceKind::Organization => plain(
+            Resource::organization(id),
+            acs_storage::organizations::find(conn, id)?.name,
+        ),
+        ResourceKind::Credential => {
+            let credential = acs_storage::credentials::find(conn, id)?;
+            let target = crate::handlers::credentials::target_of(conn, &credential)?;
+            Owner {
+                resource: Resource::of(kind, id, credential.organization_id),
+                name: credential.name,
+                credential: Some(target),
+            }
+        }
+        ResourceKind::Project => {
+            let row = Projects::find(conn, id)?;
+            plain(Projects::governed_by(conn, &row)?, row.name)
+        }
+        ResourceKind::Inventory => {
+            let row = Inventories::find(conn, id)?;
+            plain(Inventories::governed_by(conn, &row)?, row.name)
+        }
+        ResourceKind::JobTemplate => {
+            let row = JobTemplates::find(conn, id)?;
+            plain(JobTemplates::governed_by(conn, &row)?, row.name)
+        }
+        ResourceKind::Team => plain(Resource::of(kind, id, None), String::new()),
+    })
+}
