@@ -4,10 +4,13 @@
 //! getting a token with `POST /api/v2/tokens/` (HTTP Basic) and deleting it at the end.
 
 use acs_tests::awx_collection::run_playbook;
-use acs_tests::{Backend, TestServer, backend_tests};
+use acs_tests::{Backend, Call, TestServer, backend_tests};
 use serde_json::{Value, json};
 
-backend_tests!(settings_module_sets_settings_idempotently);
+backend_tests!(
+    settings_module_sets_settings_idempotently,
+    role_module_grants_and_revokes_idempotently,
+);
 
 /// (a) one setting by `name`/`value`, (b) several with `settings:`, (c) the same again, which
 /// must change nothing, (d) an invalid value; then every registered result is written to
@@ -171,4 +174,179 @@ fn settings_module_sets_settings_idempotently(backend: Backend) {
     // Each task got a token and deleted it at its end: none is left.
     let tokens = admin.get_json("/api/v2/tokens/");
     assert_eq!(tokens["count"], 0, "tokens left behind: {tokens}");
+}
+
+/// The `role` module granting `execute` on a template, `use` on a credential and `admin` on
+/// a project, each idempotent on a second run; then revoking; and a role the project lacks,
+/// refused with the project's role names in declaration order.
+const ROLE_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    awx.awx.role:
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+  tasks:
+    - name: Execute on the template
+      awx.awx.role: {user: alice, role: execute, job_templates: [deploy], state: present}
+      register: execute_first
+    - name: Execute on the template again
+      awx.awx.role: {user: alice, role: execute, job_templates: [deploy], state: present}
+      register: execute_again
+    - name: Use on the credential
+      awx.awx.role: {user: alice, role: use, credentials: [deploy key], state: present}
+      register: use_first
+    - name: Use on the credential again
+      awx.awx.role: {user: alice, role: use, credentials: [deploy key], state: present}
+      register: use_again
+    - name: Admin on the project
+      awx.awx.role: {user: alice, role: admin, projects: [roles project], state: present}
+      register: admin_first
+    - name: Admin on the project again
+      awx.awx.role: {user: alice, role: admin, projects: [roles project], state: present}
+      register: admin_again
+    - name: Execute revoked
+      awx.awx.role: {user: alice, role: execute, job_templates: [deploy], state: absent}
+      register: execute_revoked
+    - name: A role projects do not have
+      awx.awx.role: {user: alice, role: adhoc, projects: [roles project], state: present}
+      register: wrong_role
+      ignore_errors: true
+    - name: Report the results
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: >-
+          {{ {'execute_first': execute_first, 'execute_again': execute_again,
+              'use_first': use_first, 'use_again': use_again,
+              'admin_first': admin_first, 'admin_again': admin_again,
+              'execute_revoked': execute_revoked, 'wrong_role': wrong_role} | to_json }}
+"#;
+
+fn role_module_grants_and_revokes_idempotently(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let organization = server.create_organization("Roles");
+    let alice = server.create_user("alice", "Alice-pass-1", false);
+    server.add_member(organization, alice);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    // A project on a directory of its own, and a template with no inventory.
+    let root = scratch.path().join("projects");
+    std::fs::create_dir_all(root.join("roles")).expect("the project directory");
+    std::fs::write(root.join("roles/site.yml"), "- hosts: all\n  tasks: []\n").expect("a playbook");
+    admin
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({ "PROJECTS_ROOT": root }))
+        .call()
+        .expect(200);
+    let project = acs_tests::id_of(
+        &admin
+            .post("/api/v2/projects/")
+            .json(&json!({"name": "roles project", "organization": organization, "local_path": "roles"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let template = acs_tests::id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({"name": "deploy", "project": project, "playbook": "site.yml"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let credential = acs_tests::id_of(
+        &admin
+            .post("/api/v2/credentials/")
+            .json(&json!({
+                "name": "deploy key", "organization": organization,
+                "credential_type": server.managed_type_id("ssh"),
+                "inputs": {"username": "deploy"},
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let report_path = scratch.path().join("report.json");
+    let output = run_playbook(
+        scratch.path(),
+        ROLE_PLAYBOOK,
+        &json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+            "report_path": report_path,
+        }),
+    );
+    let log = format!(
+        "ansible-playbook {}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{log}");
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(&report_path)
+            .unwrap_or_else(|error| panic!("no report ({error}):\n{log}")),
+    )
+    .unwrap_or_else(|error| panic!("the report is not JSON ({error}):\n{log}"));
+    for (task, changed) in [
+        ("execute_first", true),
+        ("execute_again", false),
+        ("use_first", true),
+        ("use_again", false),
+        ("admin_first", true),
+        ("admin_again", false),
+        ("execute_revoked", true),
+    ] {
+        assert_eq!(
+            report[task]["changed"], changed,
+            "{task}: {}\n{log}",
+            report[task]
+        );
+    }
+    let wrong = &report["wrong_role"];
+    assert_eq!(wrong["failed"], true, "{wrong}");
+    let message = wrong["msg"].as_str().unwrap_or_default();
+    assert!(message.contains("has no role adhoc_role"), "{message}");
+    assert!(
+        message.contains("available roles: admin_role, use_role, update_role, read_role"),
+        "{message}"
+    );
+    // What the module left: use on the credential and admin on the project (beside her
+    // membership), not execute.
+    let held = admin.get_json(&format!("/api/v2/users/{alice}/roles/"));
+    let mut names: Vec<String> = held["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|role| {
+            let summary = &role["summary_fields"];
+            format!(
+                "{} {} {}",
+                summary["resource_type"].as_str().unwrap_or_default(),
+                summary["resource_id"],
+                role["name"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("credential {credential} Use"),
+            format!("organization {organization} Member"),
+            format!("project {project} Admin"),
+        ],
+        "{held}"
+    );
+    let on_template = admin.get_json(&format!("/api/v2/job_templates/{template}/"));
+    let execute = &on_template["summary_fields"]["object_roles"]["execute_role"]["id"];
+    assert_eq!(
+        admin.get_json(&format!("/api/v2/roles/{execute}/users/"))["count"],
+        0
+    );
 }

@@ -154,3 +154,42 @@ fn a_cancel_sent_to_another_node_stops_the_job() {
         "the first node ran it: {job}"
     );
 }
+
+/// A role granted through one node lets its holder in on the other, and revoked there, is
+/// refused by the other within the bound.
+#[test]
+fn a_role_revoked_on_one_node_is_honoured_by_the_other_within_the_bound() {
+    let fixture = AutomationServer::start(Backend::Postgres, &[]);
+    let first = &fixture.server;
+    let second = first.start_peer();
+    let admin = first.admin();
+    let organization = first.create_organization("Ops");
+    fixture.project_file("ping", "site.yml", acs_tests::ansible::PING_PLAYBOOK);
+    let project = fixture.create_project(&admin, organization, "ping");
+    let template = admin
+        .post("/api/v2/job_templates/")
+        .json(&json!({"name": "deploy", "project": project, "playbook": "site.yml"}))
+        .call()
+        .expect(201)
+        .json();
+    let execute = template["summary_fields"]["object_roles"]["execute_role"]["id"]
+        .as_i64()
+        .expect("the execute role");
+    let alice = first.create_user("alice", "Alice-pass-1", false);
+    let path = format!("/api/v2/job_templates/{}/", id_of(&template));
+    let on_second = second.as_user("alice", "Alice-pass-1");
+    on_second.get(&path).call().expect(403);
+    admin
+        .post(&format!("/api/v2/roles/{execute}/users/"))
+        .json(&json!({ "id": alice }))
+        .call()
+        .expect(204);
+    honoured_within_bound(Instant::now(), 200, || on_second.get(&path).call().status);
+    admin
+        .post(&format!("/api/v2/roles/{execute}/users/"))
+        .json(&json!({ "id": alice, "disassociate": true }))
+        .call()
+        .expect(204);
+    let stale = honoured_within_bound(Instant::now(), 403, || on_second.get(&path).call().status);
+    eprintln!("the revoke reached the other node after {stale:?}");
+}
