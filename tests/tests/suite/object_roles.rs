@@ -15,6 +15,7 @@ backend_tests!(
     read_on_one_inventory_shows_that_inventory_only,
     an_organization_admin_grants_and_revokes_execute,
     credential_and_system_roles_are_refused_by_rule,
+    organization_sub_admins_create_and_creators_administer,
 );
 
 /// Grants `user` role `field` of object `kind` `id` (SQL, honoured by every node within the
@@ -426,4 +427,74 @@ fn credential_and_system_roles_are_refused_by_rule(backend: Backend) {
         reply.json()["detail"],
         "Role matching query does not exist."
     );
+}
+
+/// An organization's `project_admin` creates projects there (and others may not); who creates
+/// a template from a project they may use becomes the template's admin.
+fn organization_sub_admins_create_and_creators_administer(backend: Backend) {
+    let Fixture {
+        automation,
+        organization,
+        alice_id,
+        alice,
+        ..
+    } = fixture(backend);
+    let server = &automation.server;
+    automation.project_file("more", "site.yml", PING_PLAYBOOK);
+    let project = json!({"name": "more", "organization": organization, "local_path": "more"});
+    alice
+        .post("/api/v2/projects/")
+        .json(&project)
+        .call()
+        .expect(403);
+    grant(
+        server,
+        alice_id,
+        "organization",
+        organization,
+        "project_admin_role",
+    );
+    let created = alice
+        .post("/api/v2/projects/")
+        .json(&project)
+        .call()
+        .expect(201)
+        .json();
+    let project_id = id_of(&created);
+    // A project admin does not administer templates, nor make inventories.
+    alice
+        .post("/api/v2/inventories/")
+        .json(&json!({"name": "hers", "organization": organization}))
+        .call()
+        .expect(403);
+    let template = alice
+        .post("/api/v2/job_templates/")
+        .json(&json!({"name": "hers", "project": project_id, "playbook": "site.yml"}))
+        .call()
+        .expect(201)
+        .json();
+    let path = format!("/api/v2/job_templates/{}/", id_of(&template));
+    revoke(
+        server,
+        alice_id,
+        "organization",
+        organization,
+        "project_admin_role",
+    );
+    // The project stays out of reach, the template she made is hers to change.
+    alice
+        .patch(&format!("/api/v2/projects/{project_id}/"))
+        .json(&json!({"description": "mine"}))
+        .call()
+        .expect(403);
+    alice
+        .patch(&path)
+        .json(&json!({"description": "mine"}))
+        .call()
+        .expect(200);
+    let admins = alice.get_json(&format!(
+        "/api/v2/roles/{}/users/",
+        role_id(&alice.get_json(&path), "admin_role")
+    ));
+    assert_eq!(admins["results"][0]["username"], "alice", "{admins}");
 }

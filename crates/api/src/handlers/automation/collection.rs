@@ -49,9 +49,12 @@ impl<R: Resource> Create for R {
         ctx.write(|conn| {
             let sent = Body::new(&body.0, &principal.actor, &settings);
             let (input, organization) = R::read(conn, sent)?;
-            acs_authz::can_change_automation(&principal.actor, organization)?;
+            R::may_create(conn, &principal.actor, &input, organization)?;
             let by = principal.user.id;
             let row = R::insert(Write { conn, by, now }, input).map_err(name_conflict::<R>)?;
+            if R::OWNS_ROLES {
+                make_creator_admin::<R>(conn, principal, &row)?;
+            }
             let record = R::render(conn, principal, &row)?;
             let subject = Subject::named(R::KIND, R::id(&row), R::name(&row));
             activity::record_creation(conn, now, &principal.user, &subject, &record)?;
@@ -81,4 +84,29 @@ impl<R: Resource> SubList for InventoryChildren<R> {
     fn scope(inventory: i64, _: &Principal) -> Option<i64> {
         Some(inventory)
     }
+}
+
+/// The creator of a row becomes the admin of it, unless they administer it already (an
+/// organization admin, a superuser): as in the reference, who made a template may manage it.
+fn make_creator_admin<R: Resource>(
+    conn: &mut acs_storage::DbConnection,
+    principal: &Principal,
+    row: &R::Row,
+) -> ApiResult<()> {
+    let governed = R::governed_by(conn, row)?;
+    if principal
+        .actor
+        .holds(&governed, acs_authz::roles::RoleField::Admin)
+    {
+        return Ok(());
+    }
+    let admin = acs_storage::roles::of_field(
+        conn,
+        R::ROLE_KIND,
+        R::id(row),
+        acs_authz::roles::RoleField::Admin,
+    )?
+    .ok_or_else(|| crate::error::ApiError::Internal("a new row without its roles".into()))?;
+    acs_storage::roles::grant(conn, admin.id, principal.user.id)?;
+    Ok(())
 }

@@ -23,6 +23,7 @@ impl Resource for Inventories {
     const COLLECTION: &'static str = "inventories";
     const NAME_TAKEN: &'static str = "Inventory with this Name and Organization already exists.";
     const ROLE_KIND: acs_authz::roles::ResourceKind = acs_authz::roles::ResourceKind::Inventory;
+    const CREATOR_ROLE: acs_authz::roles::RoleField = acs_authz::roles::RoleField::InventoryAdmin;
     const META: ResourceMeta = ResourceMeta {
         name: "Inventory List",
         description: "Sets of hosts that jobs run against.",
@@ -44,7 +45,7 @@ impl Resource for Inventories {
         fields.finish()?;
         let before = sent.before.map(|inventory| inventory.organization_id);
         let (organization, owner) =
-            references::organization(conn, sent.actor, organization, before)?;
+            references::organization(conn, organization, before)?;
         let input = InventoryValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),

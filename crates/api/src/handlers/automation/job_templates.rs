@@ -42,6 +42,17 @@ impl Resource for JobTemplates {
 
     crate::stored_rows!(acs_storage::job_templates, owner: organization, writes: stamped);
 
+    /// As in the reference, creating a template takes no organization role: `use` on its
+    /// project (and on its inventory, when given), which reading the body checked.
+    fn may_create(
+        _: &mut DbConnection,
+        actor: &acs_authz::Actor,
+        _: &Self::Input,
+        _: i64,
+    ) -> ApiResult<()> {
+        Ok(acs_authz::check_method(actor, false)?)
+    }
+
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
         let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));

@@ -78,10 +78,15 @@ impl<R: Resource> Options for R {
         None
     };
 
-    /// Superusers and organization admins.
+    /// Superusers, organization admins, and holders of the organization role that creating
+    /// takes (`project_admin` for projects, say).
     fn can_create(principal: &Principal) -> bool {
         let actor = &principal.actor;
-        !actor.read_only && (actor.is_superuser || actor.is_org_admin_anywhere())
+        let creator = actor.grants.direct().any(|role| {
+            role.kind == acs_authz::roles::ResourceKind::Organization
+                && role.field == R::CREATOR_ROLE
+        });
+        !actor.read_only && (actor.is_superuser || actor.is_org_admin_anywhere() || creator)
     }
 
     /// An object the caller cannot see, or that does not exist, gets the metadata without

@@ -31,6 +31,7 @@ impl Resource for Projects {
         "This path is already being used by another manual project.",
     )];
     const ROLE_KIND: acs_authz::roles::ResourceKind = acs_authz::roles::ResourceKind::Project;
+    const CREATOR_ROLE: acs_authz::roles::RoleField = acs_authz::roles::RoleField::ProjectAdmin;
     const META: ResourceMeta = ResourceMeta {
         name: "Project List",
         description: "Directories of playbooks under the PROJECTS_ROOT setting.",
@@ -75,7 +76,7 @@ impl Resource for Projects {
         fields.finish()?;
         let before = sent.before.map(|project| project.organization_id);
         let (organization, owner) =
-            references::organization(conn, sent.actor, organization, before)?;
+            references::organization(conn, organization, before)?;
         let input = ProjectValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),

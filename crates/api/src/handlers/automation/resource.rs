@@ -114,6 +114,8 @@ pub trait Resource: 'static {
     const ROLE_KIND: ResourceKind;
     /// Whether the rows carry roles of their own (hosts and inventory sources do not).
     const OWNS_ROLES: bool = true;
+    /// The organization role that creating a row takes ([`Resource::may_create`]).
+    const CREATOR_ROLE: acs_authz::roles::RoleField = acs_authz::roles::RoleField::Admin;
 
     /// The row `id`.
     fn find(conn: &mut DbConnection, id: i64) -> StorageResult<Self::Row>;
@@ -137,6 +139,22 @@ pub trait Resource: 'static {
     /// Validates `sent`, including the records it refers to and its sender's right to use
     /// them; returns the input and the organization the resulting row belongs to.
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)>;
+    /// Whether `actor` may create a row from `input` (read and checked), in `organization`:
+    /// by default, holding `CREATOR_ROLE` on the organization (its admin always does).
+    fn may_create(
+        conn: &mut DbConnection,
+        actor: &Actor,
+        input: &Self::Input,
+        organization: i64,
+    ) -> ApiResult<()> {
+        let _ = (conn, input);
+        let org = acs_authz::roles::Resource::organization(organization);
+        Ok(acs_authz::can_act_on_object(
+            actor,
+            &org,
+            Self::CREATOR_ROLE,
+        )?)
+    }
     /// Inserts a row.
     fn insert(write: Write<'_>, input: Self::Input) -> StorageResult<Self::Row>;
     /// Applies an update to row `id`.
