@@ -25,10 +25,25 @@ impl<R: Resource> Listing for R {
         let visibility = acs_authz::visible_objects(&principal.actor, R::ROLE_KIND);
         let conn = ctx.conn()?;
         let page = R::list(conn, &visibility, inventory, &list.params)??;
+        let mut roles = if R::OWNS_ROLES {
+            let ids: Vec<i64> = page.items.iter().map(R::id).collect();
+            Some(crate::handlers::roles::summaries_of(
+                conn,
+                R::ROLE_KIND,
+                &ids,
+            )?)
+        } else {
+            None
+        };
         let results = page
             .items
             .iter()
-            .map(|row| R::render(conn, principal, row))
+            .map(|row| {
+                let object_roles = roles
+                    .as_mut()
+                    .map(|roles| roles.remove(&R::id(row)).unwrap_or_else(|| json!({})));
+                R::render_with(conn, principal, row, object_roles)
+            })
             .collect::<ApiResult<Vec<_>>>()?;
         list.envelope(page.count, results)
     }

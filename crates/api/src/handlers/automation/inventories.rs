@@ -44,8 +44,7 @@ impl Resource for Inventories {
         let organization = fields.id("organization", true);
         fields.finish()?;
         let before = sent.before.map(|inventory| inventory.organization_id);
-        let (organization, owner) =
-            references::organization(conn, organization, before)?;
+        let (organization, owner) = references::organization(conn, organization, before)?;
         let input = InventoryValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),

@@ -75,8 +75,7 @@ impl Resource for Projects {
         let local_path = local_path.and_then(|path| directory(&mut fields, sent.settings, path));
         fields.finish()?;
         let before = sent.before.map(|project| project.organization_id);
-        let (organization, owner) =
-            references::organization(conn, organization, before)?;
+        let (organization, owner) = references::organization(conn, organization, before)?;
         let input = ProjectValues {
             name,
             description: description.or_else(|| sent.full.then(String::new)),

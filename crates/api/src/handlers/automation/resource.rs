@@ -180,6 +180,26 @@ pub trait Resource: 'static {
     /// The record as `viewer` sees it: the envelope (its capabilities those the governing
     /// object's roles give), `name`, `description`, then [`Resource::fields`].
     fn render(conn: &mut DbConnection, viewer: &Principal, row: &Self::Row) -> ApiResult<Value> {
+        let object_roles = if Self::OWNS_ROLES {
+            Some(crate::handlers::roles::summary_of(
+                conn,
+                Self::ROLE_KIND,
+                Self::id(row),
+            )?)
+        } else {
+            None
+        };
+        Self::render_with(conn, viewer, row, object_roles)
+    }
+
+    /// [`Resource::render`] with the row's `summary_fields.object_roles` read already (a
+    /// list's page reads them in one query); `None` for rows without roles.
+    fn render_with(
+        conn: &mut DbConnection,
+        viewer: &Principal,
+        row: &Self::Row,
+        object_roles: Option<Value>,
+    ) -> ApiResult<Value> {
         let governed = Self::governed_by(conn, row)?;
         let caps = acs_authz::object_capabilities(&viewer.actor, &governed);
         let id = Self::id(row);
@@ -191,10 +211,9 @@ pub trait Resource: 'static {
             related.extend(links);
         }
         let mut summary = json!({ "user_capabilities": capabilities(caps) });
-        if Self::OWNS_ROLES {
+        if let Some(object_roles) = object_roles {
             related.insert("object_roles".into(), json!(format!("{base}object_roles/")));
-            summary["object_roles"] =
-                crate::handlers::roles::summary_of(conn, Self::ROLE_KIND, id)?;
+            summary["object_roles"] = object_roles;
         }
         let (created, modified) = Self::stamps(row);
         let mut record = envelope(

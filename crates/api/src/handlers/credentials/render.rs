@@ -143,6 +143,12 @@ pub fn render_page(
     items: &[Credential],
 ) -> ApiResult<Vec<CredentialRecord>> {
     let mut summaries = acs_storage::credentials::summaries(conn, items)?;
+    let ids: Vec<i64> = items.iter().map(|credential| credential.id).collect();
+    let mut roles = crate::handlers::roles::summaries_of(
+        conn,
+        acs_authz::roles::ResourceKind::Credential,
+        &ids,
+    )?;
     let mut configs: HashMap<i64, InputConfiguration> = HashMap::new();
     let mut records = Vec::with_capacity(items.len());
     for credential in items {
@@ -157,7 +163,9 @@ pub fn render_page(
         }
         let target = super::target_of(conn, credential)?;
         let summary = summaries.remove(&credential.id).unwrap_or_default();
-        let object_roles = object_roles(conn, credential.id)?;
+        let object_roles = roles
+            .remove(&credential.id)
+            .unwrap_or_else(|| serde_json::json!({}));
         records.push(render(
             viewer,
             credential,

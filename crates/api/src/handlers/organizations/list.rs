@@ -1,7 +1,7 @@
 //! `GET /api/v2/organizations/` (see [`crate::handlers::listing`]).
 
 use super::Organizations;
-use super::render::{render_organization, roles_of};
+use super::render::render_organization;
 use crate::context::Context;
 use crate::handlers::listing::{ListAsked, Listing, PageResult};
 use serde_json::Value;
@@ -17,9 +17,16 @@ impl Listing for Organizations {
         let page = acs_storage::organizations::list(ctx.conn()?, &visibility, &list.params)??;
         let ids: Vec<i64> = page.items.iter().map(|o| o.id).collect();
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &ids)?;
+        let mut roles = crate::handlers::roles::summaries_of(
+            ctx.conn()?,
+            acs_authz::roles::ResourceKind::Organization,
+            &ids,
+        )?;
         let mut results = Vec::with_capacity(page.items.len());
         for org in &page.items {
-            let object_roles = roles_of(ctx.conn()?, org.id)?;
+            let object_roles = roles
+                .remove(&org.id)
+                .unwrap_or_else(|| serde_json::json!({}));
             results.push(render_organization(
                 principal,
                 org,

@@ -12,7 +12,7 @@ mod render;
 mod role_users;
 mod user_roles;
 
-pub use object_roles::{list_object_roles, summary_of};
+pub use object_roles::{list_object_roles, summaries_of, summary_of};
 pub use options::{GRANT_FIELDS, META, options_grants, options_role};
 pub use role_users::{change_role_users, get_role, list_role_users};
 pub use user_roles::{change_user_roles, list_user_roles};

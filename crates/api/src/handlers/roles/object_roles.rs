@@ -2,7 +2,10 @@
 //! clients show and check role names against) and `/<resource>/<id>/object_roles/`.
 
 use acs_authz::roles::{ResourceKind, RoleField};
+use std::collections::HashMap;
+
 use acs_storage::DbConnection;
+use acs_storage::roles::RoleRecord;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value, json};
 
@@ -15,8 +18,33 @@ use crate::state::AppState;
 /// `summary_fields.object_roles` of object `id` of `kind`: each role field's name,
 /// description and role id; an organization's admin and member roles are `user_only`.
 pub fn summary_of(conn: &mut DbConnection, kind: ResourceKind, id: i64) -> ApiResult<Value> {
+    let records = acs_storage::roles::of_objects(conn, kind, &[id])?;
+    Ok(summary(kind, &records))
+}
+
+/// [`summary_of`] for each of the objects `ids` of `kind`, in one query (a list's page).
+pub fn summaries_of(
+    conn: &mut DbConnection,
+    kind: ResourceKind,
+    ids: &[i64],
+) -> ApiResult<HashMap<i64, Value>> {
+    let records = acs_storage::roles::of_objects(conn, kind, ids)?;
+    let mut by_object: HashMap<i64, Vec<RoleRecord>> = HashMap::new();
+    for record in records {
+        if let Some(object) = record.object_id {
+            by_object.entry(object).or_default().push(record);
+        }
+    }
+    Ok(by_object
+        .into_iter()
+        .map(|(object, records)| (object, summary(kind, &records)))
+        .collect())
+}
+
+/// The summary of one object's role records (in declaration order, as stored).
+fn summary(kind: ResourceKind, records: &[RoleRecord]) -> Value {
     let mut roles = Map::new();
-    for role in acs_storage::roles::of_objects(conn, kind, &[id])? {
+    for role in records {
         let (name, description) = render::name_and_description(&role);
         let mut entry = json!({ "description": description, "name": name, "id": role.id });
         let participation = kind == ResourceKind::Organization
@@ -29,7 +57,7 @@ pub fn summary_of(conn: &mut DbConnection, kind: ResourceKind, id: i64) -> ApiRe
         }
         roles.insert(role.field.clone(), entry);
     }
-    Ok(Value::Object(roles))
+    Value::Object(roles)
 }
 
 /// `GET /api/v2/<resource>/<id>/object_roles/`: every role of the object, once the caller
