@@ -45,7 +45,7 @@ pub fn summaries_of(
 fn summary(kind: ResourceKind, records: &[RoleRecord]) -> Value {
     let mut roles = Map::new();
     for role in records {
-        let (name, description) = render::name_and_description(&role);
+        let (name, description) = render::name_and_description(role);
         let mut entry = json!({ "description": description, "name": name, "id": role.id });
         let participation = kind == ResourceKind::Organization
             && matches!(
