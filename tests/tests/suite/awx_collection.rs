@@ -69,21 +69,12 @@ fn several() -> Value {
     })
 }
 
-fn settings_module_sets_settings_idempotently(backend: Backend) {
-    let server = TestServer::start(backend);
-    let scratch = tempfile::tempdir().expect("a scratch directory");
-    let report_path = scratch.path().join("report.json");
-    let output = run_playbook(
-        scratch.path(),
-        PLAYBOOK,
-        &json!({
-            "controller_host": server.base,
-            "controller_username": "admin",
-            "controller_password": server.admin_password,
-            "several": several(),
-            "report_path": report_path,
-        }),
-    );
+/// Runs `playbook` in `workdir` with `vars` and a `report_path` of its own, asserts it
+/// succeeded, and returns the report it wrote with the run's log (for messages).
+fn played(workdir: &std::path::Path, playbook: &str, mut vars: Value) -> (Value, String) {
+    let report_path = workdir.join("report.json");
+    vars["report_path"] = json!(report_path);
+    let output = run_playbook(workdir, playbook, &vars);
     let log = format!(
         "ansible-playbook {}\n--- stdout\n{}\n--- stderr\n{}",
         output.status,
@@ -96,6 +87,22 @@ fn settings_module_sets_settings_idempotently(backend: Backend) {
             .unwrap_or_else(|error| panic!("no report ({error}):\n{log}")),
     )
     .unwrap_or_else(|error| panic!("the report is not JSON ({error}):\n{log}"));
+    (report, log)
+}
+
+fn settings_module_sets_settings_idempotently(backend: Backend) {
+    let server = TestServer::start(backend);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let (report, log) = played(
+        scratch.path(),
+        PLAYBOOK,
+        json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+            "several": several(),
+        }),
+    );
 
     // No task warned (a token the module could not delete, say).
     for task in ["by_name", "several_first", "several_again", "invalid"] {
@@ -270,29 +277,15 @@ fn role_module_grants_and_revokes_idempotently(backend: Backend) {
             .expect(201)
             .json(),
     );
-    let report_path = scratch.path().join("report.json");
-    let output = run_playbook(
+    let (report, log) = played(
         scratch.path(),
         ROLE_PLAYBOOK,
-        &json!({
+        json!({
             "controller_host": server.base,
             "controller_username": "admin",
             "controller_password": server.admin_password,
-            "report_path": report_path,
         }),
     );
-    let log = format!(
-        "ansible-playbook {}\n--- stdout\n{}\n--- stderr\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{log}");
-    let report: Value = serde_json::from_str(
-        &std::fs::read_to_string(&report_path)
-            .unwrap_or_else(|error| panic!("no report ({error}):\n{log}")),
-    )
-    .unwrap_or_else(|error| panic!("the report is not JSON ({error}):\n{log}"));
     for (task, changed) in [
         ("execute_first", true),
         ("execute_again", false),

@@ -44,22 +44,6 @@ impl Resource for Hosts {
 
     crate::stored_rows!(acs_storage::hosts, owner: inventory);
 
-    /// The admins of the row's inventory create its hosts and sources.
-    fn may_create(
-        conn: &mut DbConnection,
-        actor: &acs_authz::Actor,
-        input: &Self::Input,
-        organization: i64,
-    ) -> ApiResult<()> {
-        let _ = conn;
-        let inventory = acs_authz::roles::Resource::of(
-            acs_authz::roles::ResourceKind::Inventory,
-            input.inventory_id.unwrap_or_default(),
-            Some(organization),
-        );
-        Ok(acs_authz::can_change_object(actor, &inventory)?)
-    }
-
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
         let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));

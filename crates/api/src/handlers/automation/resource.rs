@@ -337,6 +337,21 @@ macro_rules! stored_rows {
             ("inventory", format!("/api/v2/inventories/{}/", row.inventory_id))
         }
 
+        /// The admins of the row's inventory create what lives in it.
+        fn may_create(
+            _: &mut acs_storage::DbConnection,
+            actor: &acs_authz::Actor,
+            input: &Self::Input,
+            organization: i64,
+        ) -> $crate::error::ApiResult<()> {
+            let inventory = acs_authz::roles::Resource::of(
+                acs_authz::roles::ResourceKind::Inventory,
+                input.inventory_id.unwrap_or_default(),
+                Some(organization),
+            );
+            Ok(acs_authz::can_change_object(actor, &inventory)?)
+        }
+
         fn list(
             conn: &mut acs_storage::DbConnection,
             visibility: &acs_authz::ObjectVisibility,

@@ -18,6 +18,19 @@ pub fn refused(message: &str) -> ApiError {
     ApiError::Invalid(Map::from_iter([("msg".to_owned(), json!(message))]))
 }
 
+/// [`change`] for `user`, whose memberships it reads.
+pub fn change_for(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    role: (&RoleRecord, Option<&Owner>),
+    user: &User,
+    disassociate: bool,
+) -> ApiResult<()> {
+    let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
+    let target = crate::handlers::users::target_of(user, &memberships);
+    change(ctx, principal, role, (user, &target), disassociate)
+}
+
 /// Grants `role` to `user` (revokes it with `disassociate`) for `principal`, and records it in
 /// the activity stream. Granting a role held directly, or revoking one not held, changes
 /// nothing and succeeds.

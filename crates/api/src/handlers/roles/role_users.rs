@@ -77,15 +77,7 @@ pub async fn change_role_users(
             }
             Err(other) => return Err(other.into()),
         };
-        let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
-        let target = crate::handlers::users::target_of(&user, &memberships);
-        grant::change(
-            ctx,
-            principal,
-            (&role, owner.as_ref()),
-            (&user, &target),
-            disassociate,
-        )
+        grant::change_for(ctx, principal, (&role, owner.as_ref()), &user, disassociate)
     })
     .await?;
     Ok(deprecated(reply))

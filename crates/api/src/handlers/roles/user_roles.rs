@@ -68,15 +68,7 @@ pub async fn change_user_roles(
         {
             return Err(ApiError::permission_denied());
         }
-        let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
-        let target = crate::handlers::users::target_of(&user, &memberships);
-        grant::change(
-            ctx,
-            principal,
-            (&role, owner.as_ref()),
-            (&user, &target),
-            disassociate,
-        )
+        grant::change_for(ctx, principal, (&role, owner.as_ref()), &user, disassociate)
     })
     .await?;
     Ok(deprecated(reply))
