@@ -869,13 +869,8 @@ fn register_roles(routes: &mut Routes<'_>) {
             )
             .options(roles::options_grants, Op::metadata("User roles: metadata")),
     );
-    for collection in [
-        "organizations",
-        "credentials",
-        "projects",
-        "inventories",
-        "job_templates",
-    ] {
+    for kind in roles::SERVED_KINDS {
+        let collection = roles::collection(kind);
         routes.add(
             Endpoint::new(format!("/api/v2/{collection}/{{id}}/object_roles/"))
                 .get(roles::list_object_roles, Op::list(&roles::META))

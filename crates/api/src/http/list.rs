@@ -147,6 +147,16 @@ impl ListRequest {
         format!("{}?{}", self.path, encoded)
     }
 
+    /// The envelope of the page this request asks of `items`, a list read whole (a few roles,
+    /// say); as [`ListRequest::envelope`].
+    pub fn envelope_of<T: Serialize>(&self, items: Vec<T>) -> ApiResult<ListPage<T>> {
+        let count = i64::try_from(items.len()).unwrap_or(i64::MAX);
+        let offset = usize::try_from(self.params.offset).unwrap_or(0);
+        let limit = usize::try_from(self.params.limit).unwrap_or(0);
+        let page = items.into_iter().skip(offset).take(limit).collect();
+        self.envelope(count, page)
+    }
+
     /// The list envelope; a page past the end (other than the first) is 404 `Invalid page.`.
     pub fn envelope<T: Serialize>(&self, count: i64, results: Vec<T>) -> ApiResult<ListPage<T>> {
         let pages = ((count + self.page_size - 1) / self.page_size).max(1);

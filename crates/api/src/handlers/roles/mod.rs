@@ -17,11 +17,33 @@ pub use options::{GRANT_FIELDS, META, options_grants, options_role};
 pub use role_users::{change_role_users, get_role, list_role_users};
 pub use user_roles::{change_user_roles, list_user_roles};
 
+use acs_authz::roles::ResourceKind;
 use acs_storage::roles::RoleRecord;
 
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
+
+/// The kinds whose records ACS serves with their roles (teams are not served yet).
+pub const SERVED_KINDS: [ResourceKind; 5] = [
+    ResourceKind::Organization,
+    ResourceKind::Credential,
+    ResourceKind::Project,
+    ResourceKind::Inventory,
+    ResourceKind::JobTemplate,
+];
+
+/// The collection of `kind`'s records: `/api/v2/<collection>/`.
+pub fn collection(kind: ResourceKind) -> &'static str {
+    match kind {
+        ResourceKind::Organization => "organizations",
+        ResourceKind::Team => "teams",
+        ResourceKind::Credential => "credentials",
+        ResourceKind::Project => "projects",
+        ResourceKind::Inventory => "inventories",
+        ResourceKind::JobTemplate => "job_templates",
+    }
+}
 
 /// The `Warning` the reference sends on every role endpoint.
 pub const DEPRECATION: &str =

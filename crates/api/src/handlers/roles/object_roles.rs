@@ -74,17 +74,11 @@ pub async fn list_object_roles(
         if !owner.visible_to(&principal.actor) {
             return Err(ApiError::permission_denied());
         }
-        let roles = acs_storage::roles::of_objects(ctx.conn()?, kind, &[id])?;
-        let count = i64::try_from(roles.len()).unwrap_or(i64::MAX);
-        let offset = usize::try_from(list.params.offset).unwrap_or(0);
-        let limit = usize::try_from(list.params.limit).unwrap_or(0);
-        let page: Vec<Value> = roles
+        let roles: Vec<Value> = acs_storage::roles::of_objects(ctx.conn()?, kind, &[id])?
             .iter()
-            .skip(offset)
-            .take(limit)
             .map(|role| render::role_record(role, Some(&owner)))
             .collect();
-        list.envelope(count, page)
+        list.envelope_of(roles)
     })
     .await?;
     Ok(deprecated(reply))
@@ -96,12 +90,8 @@ fn kind_of_path(path: &str) -> ApiResult<ResourceKind> {
         .strip_prefix("/api/v2/")
         .and_then(|rest| rest.split('/').next())
         .unwrap_or_default();
-    Ok(match collection {
-        "organizations" => ResourceKind::Organization,
-        "credentials" => ResourceKind::Credential,
-        "projects" => ResourceKind::Project,
-        "inventories" => ResourceKind::Inventory,
-        "job_templates" => ResourceKind::JobTemplate,
-        _ => return Err(ApiError::NotFound("Not found.".into())),
-    })
+    super::SERVED_KINDS
+        .into_iter()
+        .find(|kind| super::collection(*kind) == collection)
+        .ok_or_else(|| ApiError::NotFound("Not found.".into()))
 }

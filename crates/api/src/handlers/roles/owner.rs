@@ -45,14 +45,7 @@ impl Owner {
 
     /// The object's URL.
     pub fn url(&self) -> String {
-        let collection = match self.resource.kind {
-            ResourceKind::Organization => "organizations",
-            ResourceKind::Team => "teams",
-            ResourceKind::Credential => "credentials",
-            ResourceKind::Project => "projects",
-            ResourceKind::Inventory => "inventories",
-            ResourceKind::JobTemplate => "job_templates",
-        };
+        let collection = super::collection(self.resource.kind);
         format!("/api/v2/{collection}/{}/", self.resource.id)
     }
 }

@@ -29,13 +29,9 @@ pub async fn list_user_roles(
                 shown.push(render::role_record(&role, owner.as_ref()));
             }
         }
-        let count = i64::try_from(shown.len()).unwrap_or(i64::MAX);
-        let offset = usize::try_from(list.params.offset).unwrap_or(0);
-        let limit = usize::try_from(list.params.limit).unwrap_or(0);
-        let page: Vec<_> = shown.into_iter().skip(offset).take(limit).collect();
         Ok((
             wanted && !principal.actor.read_only,
-            list.envelope(count, page)?,
+            list.envelope_of(shown)?,
         ))
     })
     .await?;
