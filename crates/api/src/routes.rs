@@ -847,6 +847,11 @@ fn register_automation(routes: &mut Routes<'_>) {
 
 fn register_roles(routes: &mut Routes<'_>) {
     routes.add(
+        Endpoint::new("/api/v2/roles/")
+            .get(roles::list_roles, Op::list(&roles::META))
+            .options(roles::options_role, Op::metadata("Roles: metadata")),
+    );
+    routes.add(
         Endpoint::new("/api/v2/roles/{id}/")
             .get(roles::get_role, Op::detail(&roles::META))
             .options(roles::options_role, Op::metadata("Role: metadata")),

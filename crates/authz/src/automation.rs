@@ -21,7 +21,6 @@
 //! cannot launch a job.
 
 use crate::credentials::can_change_credential;
-use crate::organizations::visible_organizations;
 use crate::roles::{Resource, ResourceKind, RoleField};
 use crate::scope::permit_write;
 use crate::{Actor, Capabilities, Denied, Id, OrganizationVisibility, TargetCredential};
@@ -94,7 +93,11 @@ pub fn object_capabilities(actor: &Actor, resource: &Resource) -> Capabilities {
 
 /// Which automation resources `actor` may list: those of the organizations it may see.
 pub fn visible_automation(actor: &Actor) -> OrganizationVisibility {
-    visible_organizations(actor)
+    if actor.reads_everything() {
+        OrganizationVisibility::All
+    } else {
+        OrganizationVisibility::Only(actor.organizations())
+    }
 }
 
 /// Whether `actor` may view a resource of organization `org`.

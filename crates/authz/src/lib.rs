@@ -81,6 +81,7 @@ mod capabilities;
 mod credentials;
 mod denial;
 mod organizations;
+mod role_lists;
 pub mod roles;
 mod scope;
 mod target;
@@ -113,6 +114,7 @@ pub use organizations::{
     can_create_organization, can_delete_organization, can_view_organization,
     organization_capabilities, visible_organizations,
 };
+pub use role_lists::{SeenObjects, VisibleRoles, visible_roles};
 pub use scope::check_method;
 pub use target::TargetUser;
 pub use tokens::{

@@ -3,6 +3,7 @@
 //!
 //! Every write rule refuses a [read-only](Actor::read_only) actor first.
 
+use crate::roles::{Resource, ResourceKind, RoleField};
 use crate::scope::{permit_write, require_write};
 use crate::{Actor, Capabilities, Denied, Id, TargetUser};
 
@@ -16,19 +17,27 @@ pub enum OrganizationVisibility {
 }
 
 /// Which organizations `actor` may list: all for superusers and system
-/// auditors, otherwise those the actor belongs to (member or admin).
+/// auditors, otherwise those the actor belongs to (member or admin) and those
+/// on which it holds any other role (every organization role implies `read`).
 pub fn visible_organizations(actor: &Actor) -> OrganizationVisibility {
-    if actor.reads_everything() {
-        OrganizationVisibility::All
-    } else {
-        OrganizationVisibility::Only(actor.organizations())
+    match actor.role_visibility(ResourceKind::Organization) {
+        None => OrganizationVisibility::All,
+        Some(roles) => {
+            let mut ids = actor.organizations();
+            ids.extend(roles.objects);
+            ids.sort_unstable();
+            ids.dedup();
+            OrganizationVisibility::Only(ids)
+        }
     }
 }
 
 /// Whether `actor` may view organization `org`; the single-object form of
 /// [`visible_organizations`].
 pub fn can_view_organization(actor: &Actor, org: Id) -> bool {
-    actor.reads_everything() || actor.belongs_to(org)
+    actor.reads_everything()
+        || actor.belongs_to(org)
+        || actor.holds(&Resource::organization(org), RoleField::Read)
 }
 
 /// Whether `actor` may create an organization: superusers only, since an

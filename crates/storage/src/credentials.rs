@@ -7,9 +7,7 @@ use acs_authz::CredentialVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{
-    credential_types, credentials, organization_roles, organization_source_credentials,
-};
+use crate::schema::{credential_types, credentials, organization_source_credentials};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
 /// A credential row. `inputs` holds secret values sealed, so its `Debug` output is safe, but
@@ -154,6 +152,25 @@ pub struct CredentialScope {
     pub credential_type: Option<i64>,
 }
 
+/// The condition on `credentials` of [`CredentialVisibility::Limited`]: owned by the user, by
+/// an organization it administers or by one of their users, or shown by a role.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! shown_credentials {
+    ($user_id:expr, $administered:expr, $role_organizations:expr, $objects:expr) => {{
+        use $crate::schema::{credentials, organization_roles};
+        let managed_users = organization_roles::table
+            .filter(organization_roles::organization_id.eq_any($administered.clone()))
+            .select(organization_roles::user_id.nullable());
+        credentials::user_id
+            .eq(*$user_id)
+            .or(credentials::organization_id.eq_any($administered.clone()))
+            .or(credentials::user_id.eq_any(managed_users))
+            .or(credentials::organization_id.eq_any($role_organizations.clone()))
+            .or(credentials::id.eq_any($objects.clone()))
+    }};
+}
+
 type CredentialsQuery<'a> = credentials::BoxedQuery<'a, Backend>;
 
 fn visible<'a>(
@@ -167,19 +184,12 @@ fn visible<'a>(
             administered,
             role_organizations,
             objects,
-        } => {
-            let managed_users = organization_roles::table
-                .filter(organization_roles::organization_id.eq_any(administered.clone()))
-                .select(organization_roles::user_id.nullable());
-            query.filter(
-                credentials::user_id
-                    .eq(*user_id)
-                    .or(credentials::organization_id.eq_any(administered.clone()))
-                    .or(credentials::user_id.eq_any(managed_users))
-                    .or(credentials::organization_id.eq_any(role_organizations.clone()))
-                    .or(credentials::id.eq_any(objects.clone())),
-            )
-        }
+        } => query.filter(crate::shown_credentials!(
+            user_id,
+            administered,
+            role_organizations,
+            objects
+        )),
     }
 }
 

@@ -75,21 +75,7 @@ pub fn list(
     crate::list_page!(
         conn,
         params,
-        || {
-            let query = inventories::table.into_boxed();
-            let query = match visibility {
-                ObjectVisibility::All => query,
-                ObjectVisibility::Only {
-                    organizations,
-                    objects,
-                } => query.filter(
-                    inventories::organization_id
-                        .eq_any(organizations.clone())
-                        .or(inventories::id.eq_any(objects.clone())),
-                ),
-            };
-            filtered(query, params)
-        },
+        || { filtered(crate::visible_rows!(inventories, visibility), params) },
         ordered,
         Inventory::as_select()
     )

@@ -144,21 +144,7 @@ pub fn list(
     crate::list_page!(
         conn,
         params,
-        || {
-            let query = job_templates::table.into_boxed();
-            let query = match visibility {
-                ObjectVisibility::All => query,
-                ObjectVisibility::Only {
-                    organizations,
-                    objects,
-                } => query.filter(
-                    job_templates::organization_id
-                        .eq_any(organizations.clone())
-                        .or(job_templates::id.eq_any(objects.clone())),
-                ),
-            };
-            filtered(query, params)
-        },
+        || { filtered(crate::visible_rows!(job_templates, visibility), params) },
         ordered,
         JobTemplate::as_select()
     )

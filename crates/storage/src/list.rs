@@ -431,6 +431,35 @@ macro_rules! list_fields {
     };
 }
 
+/// The rows of `$table` (which has `id` and `organization_id`) that `$visibility`, an
+/// [`acs_authz::ObjectVisibility`], shows, as a boxed query.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! visible_rows {
+    ($table:ident, $visibility:expr) => {{
+        let query = $table::table.into_boxed::<$crate::Backend>();
+        match $visibility {
+            acs_authz::ObjectVisibility::All => query,
+            acs_authz::ObjectVisibility::Only {
+                organizations,
+                objects,
+            } => query.filter($crate::shown_rows!($table, organizations, objects)),
+        }
+    }};
+}
+
+/// The condition on `$table` of [`visible_rows!`]'s `Only`: in one of the `$organizations`,
+/// or one of the `$objects`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! shown_rows {
+    ($table:ident, $organizations:expr, $objects:expr) => {
+        $table::organization_id
+            .eq_any($organizations.clone())
+            .or($table::id.eq_any($objects.clone()))
+    };
+}
+
 /// Runs a list: counts the rows `$build()` selects and loads the page `params` asks for in the
 /// order `$ordered` gives. `$build` returns the filtered query or the list error to answer; the
 /// surrounding function returns `StorageResult<Result<Page<_>, ListError>>`.

@@ -76,21 +76,7 @@ pub fn list(
     crate::list_page!(
         conn,
         params,
-        || {
-            let query = projects::table.into_boxed();
-            let query = match visibility {
-                ObjectVisibility::All => query,
-                ObjectVisibility::Only {
-                    organizations,
-                    objects,
-                } => query.filter(
-                    projects::organization_id
-                        .eq_any(organizations.clone())
-                        .or(projects::id.eq_any(objects.clone())),
-                ),
-            };
-            filtered(query, params)
-        },
+        || { filtered(crate::visible_rows!(projects, visibility), params) },
         ordered,
         Project::as_select()
     )

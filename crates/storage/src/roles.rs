@@ -7,10 +7,13 @@
 //! the memberships the `organization_roles` view shows.
 
 use acs_authz::roles::{Grants, ResourceKind, Role, RoleField};
+use acs_authz::{CredentialVisibility, ObjectVisibility, SeenObjects, VisibleRoles};
 use diesel::prelude::*;
+use diesel::sql_types::{Bool, Nullable};
 
-use crate::schema::{role_members, roles};
-use crate::{DbConnection, StorageResult};
+use crate::list::{ListError, ListParams, Page};
+use crate::schema::{credentials, inventories, job_templates, projects, role_members, roles};
+use crate::{Backend, DbConnection, StorageResult};
 
 /// The `kind` of the two system roles.
 pub const SYSTEM: &str = "system";
@@ -78,6 +81,119 @@ pub fn of_objects(
         .order((roles::object_id, roles::id))
         .select(RoleRecord::as_select())
         .load(conn)?)
+}
+
+type RolesQuery<'a> = roles::BoxedQuery<'a, Backend>;
+
+/// A condition on role rows.
+type RoleCondition = Box<dyn BoxableExpression<roles::table, Backend, SqlType = Nullable<Bool>>>;
+
+/// The roles of objects of `kind` that `shown` (a condition on their ids) allows; all of
+/// them when `None`.
+fn roles_of(kind: ResourceKind, shown: Option<RoleCondition>) -> RoleCondition {
+    let of_kind = roles::kind.eq(kind.type_name()).nullable();
+    match shown {
+        None => Box::new(of_kind),
+        Some(shown) => Box::new(of_kind.and(shown)),
+    }
+}
+
+fn visible<'a>(query: RolesQuery<'a>, visibility: &VisibleRoles) -> RolesQuery<'a> {
+    let VisibleRoles::Only(seen) = visibility else {
+        return query;
+    };
+    let SeenObjects {
+        organizations,
+        credentials: shown_credentials,
+        projects: shown_projects,
+        inventories: shown_inventories,
+        job_templates: shown_templates,
+    } = seen.as_ref();
+    let credentials = match shown_credentials {
+        CredentialVisibility::All => None,
+        CredentialVisibility::Limited {
+            user_id,
+            administered,
+            role_organizations,
+            objects,
+        } => Some(Box::new(
+            roles::object_id.eq_any(
+                credentials::table
+                    .filter(crate::shown_credentials!(
+                        user_id,
+                        administered,
+                        role_organizations,
+                        objects
+                    ))
+                    .select(credentials::id.nullable()),
+            ),
+        ) as RoleCondition),
+    };
+    macro_rules! shown {
+        ($table:ident, $visibility:expr) => {
+            match $visibility {
+                ObjectVisibility::All => None,
+                ObjectVisibility::Only {
+                    organizations,
+                    objects,
+                } => Some(Box::new(
+                    roles::object_id.eq_any(
+                        $table::table
+                            .filter(crate::shown_rows!($table, organizations, objects))
+                            .select($table::id.nullable()),
+                    ),
+                ) as RoleCondition),
+            }
+        };
+    }
+    let system: RoleCondition = Box::new(roles::kind.eq(SYSTEM).nullable());
+    query.filter(
+        system
+            .or(roles_of(
+                ResourceKind::Organization,
+                Some(Box::new(roles::object_id.eq_any(organizations.clone()))),
+            ))
+            .or(roles_of(ResourceKind::Credential, credentials))
+            .or(roles_of(
+                ResourceKind::Project,
+                shown!(projects, shown_projects),
+            ))
+            .or(roles_of(
+                ResourceKind::Inventory,
+                shown!(inventories, shown_inventories),
+            ))
+            .or(roles_of(
+                ResourceKind::JobTemplate,
+                shown!(job_templates, shown_templates),
+            )),
+    )
+}
+
+crate::list_fields! {
+    table: roles;
+    search: [roles::field, roles::kind];
+    default_order: roles::kind;
+    fields: {
+        "id" => integer(roles::id),
+        "role_field" => text(roles::field),
+        "object_id" => integer(roles::object_id),
+    }
+}
+
+/// Lists the roles `visibility` shows, as `params` ask (by kind of object, then as made,
+/// which keeps each object's roles together in declaration order).
+pub fn list(
+    conn: &mut DbConnection,
+    visibility: &VisibleRoles,
+    params: &ListParams,
+) -> StorageResult<Result<Page<RoleRecord>, ListError>> {
+    crate::list_page!(
+        conn,
+        params,
+        || filtered(visible(roles::table.into_boxed(), visibility), params),
+        ordered,
+        RoleRecord::as_select()
+    )
 }
 
 /// The roles granted to the user `user_id` directly, in id order.
@@ -282,5 +398,67 @@ mod tests {
             of_objects(&mut conn, ResourceKind::Credential, &[3]).expect("roles"),
             []
         );
+    }
+
+    #[test]
+    fn the_roles_list_shows_the_system_roles_and_those_of_visible_objects() {
+        let mut conn = database();
+        conn.batch_execute(&format!(
+            "INSERT INTO organizations (id, name, created, modified) VALUES (2, 'p', {AT}, {AT}); \
+             INSERT INTO credential_types (id, name, description, kind, managed, inputs, \
+               injectors, created, modified) \
+             VALUES (1, 't', '', 'cloud', false, '{{}}', '{{}}', {AT}, {AT}); \
+             INSERT INTO credentials (id, name, description, credential_type_id, \
+               organization_id, inputs, created, modified) \
+             VALUES (3, 'mine', '', 1, 1, '{{}}', {AT}, {AT}), \
+                    (4, 'theirs', '', 1, 2, '{{}}', {AT}, {AT});"
+        ))
+        .expect("two organizations' credentials");
+        let params = ListParams {
+            limit: 1000,
+            ..ListParams::default()
+        };
+        let listed =
+            |conn: &mut DbConnection, visibility: &VisibleRoles| -> Vec<(String, Option<i64>)> {
+                list(conn, visibility, &params)
+                    .expect("read")
+                    .expect("listed")
+                    .items
+                    .into_iter()
+                    .map(|role| (role.kind, role.object_id))
+                    .collect()
+            };
+        let everything = listed(&mut conn, &VisibleRoles::All);
+        let nothing = ObjectVisibility::Only {
+            organizations: vec![],
+            objects: vec![],
+        };
+        let administrator_of_1 = VisibleRoles::Only(Box::new(SeenObjects {
+            organizations: vec![1],
+            credentials: CredentialVisibility::Limited {
+                user_id: 5,
+                administered: vec![1],
+                role_organizations: vec![],
+                objects: vec![],
+            },
+            projects: nothing.clone(),
+            inventories: nothing.clone(),
+            job_templates: nothing,
+        }));
+        let shown = listed(&mut conn, &administrator_of_1);
+        let count = |roles: &[(String, Option<i64>)], kind: &str, object: Option<i64>| {
+            roles
+                .iter()
+                .filter(|(k, o)| k == kind && *o == object)
+                .count()
+        };
+        assert_eq!(count(&shown, SYSTEM, None), 2);
+        assert_eq!(count(&shown, "organization", Some(1)), 13);
+        assert_eq!(count(&shown, "credential", Some(3)), 3);
+        assert_eq!(count(&shown, "organization", Some(2)), 0);
+        assert_eq!(count(&shown, "credential", Some(4)), 0);
+        assert_eq!(shown.len(), 18);
+        assert_eq!(count(&everything, "credential", Some(4)), 3);
+        assert_eq!(everything.len(), 2 + 13 + 13 + 3 + 3);
     }
 }

@@ -44,6 +44,7 @@ mod openapi;
 mod org_admin_reach;
 mod organizations;
 mod out_of_band;
+mod role_lists;
 mod root;
 mod rotation_race;
 mod run_limits;

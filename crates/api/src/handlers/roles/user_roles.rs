@@ -19,16 +19,14 @@ pub async fn list_user_roles(
     let segment = path.into_inner();
     let reply = signed_in_list_taking_post(&req, &state, move |ctx, principal, list, wanted| {
         let (user, _, _) = crate::handlers::users::visible(ctx, principal, &segment)?;
-        let mut shown = Vec::new();
-        for role in acs_storage::roles::granted_to(ctx.conn()?, user.id)? {
-            let owner = owner::of(ctx, &role)?;
-            if owner
-                .as_ref()
-                .is_none_or(|owner| owner.visible_to(&principal.actor))
-            {
-                shown.push(render::role_record(&role, owner.as_ref()));
-            }
-        }
+        let granted = acs_storage::roles::granted_to(ctx.conn()?, user.id)?;
+        let owners = owner::of_each(ctx, &granted)?;
+        let shown: Vec<_> = granted
+            .iter()
+            .map(|role| (role, owner::lookup(&owners, role)))
+            .filter(|(_, owner)| owner.is_none_or(|owner| owner.visible_to(&principal.actor)))
+            .map(|(role, owner)| render::role_record(role, owner))
+            .collect();
         Ok((
             wanted && !principal.actor.read_only,
             list.envelope_of(shown)?,
