@@ -881,5 +881,10 @@ fn register_roles(routes: &mut Routes<'_>) {
                 .get(roles::list_object_roles, Op::list(&roles::META))
                 .options(roles::options_role, Op::metadata("Object roles: metadata")),
         );
+        routes.add(
+            Endpoint::new(format!("/api/v2/{collection}/{{id}}/access_list/"))
+                .get(roles::list_access, Op::list(&users::META_FOR_SUBLIST))
+                .options(roles::options_grants, Op::metadata("Access list: metadata")),
+        );
     }
 }

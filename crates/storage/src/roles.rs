@@ -248,6 +248,21 @@ pub fn members(conn: &mut DbConnection, role_id: i64) -> StorageResult<Vec<i64>>
         .load(conn)?)
 }
 
+/// Which of the roles `role_ids` each of the users `user_ids` was granted directly, as
+/// `(role, user)` pairs in that order.
+pub fn memberships_among(
+    conn: &mut DbConnection,
+    role_ids: &[i64],
+    user_ids: &[i64],
+) -> StorageResult<Vec<(i64, i64)>> {
+    Ok(role_members::table
+        .filter(role_members::role_id.eq_any(role_ids))
+        .filter(role_members::user_id.eq_any(user_ids))
+        .order((role_members::role_id, role_members::user_id))
+        .select((role_members::role_id, role_members::user_id))
+        .load(conn)?)
+}
+
 /// Grants role `role_id` to the user `user_id`; true when they did not hold it directly.
 pub fn grant(conn: &mut DbConnection, role_id: i64, user_id: i64) -> StorageResult<bool> {
     let row = (

@@ -220,6 +220,9 @@ pub enum Within<'a> {
     Organization(i64, &'a str),
     /// The users granted a role directly.
     Role(i64),
+    /// The users granted any of these roles directly, and every superuser and system
+    /// auditor: who has access to an object these roles give roles on.
+    Access(&'a [i64]),
 }
 
 /// members (`Some((org, role))`) of an organization.
@@ -246,6 +249,16 @@ pub fn list(
                         .filter(crate::schema::role_members::role_id.eq(role))
                         .select(crate::schema::role_members::user_id),
                 ),
+            ),
+            Some(Within::Access(roles)) => query.filter(
+                users::id
+                    .eq_any(
+                        crate::schema::role_members::table
+                            .filter(crate::schema::role_members::role_id.eq_any(roles.to_vec()))
+                            .select(crate::schema::role_members::user_id),
+                    )
+                    .or(users::is_superuser)
+                    .or(users::is_system_auditor),
             ),
             None => query,
         }

@@ -1,11 +1,15 @@
 //! `GET /api/v2/roles/`: each caller sees the system roles and the roles of the objects it
 //! may see, nothing of the organizations it has no part in; holding any role on an
-//! organization shows that organization.
+//! organization shows that organization. `/<resource>/<id>/access_list/`: everyone with
+//! access to an object, with the roles that give it, to who may see the object only.
 
 use acs_tests::{Backend, Call, TestServer, backend_tests};
-use serde_json::Value;
+use serde_json::{Value, json};
 
-backend_tests!(the_roles_list_shows_the_roles_of_what_the_caller_sees);
+backend_tests!(
+    the_roles_list_shows_the_roles_of_what_the_caller_sees,
+    access_lists_name_everyone_with_access_and_why,
+);
 
 /// The `(resource_type, resource_id)` of every listed role (`None`s for the system roles).
 fn owners(page: &Value) -> Vec<(Option<String>, Option<i64>)> {
@@ -104,4 +108,168 @@ fn the_roles_list_shows_the_roles_of_what_the_caller_sees(backend: Backend) {
         .call()
         .expect(405);
     server.anonymous().get(everything).call().expect(401);
+}
+
+/// The access list's entry for `username`.
+fn entry<'a>(page: &'a Value, username: &str) -> &'a Value {
+    page["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|user| user["username"] == username)
+        .unwrap_or_else(|| panic!("no {username} in {page}"))
+}
+
+fn usernames(page: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = page["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|user| user["username"].as_str().expect("username"))
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// The `(role name, descendant_roles)` of one of an entry's access lists.
+fn reasons(entry: &Value, list: &str) -> Vec<(String, Vec<String>)> {
+    entry["summary_fields"][list]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {list} in {entry}"))
+        .iter()
+        .map(|reason| {
+            let mut gives: Vec<String> = reason["descendant_roles"]
+                .as_array()
+                .expect("descendant_roles")
+                .iter()
+                .map(|f| f.as_str().expect("a field").to_owned())
+                .collect();
+            gives.sort_unstable();
+            (
+                reason["role"]["name"].as_str().expect("name").to_owned(),
+                gives,
+            )
+        })
+        .collect()
+}
+
+fn strings(names: &[&str]) -> Vec<String> {
+    names.iter().map(|name| (*name).to_owned()).collect()
+}
+
+fn access_lists_name_everyone_with_access_and_why(backend: Backend) {
+    let server = TestServer::start(backend);
+    let ops = server.create_organization("Ops");
+    let alice = server.create_user("alice", "Alice-pass-1", false);
+    server.add_member(ops, alice);
+    let bob = server.create_user("bob", "Bob-pass-1", false);
+    server.add_admin(ops, bob);
+    let carol = server.create_user("carol", "Carol-pass-1", false);
+    server.create_user("dave", "Dave-pass-1", false);
+    let eve = server.create_user("eve", "Eve-pass-1", false);
+    let admin = server.admin();
+    admin
+        .patch(&format!("/api/v2/users/{eve}/"))
+        .json(&json!({ "is_system_auditor": true }))
+        .call()
+        .expect(200);
+    server.execute_sql(&format!(
+        "INSERT INTO role_members (role_id, user_id) SELECT id, {carol} FROM roles \
+         WHERE kind = 'organization' AND object_id = {ops} AND field = 'execute_role'"
+    ));
+    let bob_agent = server.as_user("bob", "Bob-pass-1");
+    let alice_agent = server.as_user("alice", "Alice-pass-1");
+    let dave_agent = server.as_user("dave", "Dave-pass-1");
+    let path = format!("/api/v2/organizations/{ops}/access_list/");
+
+    let reply = bob_agent.get(&path).call().expect(200);
+    assert!(
+        reply
+            .header("warning")
+            .is_some_and(|w| w.starts_with("299 awx"))
+    );
+    let page = reply.json();
+    assert_eq!(
+        usernames(&page),
+        ["admin", "alice", "bob", "carol", "eve"],
+        "{page}"
+    );
+    let alice_entry = entry(&page, "alice");
+    assert_eq!(
+        reasons(alice_entry, "direct_access"),
+        [("Member".to_owned(), strings(&["member_role", "read_role"]))],
+        "{alice_entry}"
+    );
+    assert_eq!(reasons(alice_entry, "indirect_access"), []);
+    assert!(
+        alice_entry["summary_fields"]
+            .get("user_capabilities")
+            .is_none()
+    );
+    let role = &alice_entry["summary_fields"]["direct_access"][0]["role"];
+    assert_eq!(role["resource_type"], "organization", "{role}");
+    assert_eq!(
+        role["related"]["organization"],
+        format!("/api/v2/organizations/{ops}/")
+    );
+    // Bob administers the organization: he may take it back.
+    assert_eq!(role["user_capabilities"]["unattach"], true, "{role}");
+    let carol_entry = entry(&page, "carol");
+    assert_eq!(
+        reasons(carol_entry, "direct_access"),
+        [(
+            "Execute".to_owned(),
+            strings(&["execute_role", "read_role"])
+        )],
+    );
+    let superuser = entry(&page, "admin");
+    let system = reasons(superuser, "indirect_access");
+    assert_eq!(system.len(), 1, "{superuser}");
+    assert_eq!(system[0].0, "System Administrator");
+    assert_eq!(system[0].1.len(), 13);
+    assert!(superuser["summary_fields"]["indirect_access"][0]["role"]["id"].is_null());
+    assert_eq!(
+        reasons(entry(&page, "eve"), "indirect_access"),
+        [("System Auditor".to_owned(), strings(&["read_role"]))]
+    );
+
+    // A member may read the list, and may take nothing back; who cannot see it gets 403.
+    let page = alice_agent.get_json(&path);
+    let role = &entry(&page, "carol")["summary_fields"]["direct_access"][0]["role"];
+    assert_eq!(role["user_capabilities"]["unattach"], false, "{role}");
+    dave_agent.get(&path).call().expect(403);
+
+    // On a credential of the organization, its admin's role reaches it; a member's does not.
+    let credential = acs_tests::id_of(
+        &admin
+            .post("/api/v2/credentials/")
+            .json(&json!({
+                "name": "key", "organization": ops, "inputs": {},
+                "credential_type": server.managed_type_id("ssh"),
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let page = bob_agent.get_json(&format!("/api/v2/credentials/{credential}/access_list/"));
+    assert_eq!(usernames(&page), ["admin", "bob", "eve"], "{page}");
+    let bob_entry = entry(&page, "bob");
+    assert_eq!(reasons(bob_entry, "direct_access"), []);
+    assert_eq!(
+        reasons(bob_entry, "indirect_access"),
+        [(
+            "Admin".to_owned(),
+            strings(&["admin_role", "read_role", "use_role"])
+        )],
+        "{bob_entry}"
+    );
+    alice_agent
+        .get(&format!("/api/v2/credentials/{credential}/access_list/"))
+        .call()
+        .expect(403);
+    let record = admin.get_json(&format!("/api/v2/credentials/{credential}/"));
+    assert_eq!(
+        record["related"]["access_list"],
+        format!("/api/v2/credentials/{credential}/access_list/")
+    );
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::fields::{ResourceKind, RoleField};
-use super::graph::{Ancestor, Position, ancestors};
+use super::graph::{Ancestor, Position, ancestors, conferred};
 use crate::Id;
 
 /// One role: a role field of one object.
@@ -52,6 +52,47 @@ impl Resource {
         }
     }
 
+    /// Every role that gives some role on this object, with the fields it gives (in
+    /// declaration order), its own roles first, each role once: who holds one of them has
+    /// access to the object (an access list's entries). The system roles are left out.
+    pub fn conferring(&self) -> Vec<Conferring> {
+        let mut found: Vec<Conferring> = Vec::new();
+        let mut seen = BTreeSet::new();
+        for field in self.kind.fields() {
+            for ancestor in ancestors(self.kind, *field) {
+                if seen.insert(ancestor) {
+                    let Some((kind, object)) = self.at(ancestor.position) else {
+                        continue;
+                    };
+                    let role = Role {
+                        kind,
+                        object,
+                        field: ancestor.field,
+                    };
+                    let gives = conferred(self.kind, ancestor.position, ancestor.field);
+                    match found.iter_mut().find(|entry| entry.role == role) {
+                        Some(entry) => {
+                            entry.gives = self
+                                .kind
+                                .fields()
+                                .iter()
+                                .copied()
+                                .filter(|f| entry.gives.contains(f) || gives.contains(f))
+                                .collect();
+                        }
+                        None => found.push(Conferring {
+                            role,
+                            own: ancestor.position == Position::Own,
+                            gives,
+                        }),
+                    }
+                }
+            }
+        }
+        found.sort_by_key(|entry| !entry.own);
+        found
+    }
+
     /// The object a role at `position` (seen from this object) sits on, if there is one.
     fn at(&self, position: Position) -> Option<(ResourceKind, Id)> {
         match position {
@@ -64,6 +105,17 @@ impl Resource {
                 .map(|org| (ResourceKind::Organization, org)),
         }
     }
+}
+
+/// A role that gives roles on an object ([`Resource::conferring`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conferring {
+    /// The role.
+    pub role: Role,
+    /// Whether it is one of the object's own roles (not its organization's).
+    pub own: bool,
+    /// The object's role fields it gives, in declaration order.
+    pub gives: Vec<RoleField>,
 }
 
 /// The roles granted to a user directly (the system flags are the [`crate::Actor`]'s).
@@ -277,5 +329,43 @@ mod tests {
                 inventory_organizations: vec![],
             }
         );
+    }
+
+    #[test]
+    fn the_roles_that_give_access_to_a_template_and_what_each_gives() {
+        let entries = template(7).conferring();
+        let find = |kind: ResourceKind, object: Id, field: RoleField| {
+            entries
+                .iter()
+                .find(|entry| entry.role == role(kind, object, field))
+                .map(|entry| (entry.own, entry.gives.clone()))
+        };
+        assert_eq!(
+            find(K::JobTemplate, 7, Admin),
+            Some((true, vec![Admin, Execute, Read]))
+        );
+        assert_eq!(
+            find(K::JobTemplate, 7, Execute),
+            Some((true, vec![Execute, Read]))
+        );
+        assert_eq!(find(K::JobTemplate, 7, Read), Some((true, vec![Read])));
+        assert_eq!(
+            find(K::Organization, O, JobTemplateAdmin),
+            Some((false, vec![Admin, Execute, Read]))
+        );
+        assert_eq!(
+            find(K::Organization, O, Execute),
+            Some((false, vec![Execute, Read]))
+        );
+        assert_eq!(find(K::Organization, P, Auditor), Some((false, vec![Read])));
+        // A project admin is no template admin: its organization's project_admin gives
+        // nothing here.
+        assert_eq!(find(K::Organization, O, ProjectAdmin), None);
+        assert!(entries.iter().take(3).all(|entry| entry.own));
+        let mut roles: Vec<Role> = entries.iter().map(|entry| entry.role).collect();
+        let listed = roles.len();
+        roles.sort();
+        roles.dedup();
+        assert_eq!(roles.len(), listed, "each role once");
     }
 }

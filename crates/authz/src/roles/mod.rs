@@ -29,5 +29,5 @@ pub(crate) mod grants;
 mod graph;
 
 pub use fields::{ResourceKind, RoleField};
-pub use grants::{Grants, Resource, Role, RoleVisibility};
+pub use grants::{Conferring, Grants, Resource, Role, RoleVisibility};
 pub use graph::{Ancestor, Parent, Position, ancestors, conferred, implicit_parents};

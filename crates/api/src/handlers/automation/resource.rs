@@ -213,6 +213,7 @@ pub trait Resource: 'static {
         let mut summary = json!({ "user_capabilities": capabilities(caps) });
         if let Some(object_roles) = object_roles {
             related.insert("object_roles".into(), json!(format!("{base}object_roles/")));
+            related.insert("access_list".into(), json!(format!("{base}access_list/")));
             summary["object_roles"] = object_roles;
         }
         let (created, modified) = Self::stamps(row);

@@ -35,6 +35,8 @@ pub struct CredentialFields {
 pub struct Related {
     credential_type: String,
     activity_stream: String,
+    object_roles: String,
+    access_list: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     organization: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,6 +90,8 @@ fn render(
             credential.credential_type_id
         ),
         activity_stream: format!("{base}activity_stream/"),
+        object_roles: format!("{base}object_roles/"),
+        access_list: format!("{base}access_list/"),
         organization: credential
             .organization_id
             .map(|id| format!("/api/v2/organizations/{id}/")),

@@ -27,6 +27,7 @@ pub fn render_organization(
             "source_credentials": format!("{base}source_credentials/"),
             "activity_stream": format!("{base}activity_stream/"),
             "object_roles": format!("{base}object_roles/"),
+            "access_list": format!("{base}access_list/"),
         }),
         json!({
             "object_roles": object_roles,

@@ -18,6 +18,77 @@ pub fn refused(message: &str) -> ApiError {
     ApiError::Invalid(Map::from_iter([("msg".to_owned(), json!(message))]))
 }
 
+/// What a grant check is asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Change {
+    /// Revoking, not granting.
+    pub disassociate: bool,
+    /// Whether the caller must be able to read the user (the reference skips it when it
+    /// computes `unattach`).
+    pub reading_target: bool,
+}
+
+/// Why a system role is not granted here: the flags are the system roles, and a membership
+/// row would grant nothing.
+fn refused_system_role(actor: &acs_authz::Actor) -> ApiError {
+    if !actor.is_superuser {
+        return ApiError::permission_denied();
+    }
+    refused(
+        "System roles are given and taken by PATCH /api/v2/users/<id>/ with is_superuser \
+         or is_system_auditor.",
+    )
+}
+
+/// Whether `actor` may grant (or revoke) `role` of `owner` to `target`: the reference's
+/// checks, in its order.
+pub fn permitted(
+    actor: &acs_authz::Actor,
+    (role, owner): (&RoleRecord, &Owner),
+    target: &TargetUser,
+    Change {
+        disassociate,
+        reading_target,
+    }: Change,
+) -> ApiResult<()> {
+    acs_authz::check_method(actor, false)?;
+    if owner.credential.is_some() {
+        match owner.resource.organization {
+            Some(org) if !disassociate && !target.organizations().any(|o| o == org) => {
+                return Err(refused(
+                    "You cannot grant credential access to a user not in the credentials' \
+                     organization",
+                ));
+            }
+            None if !actor.is_superuser => {
+                return Err(refused(
+                    "You cannot grant private credential access to another user",
+                ));
+            }
+            _ => {}
+        }
+    }
+    if actor.is_superuser {
+        return Ok(());
+    }
+    if reading_target && !acs_authz::can_view_user(actor, target) {
+        return Err(ApiError::permission_denied());
+    }
+    let field = RoleField::parse(&role.field);
+    match (owner.resource.kind, field) {
+        (ResourceKind::Organization, Some(RoleField::Admin | RoleField::Member)) => {
+            let membership = if field == Some(RoleField::Admin) {
+                OrganizationRole::Admin
+            } else {
+                OrganizationRole::Member
+            };
+            acs_authz::can_change_membership(actor, owner.resource.id, membership, target)?;
+        }
+        _ => owner.administered_by(actor)?,
+    }
+    Ok(())
+}
+
 /// [`change`] for `user`, whose memberships it reads.
 pub fn change_for(
     ctx: &mut Context<'_>,
@@ -41,51 +112,19 @@ pub fn change(
     (user, target): (&User, &TargetUser),
     disassociate: bool,
 ) -> ApiResult<()> {
-    let actor = &principal.actor;
-    acs_authz::check_method(actor, false)?;
+    acs_authz::check_method(&principal.actor, false)?;
     let Some(owner) = owner else {
-        // The flags are the system roles; a membership row would grant nothing.
-        if !actor.is_superuser {
-            return Err(ApiError::permission_denied());
-        }
-        return Err(refused(
-            "System roles are given and taken by PATCH /api/v2/users/<id>/ with is_superuser \
-             or is_system_auditor.",
-        ));
+        return Err(refused_system_role(&principal.actor));
     };
-    if owner.credential.is_some() {
-        match owner.resource.organization {
-            Some(org) if !disassociate && !target.organizations().any(|o| o == org) => {
-                return Err(refused(
-                    "You cannot grant credential access to a user not in the credentials' \
-                     organization",
-                ));
-            }
-            None if !actor.is_superuser => {
-                return Err(refused(
-                    "You cannot grant private credential access to another user",
-                ));
-            }
-            _ => {}
-        }
-    }
-    if !actor.is_superuser {
-        if !acs_authz::can_view_user(actor, target) {
-            return Err(ApiError::permission_denied());
-        }
-        let field = RoleField::parse(&role.field);
-        match (owner.resource.kind, field) {
-            (ResourceKind::Organization, Some(RoleField::Admin | RoleField::Member)) => {
-                let membership = if field == Some(RoleField::Admin) {
-                    OrganizationRole::Admin
-                } else {
-                    OrganizationRole::Member
-                };
-                acs_authz::can_change_membership(actor, owner.resource.id, membership, target)?;
-            }
-            _ => owner.administered_by(actor)?,
-        }
-    }
+    permitted(
+        &principal.actor,
+        (role, owner),
+        target,
+        Change {
+            disassociate,
+            reading_target: true,
+        },
+    )?;
     let now = ctx.now;
     let changed = ctx.write(|conn| {
         let changed = if disassociate {

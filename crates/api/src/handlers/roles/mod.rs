@@ -1,10 +1,12 @@
 //! Roles as the reference serves them: the visible ones (`/api/v2/roles/`), one
 //! (`/api/v2/roles/<id>/`), who holds one
 //! (`/roles/<id>/users/`), what a user holds (`/users/<id>/roles/`), and each role-bearing
-//! record's roles (`summary_fields.object_roles`, `/<resource>/<id>/object_roles/`).
+//! record's roles (`summary_fields.object_roles`, `/<resource>/<id>/object_roles/`) and who
+//! has access to it (`/<resource>/<id>/access_list/`).
 //!
 //! Which role implies which is `acs_authz::roles`; the rows are `acs_storage::roles`.
 
+mod access_list;
 mod grant;
 mod list;
 mod object_roles;
@@ -14,6 +16,7 @@ mod render;
 mod role_users;
 mod user_roles;
 
+pub use access_list::list_access;
 pub use list::list_roles;
 pub use object_roles::{list_object_roles, summaries_of, summary_of};
 pub use options::{GRANT_FIELDS, META, options_grants, options_role};

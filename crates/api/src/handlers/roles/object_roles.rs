@@ -85,7 +85,7 @@ pub async fn list_object_roles(
 }
 
 /// The kind whose collection starts `path` (`/api/v2/job_templates/7/object_roles/`).
-fn kind_of_path(path: &str) -> ApiResult<ResourceKind> {
+pub(super) fn kind_of_path(path: &str) -> ApiResult<ResourceKind> {
     let collection = path
         .strip_prefix("/api/v2/")
         .and_then(|rest| rest.split('/').next())

@@ -1,0 +1,212 @@
+//! `GET /api/v2/<resource>/<id>/access_list/`: every user with access to the object (those
+//! granted a role that gives one of its roles, every superuser and system auditor), each
+//! with the roles that give it (`direct_access`: the object's own; `indirect_access`: its
+//! organization's, and the system roles).
+
+use std::collections::HashMap;
+
+use acs_authz::roles::{Conferring, ResourceKind, Role};
+use acs_storage::roles::RoleRecord;
+use acs_storage::users::User;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Value, json};
+
+use super::grant::{Change, permitted};
+use super::owner::{self, Owner, Owners};
+use super::role_users::deprecated;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::handlers::frame::signed_in_list;
+use crate::state::AppState;
+
+/// `GET /api/v2/<resource>/<id>/access_list/`.
+pub async fn list_access(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let kind = super::object_roles::kind_of_path(req.path())?;
+    let reply = signed_in_list(&req, &state, move |ctx, principal, list| {
+        let object = owner::find(ctx, kind, id)?;
+        if !object.visible_to(&principal.actor) {
+            return Err(ApiError::permission_denied());
+        }
+        let conferring = object.resource.conferring();
+        let records = records_of(ctx.conn()?, &conferring)?;
+        let role_ids: Vec<i64> = records.values().map(|record| record.id).collect();
+        let page = acs_storage::users::list(
+            ctx.conn()?,
+            &acs_authz::UserVisibility::All,
+            Some(acs_storage::users::Within::Access(&role_ids)),
+            &list.params,
+        )??;
+        let user_ids: Vec<i64> = page.items.iter().map(|user| user.id).collect();
+        let held = acs_storage::roles::memberships_among(ctx.conn()?, &role_ids, &user_ids)?;
+        let mut memberships = acs_storage::users::memberships(ctx.conn()?, &user_ids)?;
+        let listed: Vec<RoleRecord> = records.values().cloned().collect();
+        let owners = owner::of_each(ctx, &listed)?;
+        let access = Access {
+            principal,
+            kind,
+            conferring: &conferring,
+            records: &records,
+            owners: &owners,
+        };
+        let users: Vec<User> = page.items.clone();
+        let rendered = crate::handlers::users::render_page(ctx, principal, list, page)?;
+        let mut results = Vec::with_capacity(users.len());
+        for (user, record) in users.iter().zip(rendered.results) {
+            let mut record = serde_json::to_value(record)
+                .map_err(|error| ApiError::Internal(error.to_string()))?;
+            let granted: Vec<i64> = held
+                .iter()
+                .filter(|(_, member)| *member == user.id)
+                .map(|(role, _)| *role)
+                .collect();
+            let target = crate::handlers::users::target_of(
+                user,
+                &memberships.remove(&user.id).unwrap_or_default(),
+            );
+            let (direct, indirect) = access.of(user, &target, &granted);
+            let summary = &mut record["summary_fields"];
+            if let Some(summary) = summary.as_object_mut() {
+                summary.remove("user_capabilities");
+            }
+            summary["direct_access"] = Value::Array(direct);
+            summary["indirect_access"] = Value::Array(indirect);
+            results.push(record);
+        }
+        list.envelope(rendered.count, results)
+    })
+    .await?;
+    Ok(deprecated(reply))
+}
+
+/// The stored records of the `conferring` roles, by role.
+fn records_of(
+    conn: &mut acs_storage::DbConnection,
+    conferring: &[Conferring],
+) -> ApiResult<HashMap<Role, RoleRecord>> {
+    let mut objects: Vec<(ResourceKind, i64)> = conferring
+        .iter()
+        .map(|entry| (entry.role.kind, entry.role.object))
+        .collect();
+    objects.sort_unstable();
+    objects.dedup();
+    let mut records = HashMap::new();
+    for (kind, object) in objects {
+        for record in acs_storage::roles::of_objects(conn, kind, &[object])? {
+            if let Some(role) = record.role()
+                && conferring.iter().any(|entry| entry.role == role)
+            {
+                records.insert(role, record);
+            }
+        }
+    }
+    Ok(records)
+}
+
+/// What an access list's entries are made from.
+struct Access<'a> {
+    principal: &'a Principal,
+    kind: ResourceKind,
+    conferring: &'a [Conferring],
+    records: &'a HashMap<Role, RoleRecord>,
+    owners: &'a Owners,
+}
+
+impl Access<'_> {
+    /// `user`'s `direct_access` and `indirect_access` entries, given the role ids it was
+    /// granted among the conferring ones.
+    fn of(
+        &self,
+        user: &User,
+        target: &acs_authz::TargetUser,
+        granted: &[i64],
+    ) -> (Vec<Value>, Vec<Value>) {
+        let (mut direct, mut indirect) = (Vec::new(), Vec::new());
+        for entry in self.conferring {
+            let Some(record) = self.records.get(&entry.role) else {
+                continue;
+            };
+            if !granted.contains(&record.id) {
+                continue;
+            }
+            let owner = owner::lookup(self.owners, record);
+            let unattach = owner.is_some_and(|owner| self.may_revoke(record, owner, target));
+            let names = entry.gives.iter().map(|field| field.name()).collect();
+            let element = element(record, owner, unattach, names);
+            if entry.own {
+                direct.push(element);
+            } else {
+                indirect.push(element);
+            }
+        }
+        let system = |name: &str, description: &str, names: Vec<&str>| {
+            json!({
+                "role": {
+                    "id": null,
+                    "name": name,
+                    "description": description,
+                    "user_capabilities": { "unattach": false },
+                },
+                "descendant_roles": names,
+            })
+        };
+        if user.is_superuser {
+            let every = self
+                .kind
+                .fields()
+                .iter()
+                .map(|field| field.name())
+                .collect();
+            indirect.push(system(
+                "System Administrator",
+                "Can manage all aspects of the system",
+                every,
+            ));
+        }
+        if user.is_system_auditor {
+            indirect.push(system(
+                "System Auditor",
+                "Can view all aspects of the system",
+                vec!["read_role"],
+            ));
+        }
+        (direct, indirect)
+    }
+
+    /// The reference's `unattach`: the revoke rule, without its check that the caller can
+    /// read the user.
+    fn may_revoke(
+        &self,
+        record: &RoleRecord,
+        owner: &Owner,
+        target: &acs_authz::TargetUser,
+    ) -> bool {
+        let change = Change {
+            disassociate: true,
+            reading_target: false,
+        };
+        permitted(&self.principal.actor, (record, owner), target, change).is_ok()
+    }
+}
+
+/// One entry: the role, as an access list shows it, and the object's roles it gives.
+fn element(record: &RoleRecord, owner: Option<&Owner>, unattach: bool, gives: Vec<&str>) -> Value {
+    let (name, description) = super::render::name_and_description(record);
+    let mut role = json!({
+        "id": record.id,
+        "name": name,
+        "description": description,
+        "user_capabilities": { "unattach": unattach },
+    });
+    if let Some(owner) = owner {
+        let kind = owner.resource.kind;
+        role["resource_name"] = json!(owner.name);
+        role["resource_type"] = json!(kind.type_name());
+        role["related"] = json!({ kind.type_name(): owner.url() });
+    }
+    json!({ "role": role, "descendant_roles": gives })
+}
