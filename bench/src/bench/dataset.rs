@@ -9,6 +9,10 @@
 //! Rows look like a live database's: distinct SHA-256 digests, creation dates over the past
 //! year, each expiring one personal-token lifetime after it was created (so none has
 //! expired), read and write scopes alternating.
+//!
+//! One organization holds [`TEMPLATES`] job templates on one project and one inventory; the
+//! list user belongs to no organization and was granted `execute` on every tenth of them
+//! ([`LIST_USER_TEMPLATES`]), so the template list measures visibility by role grants.
 
 use acs_storage::{Database, DbConnection};
 use diesel::connection::SimpleConnection;
@@ -19,6 +23,10 @@ use crate::Result;
 pub const LIST_TOKENS: u64 = 1_000;
 /// The list user's first token, in clear: the bench lists that user's tokens with it.
 pub const LIST_USER_TOKEN: &str = "benchListUserToken0000000000000000000000000";
+/// The job templates of the seeded organization.
+pub const TEMPLATES: u64 = 10_000;
+/// The templates the list user holds `execute` on (every tenth).
+pub const LIST_USER_TEMPLATES: u64 = TEMPLATES / 10;
 /// Creation dates go back this many days, less than a personal token's year of life.
 const CREATED_OVER_DAYS: u64 = 364;
 
@@ -129,10 +137,18 @@ impl Sql {
                 last = stride * LIST_TOKENS,
             ),
         ));
+        sql.push_str(&self.templates(&now));
         if self.postgres {
             // Rows inserted with their ids leave the sequences behind: the server's own
             // inserts (its admin first) would collide with them.
-            for table in ["users", "access_tokens"] {
+            for table in [
+                "users",
+                "access_tokens",
+                "organizations",
+                "projects",
+                "inventories",
+                "job_templates",
+            ] {
                 sql.push_str(&format!(
                     "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
                      (SELECT MAX(id) FROM {table}));\n"
@@ -140,6 +156,32 @@ impl Sql {
             }
         }
         sql.push_str("COMMIT;\n");
+        sql
+    }
+
+    /// The organization, its project, inventory and templates, and the list user's grants
+    /// (the roles' rows are the triggers').
+    fn templates(&self, now: &str) -> String {
+        let mut sql = format!(
+            "INSERT INTO organizations (id, name, created, modified)
+               VALUES (1, 'bench', {now}, {now});
+             INSERT INTO projects (id, name, organization_id, local_path, created, modified)
+               VALUES (1, 'bench', 1, '', {now}, {now});
+             INSERT INTO inventories (id, name, organization_id, created, modified)
+               VALUES (1, 'bench', 1, {now}, {now});\n"
+        );
+        sql.push_str(&self.series(
+            1,
+            TEMPLATES,
+            "INSERT INTO job_templates (id, name, organization_id, inventory_id, project_id,
+               playbook, created, modified)",
+            &format!("i, 'template' || i, 1, 1, 1, 'site.yml', {now}, {now}"),
+        ));
+        sql.push_str(
+            "INSERT INTO role_members (role_id, user_id)
+               SELECT id, 1 FROM roles
+               WHERE kind = 'job_template' AND field = 'execute_role' AND object_id % 10 = 0;\n",
+        );
         sql
     }
 
@@ -284,6 +326,18 @@ mod tests {
                 &format!("(SELECT user_id * 10 + id FROM access_tokens WHERE digest = X'{hex}')")
             ),
             13
+        );
+        assert_eq!(
+            count(&mut conn, "(SELECT COUNT(*) FROM job_templates)"),
+            10_000
+        );
+        assert_eq!(
+            count(
+                &mut conn,
+                "(SELECT COUNT(*) FROM role_members JOIN roles ON roles.id = role_id \
+                  WHERE user_id = 1 AND kind = 'job_template')"
+            ),
+            1_000
         );
         drop(conn);
         let _ = std::fs::remove_dir_all(&dir);

@@ -8,7 +8,7 @@ use base64::Engine;
 use base64::prelude::BASE64_STANDARD;
 
 use super::ME_PATH;
-use super::dataset::{LIST_TOKENS, LIST_USER_TOKEN};
+use super::dataset::{LIST_TOKENS, LIST_USER_TEMPLATES, LIST_USER_TOKEN};
 use super::launch::{self, ProcessStarts};
 use super::load::{self, Reply, Workload};
 use super::server::{ADMIN_PASSWORD, ADMIN_USERNAME};
@@ -49,6 +49,11 @@ pub const SCENARIOS: &[Scenario] = &[
         settle: None,
     },
     Scenario {
+        name: "template_list",
+        prepare: template_list,
+        settle: None,
+    },
+    Scenario {
         name: "token_issue",
         prepare: token_issue,
         settle: None,
@@ -80,6 +85,7 @@ pub fn named(name: &str) -> Result<&'static Scenario> {
 
 const PERSONAL_TOKENS_PATH: &str = "/api/v2/users/admin/personal_tokens/";
 const TOKENS_PATH: &str = "/api/v2/tokens/";
+const TEMPLATES_PATH: &str = "/api/v2/job_templates/";
 
 const LOGIN_PATH: &str = "/api/login/";
 const TOKEN_PATH: &str = "/api/o/token/";
@@ -183,6 +189,35 @@ fn token_list(addr: SocketAddr, _connections: usize) -> Result<Workload> {
     if count != Some(LIST_TOKENS) {
         return Err(format!(
             "GET {TOKENS_PATH} as the list user counts {count:?} tokens, not {LIST_TOKENS}"
+        )
+        .into());
+    }
+    Ok(Workload::cycle(pages)?)
+}
+
+/// The job templates the list user may see (`GET /api/v2/job_templates/`): the 1 000 of
+/// 10 000 it holds `execute` on (see `dataset`), a page of the largest size at a time, in
+/// turn, each record with its roles and capabilities.
+fn template_list(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    let authorization = format!("Bearer {LIST_USER_TOKEN}");
+    let page_size = u64::try_from(MAX_PAGE_SIZE)?;
+    let pages: Vec<_> = (1..=LIST_USER_TEMPLATES.div_ceil(page_size))
+        .map(|page| {
+            let path = format!("{TEMPLATES_PATH}?page_size={page_size}&page={page}");
+            load::request(
+                "GET",
+                addr,
+                &path,
+                &[("Authorization", authorization.as_str())],
+                b"",
+            )
+        })
+        .collect();
+    let first = load::fetch(addr, &pages[0])?;
+    let count = ok_json(&first, TEMPLATES_PATH, 200)?["count"].as_u64();
+    if count != Some(LIST_USER_TEMPLATES) {
+        return Err(format!(
+            "GET {TEMPLATES_PATH} as the list user counts {count:?} templates, not {LIST_USER_TEMPLATES}"
         )
         .into());
     }

@@ -116,6 +116,20 @@ pub fn can_run_automation(actor: &Actor, org: Id) -> Result<(), Denied> {
     can_change_automation(actor, org)
 }
 
+/// Whether `actor` may cancel a run of the object `governed` (a job's template, an update's
+/// project or inventory) that `launched_by` started: its launcher always, anyone else by
+/// administering the object (an organization's admin administers all of its objects).
+pub fn can_cancel_run(
+    actor: &Actor,
+    governed: &Resource,
+    launched_by: Option<Id>,
+) -> Result<(), Denied> {
+    permit_write(
+        actor,
+        launched_by == Some(actor.user_id) || actor.holds(governed, RoleField::Admin),
+    )
+}
+
 /// Whether `actor` may have `credential` injected into runs it sets up: the actors who may
 /// change the credential, and those who hold its `use` role.
 pub fn can_use_credential(actor: &Actor, credential: &TargetCredential) -> Result<(), Denied> {
@@ -306,5 +320,39 @@ mod tests {
             can_use_credential(&admin_p(), &of_o),
             Err(Denied::NotPermitted)
         );
+    }
+
+    #[test]
+    fn a_run_is_cancelled_by_its_launcher_or_its_object_admin() {
+        let template = Resource::of(ResourceKind::JobTemplate, 7, Some(O));
+        let executor = granted(ResourceKind::JobTemplate, 7, RoleField::Execute);
+        let reader = granted(ResourceKind::JobTemplate, 7, RoleField::Read);
+        let template_admin = granted(ResourceKind::JobTemplate, 7, RoleField::Admin);
+        let other_admin = granted(ResourceKind::JobTemplate, 8, RoleField::Admin);
+        let own = Some(executor.user_id);
+        let someone = Some(999);
+        #[rustfmt::skip]
+        let rows: [(&str, &Actor, Option<Id>, bool); 8] = [
+            ("the launcher, with execute", &executor, own, true),
+            ("execute, another's run", &executor, someone, false),
+            ("read only, another's run", &reader, someone, false),
+            ("the template's admin", &template_admin, someone, true),
+            ("another template's admin", &other_admin, someone, false),
+            ("the organization's admin", &admin_o(), someone, true),
+            ("another organization's admin", &admin_p(), someone, false),
+            ("the superuser", &superuser(), None, true),
+        ];
+        for (case, actor, launched_by, allowed) in rows {
+            assert_eq!(
+                can_cancel_run(actor, &template, launched_by).is_ok(),
+                allowed,
+                "{case}"
+            );
+        }
+        let read_only = Actor {
+            read_only: true,
+            ..executor.clone()
+        };
+        assert!(can_cancel_run(&read_only, &template, own).is_err());
     }
 }

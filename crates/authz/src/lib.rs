@@ -98,9 +98,9 @@ pub use applications::{
     can_skip_authorization, can_view_application, visible_applications,
 };
 pub use automation::{
-    ObjectVisibility, automation_capabilities, can_act_on_object, can_change_automation,
-    can_change_object, can_run_automation, can_use_credential, can_view_automation,
-    can_view_object, object_capabilities, visible_automation, visible_objects,
+    ObjectVisibility, automation_capabilities, can_act_on_object, can_cancel_run,
+    can_change_automation, can_change_object, can_run_automation, can_use_credential,
+    can_view_automation, can_view_object, object_capabilities, visible_automation, visible_objects,
 };
 pub use capabilities::Capabilities;
 pub use credentials::{

@@ -133,6 +133,19 @@ fn execute_on_one_template_launches_it_and_nothing_more(backend: Backend) {
         .json(&json!({}))
         .call()
         .expect(403);
+    // Her own run is hers to cancel (it has ended: 405, not 403); one who only reads the
+    // template may not cancel it, nor delete it.
+    let cancel = format!("/api/v2/jobs/{}/cancel/", id_of(&job));
+    alice.post(&cancel).json(&json!({})).call().expect(405);
+    let reader_id = server.create_user("rita", "Rita-pass-1", false);
+    grant(server, reader_id, "job_template", deploy, "read_role");
+    let reader = server.as_user("rita", "Rita-pass-1");
+    reader.get(&cancel).call().expect(200);
+    reader.post(&cancel).json(&json!({})).call().expect(403);
+    reader
+        .delete(&format!("/api/v2/jobs/{}/", id_of(&job)))
+        .call()
+        .expect(403);
 
     // Revoked, the next launch is refused.
     revoke(server, alice_id, "job_template", deploy, "execute_role");

@@ -6,7 +6,11 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
+use acs_authz::Denied;
+use acs_storage::unified_jobs::UnifiedJob;
+
 use super::{RunType, visible};
+use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::frame::{signed_in_reply, signed_in_taking_post};
 use crate::state::AppState;
@@ -21,10 +25,7 @@ pub async fn can_cancel_run<T: RunType>(
     signed_in_taking_post(&req, &state, move |ctx, principal, page_wanted| {
         let job = visible::<T>(ctx, principal, id)?;
         let unfinished = !job.is_finished();
-        let organization = job.organization_id.unwrap_or_default();
-        let may_cancel = unfinished
-            && page_wanted
-            && acs_authz::can_run_automation(&principal.actor, organization).is_ok();
+        let may_cancel = unfinished && page_wanted && may_cancel::<T>(principal, &job).is_ok();
         Ok((may_cancel, json!({ "can_cancel": unfinished })))
     })
     .await
@@ -39,8 +40,7 @@ pub async fn cancel_run<T: RunType>(
     let id = path.into_inner();
     let reply = signed_in_reply(&req, &state, move |ctx, principal| {
         let job = visible::<T>(ctx, principal, id)?;
-        let organization = job.organization_id.unwrap_or_default();
-        acs_authz::can_run_automation(&principal.actor, organization)?;
+        may_cancel::<T>(principal, &job)?;
         let now = ctx.now;
         if !acs_storage::unified_jobs::request_cancel(ctx.conn()?, id, now)? {
             return Err(ApiError::MethodNotAllowed("POST".into()));
@@ -50,4 +50,13 @@ pub async fn cancel_run<T: RunType>(
     })
     .await?;
     Ok(reply.empty(StatusCode::ACCEPTED))
+}
+
+/// Whether `principal` may cancel `run`: its launcher, or who administers its template,
+/// project or inventory; a run with neither object nor organization, superusers only.
+fn may_cancel<T: RunType>(principal: &Principal, run: &UnifiedJob) -> Result<(), Denied> {
+    match super::governed_by(T::KIND, run) {
+        Some(governed) => acs_authz::can_cancel_run(&principal.actor, &governed, run.launched_by),
+        None => acs_authz::can_run_automation(&principal.actor, 0),
+    }
 }

@@ -129,7 +129,7 @@ pub fn governing_kind(kind: RunKind) -> ResourceKind {
 /// The object whose roles govern `run` (of `kind`), with the run's organization. A run whose
 /// template, project or inventory is gone keeps its organization (id 0 names no object, so
 /// only the organization's rules apply); `None` when it has neither.
-fn governed_by(kind: RunKind, run: &UnifiedJob) -> Option<Resource> {
+pub(super) fn governed_by(kind: RunKind, run: &UnifiedJob) -> Option<Resource> {
     let object = match kind {
         RunKind::Job => run.job_template_id,
         RunKind::ProjectUpdate => run.project_id,
