@@ -37,6 +37,9 @@ pub enum ObjectVisibility {
         organizations: Vec<Id>,
         /// Objects shown by a role on themselves.
         objects: Vec<Id>,
+        /// Organizations whose auditors read the job templates on their inventories
+        /// (job templates only; empty for every other kind).
+        inventory_organizations: Vec<Id>,
     },
 }
 
@@ -53,6 +56,7 @@ pub fn visible_objects(actor: &Actor, kind: ResourceKind) -> ObjectVisibility {
     ObjectVisibility::Only {
         organizations,
         objects: roles.objects,
+        inventory_organizations: roles.inventory_organizations,
     }
 }
 
@@ -240,6 +244,7 @@ mod tests {
             ObjectVisibility::Only {
                 organizations: vec![],
                 objects: vec![7],
+                inventory_organizations: vec![],
             }
         );
         assert_eq!(
@@ -247,6 +252,7 @@ mod tests {
             ObjectVisibility::Only {
                 organizations: vec![O],
                 objects: vec![],
+                inventory_organizations: vec![],
             }
         );
         assert_eq!(
@@ -354,5 +360,37 @@ mod tests {
             ..executor.clone()
         };
         assert!(can_cancel_run(&read_only, &template, own).is_err());
+    }
+
+    #[test]
+    fn an_organizations_auditor_reads_the_templates_on_its_inventories() {
+        let auditor_p = granted(ResourceKind::Organization, P, RoleField::Auditor);
+        assert_eq!(
+            visible_objects(&auditor_p, ResourceKind::JobTemplate),
+            ObjectVisibility::Only {
+                organizations: vec![P],
+                objects: vec![],
+                inventory_organizations: vec![P],
+            }
+        );
+        assert_eq!(
+            visible_objects(&auditor_p, ResourceKind::Inventory),
+            ObjectVisibility::Only {
+                organizations: vec![P],
+                objects: vec![],
+                inventory_organizations: vec![],
+            }
+        );
+        let on_p_inventory = Resource {
+            inventory_organization: Some(P),
+            ..Resource::of(ResourceKind::JobTemplate, 7, Some(O))
+        };
+        assert!(can_view_object(&auditor_p, &on_p_inventory));
+        assert!(!can_view_object(
+            &auditor_p,
+            &Resource::of(ResourceKind::JobTemplate, 7, Some(O))
+        ));
+        assert!(can_change_object(&auditor_p, &on_p_inventory).is_err());
+        assert!(can_act_on_object(&auditor_p, &on_p_inventory, RoleField::Execute).is_err());
     }
 }

@@ -87,7 +87,8 @@ mod tests {
             templates,
             ObjectVisibility::Only {
                 organizations: vec![O],
-                objects: vec![]
+                objects: vec![],
+                inventory_organizations: vec![],
             }
         );
     }
@@ -101,7 +102,8 @@ mod tests {
             templates,
             ObjectVisibility::Only {
                 organizations: vec![],
-                objects: vec![7]
+                objects: vec![7],
+                inventory_organizations: vec![],
             }
         );
     }
@@ -118,7 +120,8 @@ mod tests {
             templates,
             ObjectVisibility::Only {
                 organizations: vec![P],
-                objects: vec![]
+                objects: vec![],
+                inventory_organizations: vec![],
             }
         );
         let VisibleRoles::Only(seen) = visible_roles(&executor) else {
@@ -128,7 +131,8 @@ mod tests {
             seen.inventories,
             ObjectVisibility::Only {
                 organizations: vec![],
-                objects: vec![]
+                objects: vec![],
+                inventory_organizations: vec![],
             }
         );
     }

@@ -134,6 +134,7 @@ pub fn list(
             if let ObjectVisibility::Only {
                 organizations,
                 objects,
+                ..
             } = visibility
             {
                 let inventories = inventories::table

@@ -104,6 +104,7 @@ pub fn list(
             if let ObjectVisibility::Only {
                 organizations,
                 objects,
+                ..
             } = visibility
             {
                 let inventories = inventories::table

@@ -135,6 +135,23 @@ crate::list_fields! {
     }
 }
 
+/// The condition on `job_templates` of an [`ObjectVisibility::Only`]: in one of the
+/// organizations, one of the objects, or on an inventory of one of the inventory
+/// organizations (whose auditors read the templates on their inventories).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! shown_templates {
+    ($organizations:expr, $objects:expr, $inventory_organizations:expr) => {{
+        use $crate::schema::{inventories, job_templates};
+        $crate::shown_rows!(job_templates, $organizations, $objects).or(job_templates::inventory_id
+            .eq_any(
+                inventories::table
+                    .filter(inventories::organization_id.eq_any($inventory_organizations.clone()))
+                    .select(inventories::id.nullable()),
+            ))
+    }};
+}
+
 /// Lists the job templates `visibility` allows, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
@@ -144,7 +161,22 @@ pub fn list(
     crate::list_page!(
         conn,
         params,
-        || { filtered(crate::visible_rows!(job_templates, visibility), params) },
+        || {
+            let query = job_templates::table.into_boxed();
+            let query = match visibility {
+                ObjectVisibility::All => query,
+                ObjectVisibility::Only {
+                    organizations,
+                    objects,
+                    inventory_organizations,
+                } => query.filter(crate::shown_templates!(
+                    organizations,
+                    objects,
+                    inventory_organizations
+                )),
+            };
+            filtered(query, params)
+        },
         ordered,
         JobTemplate::as_select()
     )

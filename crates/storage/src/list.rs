@@ -443,6 +443,7 @@ macro_rules! visible_rows {
             acs_authz::ObjectVisibility::Only {
                 organizations,
                 objects,
+                ..
             } => query.filter($crate::shown_rows!($table, organizations, objects)),
         }
     }};

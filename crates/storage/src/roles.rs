@@ -136,6 +136,7 @@ fn visible<'a>(query: RolesQuery<'a>, visibility: &VisibleRoles) -> RolesQuery<'
                 ObjectVisibility::Only {
                     organizations,
                     objects,
+                    ..
                 } => Some(Box::new(
                     roles::object_id.eq_any(
                         $table::table
@@ -164,7 +165,24 @@ fn visible<'a>(query: RolesQuery<'a>, visibility: &VisibleRoles) -> RolesQuery<'
             ))
             .or(roles_of(
                 ResourceKind::JobTemplate,
-                shown!(job_templates, shown_templates),
+                match shown_templates {
+                    ObjectVisibility::All => None,
+                    ObjectVisibility::Only {
+                        organizations,
+                        objects,
+                        inventory_organizations,
+                    } => Some(Box::new(
+                        roles::object_id.eq_any(
+                            job_templates::table
+                                .filter(crate::shown_templates!(
+                                    organizations,
+                                    objects,
+                                    inventory_organizations
+                                ))
+                                .select(job_templates::id.nullable()),
+                        ),
+                    ) as RoleCondition),
+                },
             )),
     )
 }
@@ -447,6 +465,7 @@ mod tests {
         let nothing = ObjectVisibility::Only {
             organizations: vec![],
             objects: vec![],
+            inventory_organizations: vec![],
         };
         let administrator_of_1 = VisibleRoles::Only(Box::new(SeenObjects {
             organizations: vec![1],

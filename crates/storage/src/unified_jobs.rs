@@ -378,6 +378,7 @@ pub fn list(
                 ObjectVisibility::Only {
                     organizations,
                     objects,
+                    ..
                 } => {
                     // What governs a run: its template, project or inventory.
                     let in_organizations =

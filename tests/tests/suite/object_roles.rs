@@ -16,6 +16,7 @@ backend_tests!(
     an_organization_admin_grants_and_revokes_execute,
     credential_and_system_roles_are_refused_by_rule,
     organization_sub_admins_create_and_creators_administer,
+    an_inventory_organizations_auditor_reads_the_templates_on_its_inventories,
 );
 
 /// Grants `user` role `field` of object `kind` `id` (SQL, honoured by every node within the
@@ -510,4 +511,72 @@ fn organization_sub_admins_create_and_creators_administer(backend: Backend) {
         role_id(&alice.get_json(&path), "admin_role")
     ));
     assert_eq!(admins["results"][0]["username"], "alice", "{admins}");
+}
+
+/// As in the reference, a job template's `read_role` has its inventory's organization's
+/// `auditor_role` as a parent: that auditor sees the template (list, detail, roles), and
+/// nothing more of it, nor the templates on other inventories.
+fn an_inventory_organizations_auditor_reads_the_templates_on_its_inventories(backend: Backend) {
+    let Fixture {
+        automation,
+        organization,
+        templates: [deploy, _],
+        alice_id,
+        alice,
+    } = fixture(backend);
+    let server = &automation.server;
+    let admin = server.admin();
+    let dev = server.create_organization("Dev");
+    let inventory = automation.create_local_inventory(&admin, dev);
+    let project = admin.get_json(&format!("/api/v2/job_templates/{deploy}/"))["project"].clone();
+    let template = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({
+                "name": "on dev", "project": project, "inventory": inventory,
+                "playbook": "site.yml",
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let path = format!("/api/v2/job_templates/{template}/");
+    alice.get(&path).call().expect(403);
+
+    grant(server, alice_id, "organization", dev, "auditor_role");
+    assert_eq!(ids(&alice.get_json("/api/v2/job_templates/")), [template]);
+    let record = alice.get_json(&path);
+    assert_eq!(record["organization"], organization, "{record}");
+    assert_eq!(
+        record["summary_fields"]["user_capabilities"]["edit"], false,
+        "{record}"
+    );
+    alice
+        .patch(&path)
+        .json(&json!({"name": "mine"}))
+        .call()
+        .expect(403);
+    alice
+        .post(&format!("{path}launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(403);
+    alice
+        .get(&format!("/api/v2/job_templates/{deploy}/"))
+        .call()
+        .expect(403);
+    let roles = alice.get_json(&format!(
+        "/api/v2/roles/?object_id={template}&page_size=200"
+    ));
+    let templates_roles = roles["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|role| role["summary_fields"]["resource_type"] == "job_template")
+        .count();
+    assert_eq!(templates_roles, 3, "{roles}");
+    alice
+        .get(&format!("{path}object_roles/"))
+        .call()
+        .expect(200);
 }

@@ -42,6 +42,19 @@ impl Resource for JobTemplates {
 
     crate::stored_rows!(acs_storage::job_templates, owner: organization, writes: stamped);
 
+    /// The auditors of the inventory's organization read the template too.
+    fn viewed_as(
+        conn: &mut DbConnection,
+        row: &Self::Row,
+    ) -> ApiResult<acs_authz::roles::Resource> {
+        let mut governed = Self::governed_by(conn, row)?;
+        if let Some(inventory) = row.inventory_id {
+            governed.inventory_organization =
+                Some(acs_storage::inventories::find(conn, inventory)?.organization_id);
+        }
+        Ok(governed)
+    }
+
     /// As in the reference, creating a template takes no organization role: `use` on its
     /// project (and on its inventory, when given), which reading the body checked.
     fn may_create(

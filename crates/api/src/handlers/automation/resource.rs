@@ -129,6 +129,14 @@ pub trait Resource: 'static {
         conn: &mut DbConnection,
         row: &Self::Row,
     ) -> ApiResult<acs_authz::roles::Resource>;
+    /// [`Resource::governed_by`], with what only seeing the row needs besides (a template's
+    /// inventory's organization, whose auditors read it): read for one row at a time.
+    fn viewed_as(
+        conn: &mut DbConnection,
+        row: &Self::Row,
+    ) -> ApiResult<acs_authz::roles::Resource> {
+        Self::governed_by(conn, row)
+    }
     /// One page of the rows `visibility` allows, within `parent` when given.
     fn list(
         conn: &mut DbConnection,
@@ -251,7 +259,7 @@ pub fn visible<R: Resource>(
         acs_storage::StorageError::NotFound => ApiError::no_such(R::LABEL),
         other => other.into(),
     })?;
-    let governed = R::governed_by(ctx.conn()?, &row)?;
+    let governed = R::viewed_as(ctx.conn()?, &row)?;
     if !acs_authz::can_view_object(&principal.actor, &governed) {
         return Err(ApiError::permission_denied());
     }

@@ -113,7 +113,7 @@ pub fn find(ctx: &mut Context<'_>, kind: ResourceKind, id: i64) -> ApiResult<Own
         }
         ResourceKind::JobTemplate => {
             let row = JobTemplates::find(conn, id)?;
-            plain(JobTemplates::governed_by(conn, &row)?, row.name)
+            plain(JobTemplates::viewed_as(conn, &row)?, row.name)
         }
         ResourceKind::Team => plain(Resource::of(kind, id, None), String::new()),
     })
