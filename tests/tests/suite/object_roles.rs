@@ -487,6 +487,11 @@ fn organization_sub_admins_create_and_creators_administer(backend: Backend) {
         .call()
         .expect(201)
         .json();
+    // The answer already shows her the admin she now is.
+    assert_eq!(
+        template["summary_fields"]["user_capabilities"]["edit"], true,
+        "{template}"
+    );
     let path = format!("/api/v2/job_templates/{}/", id_of(&template));
     revoke(
         server,

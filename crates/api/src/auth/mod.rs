@@ -60,6 +60,14 @@ pub struct Principal {
 }
 
 impl Principal {
+    /// The principal as it is once granted `role` (by the request it is making, before its
+    /// cached form learns of it).
+    pub fn with_grant(&self, role: acs_authz::roles::Role) -> Principal {
+        let mut granted = self.clone();
+        granted.actor.grants = std::mem::take(&mut granted.actor.grants).with(role);
+        granted
+    }
+
     /// Authenticated by a session cookie (so CSRF applies).
     pub fn is_session(&self) -> bool {
         matches!(self.method, Method::Session { .. })

@@ -144,6 +144,12 @@ impl Grants {
         }
     }
 
+    /// These grants and `role` (granted since they were read).
+    pub fn with(mut self, role: Role) -> Grants {
+        self.roles.insert(role);
+        self
+    }
+
     /// The roles granted directly, in order.
     pub fn direct(&self) -> std::collections::btree_set::Iter<'_, Role> {
         self.roles.iter()
@@ -367,5 +373,16 @@ mod tests {
         roles.sort();
         roles.dedup();
         assert_eq!(roles.len(), listed, "each role once");
+    }
+
+    #[test]
+    fn a_grant_added_later_is_held() {
+        let template = template(7);
+        let before = granted(&[role(K::JobTemplate, 7, Execute)]);
+        assert!(!before.holds(&template, Admin));
+        let after = before.with(role(K::JobTemplate, 7, Admin));
+        assert!(after.holds(&template, Admin));
+        assert!(after.holds(&template, Execute));
+        assert_eq!(after.direct().count(), 2);
     }
 }

@@ -67,10 +67,14 @@ impl<R: Resource> Create for R {
             R::may_create(conn, &principal.actor, &input, organization)?;
             let by = principal.user.id;
             let row = R::insert(Write { conn, by, now }, input).map_err(name_conflict::<R>)?;
-            if R::OWNS_ROLES {
-                make_creator_admin::<R>(conn, principal, &row)?;
-            }
-            let record = R::render(conn, principal, &row)?;
+            let granted = if R::OWNS_ROLES {
+                make_creator_admin::<R>(conn, principal, &row)?
+            } else {
+                None
+            };
+            // The answer shows what the creator may do now, the new grant included.
+            let creator = granted.map(|role| principal.with_grant(role));
+            let record = R::render(conn, creator.as_ref().unwrap_or(principal), &row)?;
             let subject = Subject::named(R::KIND, R::id(&row), R::name(&row));
             activity::record_creation(conn, now, &principal.user, &subject, &record)?;
             tracing::info!(
@@ -103,17 +107,18 @@ impl<R: Resource> SubList for InventoryChildren<R> {
 
 /// The creator of a row becomes the admin of it, unless they administer it already (an
 /// organization admin, a superuser): as in the reference, who made a template may manage it.
+/// Returns the role granted, if one was.
 fn make_creator_admin<R: Resource>(
     conn: &mut acs_storage::DbConnection,
     principal: &Principal,
     row: &R::Row,
-) -> ApiResult<()> {
+) -> ApiResult<Option<acs_authz::roles::Role>> {
     let governed = R::governed_by(conn, row)?;
     if principal
         .actor
         .holds(&governed, acs_authz::roles::RoleField::Admin)
     {
-        return Ok(());
+        return Ok(None);
     }
     let admin = acs_storage::roles::of_field(
         conn,
@@ -123,5 +128,5 @@ fn make_creator_admin<R: Resource>(
     )?
     .ok_or_else(|| crate::error::ApiError::Internal("a new row without its roles".into()))?;
     acs_storage::roles::grant(conn, admin.id, principal.user.id)?;
-    Ok(())
+    Ok(admin.role())
 }
