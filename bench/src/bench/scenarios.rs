@@ -169,57 +169,39 @@ fn bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
 /// a page at a time at the largest page size the API allows, the pages in turn. That user
 /// sees only their own, however many others the database holds.
 fn token_list(addr: SocketAddr, _connections: usize) -> Result<Workload> {
-    let authorization = format!("Bearer {LIST_USER_TOKEN}");
-    let page_size = u64::try_from(MAX_PAGE_SIZE)?;
-    let pages: Vec<_> = (1..=LIST_TOKENS.div_ceil(page_size))
-        .map(|page| {
-            let path = format!("{TOKENS_PATH}?page_size={page_size}&page={page}");
-            load::request(
-                "GET",
-                addr,
-                &path,
-                &[("Authorization", authorization.as_str())],
-                b"",
-            )
-        })
-        .collect();
-    // The list must be the one meant: a user who sees other tokens would measure another.
-    let first = load::fetch(addr, &pages[0])?;
-    let count = ok_json(&first, TOKENS_PATH, 200)?["count"].as_u64();
-    if count != Some(LIST_TOKENS) {
-        return Err(format!(
-            "GET {TOKENS_PATH} as the list user counts {count:?} tokens, not {LIST_TOKENS}"
-        )
-        .into());
-    }
-    Ok(Workload::cycle(pages)?)
+    list_user_pages(addr, TOKENS_PATH, LIST_TOKENS)
 }
 
 /// The job templates the list user may see (`GET /api/v2/job_templates/`): the 1 000 of
-/// 10 000 it holds `execute` on (see `dataset`), a page of the largest size at a time, in
-/// turn, each record with its roles and capabilities.
+/// 10 000 it holds `execute` on (see `dataset`), as [`token_list`] reads its list, each
+/// record with its roles and capabilities.
 fn template_list(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    list_user_pages(addr, TEMPLATES_PATH, LIST_USER_TEMPLATES)
+}
+
+/// The pages of the list at `path` as the list user reads them, at the largest page size,
+/// in turn; refused unless the list counts `expected` items (a user who saw others' would
+/// measure another list).
+fn list_user_pages(addr: SocketAddr, path: &str, expected: u64) -> Result<Workload> {
     let authorization = format!("Bearer {LIST_USER_TOKEN}");
     let page_size = u64::try_from(MAX_PAGE_SIZE)?;
-    let pages: Vec<_> = (1..=LIST_USER_TEMPLATES.div_ceil(page_size))
+    let pages: Vec<_> = (1..=expected.div_ceil(page_size))
         .map(|page| {
-            let path = format!("{TEMPLATES_PATH}?page_size={page_size}&page={page}");
             load::request(
                 "GET",
                 addr,
-                &path,
+                &format!("{path}?page_size={page_size}&page={page}"),
                 &[("Authorization", authorization.as_str())],
                 b"",
             )
         })
         .collect();
     let first = load::fetch(addr, &pages[0])?;
-    let count = ok_json(&first, TEMPLATES_PATH, 200)?["count"].as_u64();
-    if count != Some(LIST_USER_TEMPLATES) {
-        return Err(format!(
-            "GET {TEMPLATES_PATH} as the list user counts {count:?} templates, not {LIST_USER_TEMPLATES}"
-        )
-        .into());
+    let count = ok_json(&first, path, 200)?["count"].as_u64();
+    if count != Some(expected) {
+        return Err(
+            format!("GET {path} as the list user counts {count:?} items, not {expected}").into(),
+        );
     }
     Ok(Workload::cycle(pages)?)
 }
