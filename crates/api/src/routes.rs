@@ -861,7 +861,7 @@ fn register_roles(routes: &mut Routes<'_>) {
             .get(roles::list_role_users, Op::list(&users::META_FOR_SUBLIST))
             .post(
                 roles::change_role_users,
-                Op::command("Grant or revoke the role", ASSOCIATION, 204),
+                Op::command("Grant or revoke the role", roles::GRANT_TO_USER_FIELDS, 204),
             )
             .options(roles::options_grants, Op::metadata("Role users: metadata")),
     );

@@ -16,6 +16,7 @@ backend_tests!(
     members_are_added_from_the_list_page,
     settings_are_changed_from_their_page,
     actions_offer_their_post_to_who_may_run_them,
+    roles_are_granted_from_their_users_page,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -565,3 +566,43 @@ fn actions_offer_their_post_to_who_may_run_them(backend: Backend) {
 
 /// The hidden field of a page's delete form.
 const DELETE_FORM: &str = "name=\"_method\" value=\"DELETE\"";
+
+/// A role's users page carries the grant form for who may grant it, and the grant works.
+fn roles_are_granted_from_their_users_page(backend: Backend) {
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("club");
+    let user = server.create_user("cy", "Cy-pass-123456", false);
+    server.add_member(organization, user);
+    let record = server
+        .admin()
+        .get_json(&format!("/api/v2/organizations/{organization}/"));
+    let execute = record["summary_fields"]["object_roles"]["execute_role"]["id"]
+        .as_i64()
+        .expect("the execute role");
+    let users = format!("/api/v2/roles/{execute}/users/");
+    let browser = browser(&server);
+    let page = visit(&browser, &users, 200).body;
+    assert!(page.contains("name=\"field.id\""), "{page}");
+    assert!(page.contains("name=\"field.disassociate\""), "{page}");
+    let user_text = user.to_string();
+    let granted = post_page_form(
+        &server,
+        &browser,
+        &users,
+        &[
+            ("_method", "POST"),
+            ("_form", "fields"),
+            ("field.id", user_text.as_str()),
+        ],
+    )
+    .expect(303);
+    assert_eq!(granted.location().as_deref(), Some(users.as_str()));
+    let members = server.admin().get_json(&users);
+    assert_eq!(members["count"], json!(1), "{members}");
+    assert_eq!(members["results"][0]["username"], "cy", "{members}");
+    // Cy now holds the role, but may not grant it: no form.
+    let cy = server.client();
+    server.login(&cy, "cy", "Cy-pass-123456");
+    let seen = visit(&cy, &users, 200).body;
+    assert!(!seen.contains("<form"), "{seen}");
+}

@@ -19,7 +19,7 @@ mod user_roles;
 pub use access_list::list_access;
 pub use list::list_roles;
 pub use object_roles::{list_object_roles, summaries_of, summary_of};
-pub use options::{GRANT_FIELDS, META, options_grants, options_role};
+pub use options::{GRANT_FIELDS, GRANT_TO_USER_FIELDS, META, options_grants, options_role};
 pub use role_users::{change_role_users, get_role, list_role_users};
 pub use user_roles::{change_user_roles, list_user_roles};
 

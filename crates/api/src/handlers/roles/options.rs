@@ -28,6 +28,18 @@ pub const GRANT_FIELDS: &[FieldMeta] = &[
     ),
 ];
 
+/// The body of a grant of a role (`/roles/<id>/users/`). `disassociate` is an integer, as in
+/// the reference: its presence revokes, so a form leaves it out unless it is filled in.
+pub const GRANT_TO_USER_FIELDS: &[FieldMeta] = &[
+    FieldMeta::writable("id", "integer", "ID", "Database ID for this user.").required(),
+    FieldMeta::writable(
+        "disassociate",
+        "integer",
+        "Disassociate",
+        "Provide to remove this user from the role.",
+    ),
+];
+
 /// A role's, or a list of roles', metadata: read only.
 pub async fn options_role(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     answer_read_only(req, state, &META, "GET, HEAD, OPTIONS").await
