@@ -35,7 +35,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "template_list",
-        "A user who belongs to no organization and holds `execute` on 1 000 of the organization's 10 000 templates lists them, 200 a page: two queries from the templates' visibility rule (`id IN` the granted ids, which the bearer's cached principal carries), one for the page's roles (`summary_fields.object_roles`), and 200 records rendered with their capabilities from the role graph, no query per record. The first measure (2026-12-02, 5 s, 32 connections): 288 pages/s on SQLite (p50 108 ms, p99 162 ms), 315 on PostgreSQL; about 60 000 templates a second, 7 ms of the two CPUs a page.",
+        "A user who belongs to no organization and holds `execute` on 1 000 of the organization's 10 000 templates lists them, 200 a page: two queries from the templates' visibility rule (`id IN` the granted ids, which the bearer's cached principal carries), one for the page's roles (`summary_fields.object_roles`), and 200 records rendered with their capabilities from the role graph, no query per record. The first measure (2026-12-02, 5 s, 32 connections): 288 pages/s on SQLite (p50 108 ms, p99 162 ms), 315 on PostgreSQL; about 60 000 templates a second, 7 ms of the two CPUs a page. With the inventory-organization rule added to the template visibility (a third `OR`, a subquery on `inventories`, empty for this user), the same run on SQLite gave 255 pages/s (p50 122 ms, p99 184 ms): within this machine's noise or a tenth slower; not yet profiled.",
     ),
     (
         "token_issue",
