@@ -53,21 +53,18 @@ pub async fn list_access(
             records: &records,
             owners: &owners,
         };
-        let users: Vec<User> = page.items.clone();
-        let rendered = crate::handlers::users::render_page(ctx, principal, list, page)?;
-        let mut results = Vec::with_capacity(users.len());
-        for (user, record) in users.iter().zip(rendered.results) {
-            let mut record = serde_json::to_value(record)
+        let mut results = Vec::with_capacity(page.items.len());
+        for user in &page.items {
+            let memberships = memberships.remove(&user.id).unwrap_or_default();
+            let rendered = crate::handlers::users::render_user(principal, user, &memberships);
+            let mut record = serde_json::to_value(rendered)
                 .map_err(|error| ApiError::Internal(error.to_string()))?;
             let granted: Vec<i64> = held
                 .iter()
                 .filter(|(_, member)| *member == user.id)
                 .map(|(role, _)| *role)
                 .collect();
-            let target = crate::handlers::users::target_of(
-                user,
-                &memberships.remove(&user.id).unwrap_or_default(),
-            );
+            let target = crate::handlers::users::target_of(user, &memberships);
             let (direct, indirect) = access.of(user, &target, &granted);
             let summary = &mut record["summary_fields"];
             if let Some(summary) = summary.as_object_mut() {
@@ -77,7 +74,7 @@ pub async fn list_access(
             summary["indirect_access"] = Value::Array(indirect);
             results.push(record);
         }
-        list.envelope(rendered.count, results)
+        list.envelope(page.count, results)
     })
     .await?;
     Ok(deprecated(reply))

@@ -112,8 +112,8 @@ pub fn change(
     (user, target): (&User, &TargetUser),
     disassociate: bool,
 ) -> ApiResult<()> {
-    acs_authz::check_method(&principal.actor, false)?;
     let Some(owner) = owner else {
+        acs_authz::check_method(&principal.actor, false)?;
         return Err(refused_system_role(&principal.actor));
     };
     permitted(
