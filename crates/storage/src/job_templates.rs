@@ -165,6 +165,15 @@ pub fn list(
             let query = job_templates::table.into_boxed();
             let query = match visibility {
                 ObjectVisibility::All => query,
+                // The inventory-organization subquery only when there is one to ask: an
+                // empty one still costs every row a lookup.
+                ObjectVisibility::Only {
+                    organizations,
+                    objects,
+                    inventory_organizations,
+                } if inventory_organizations.is_empty() => {
+                    query.filter(crate::shown_rows!(job_templates, organizations, objects))
+                }
                 ObjectVisibility::Only {
                     organizations,
                     objects,

@@ -6,7 +6,7 @@ use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{unified_job_credentials, unified_jobs};
+use crate::schema::{inventories, unified_job_credentials, unified_jobs};
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// What a run is.
@@ -378,13 +378,27 @@ pub fn list(
                 ObjectVisibility::Only {
                     organizations,
                     objects,
-                    ..
+                    inventory_organizations,
                 } => {
                     // What governs a run: its template, project or inventory.
                     let in_organizations =
                         unified_jobs::organization_id.eq_any(organizations.clone());
                     let objects = objects.clone();
                     match kind {
+                        // A job also shows to the auditors of its inventory's organization,
+                        // as its template does (the OR only when there are any: it costs).
+                        RunKind::Job if !inventory_organizations.is_empty() => query.filter(
+                            in_organizations
+                                .or(unified_jobs::job_template_id.eq_any(objects))
+                                .or(unified_jobs::inventory_id.eq_any(
+                                    inventories::table
+                                        .filter(
+                                            inventories::organization_id
+                                                .eq_any(inventory_organizations.clone()),
+                                        )
+                                        .select(inventories::id.nullable()),
+                                )),
+                        ),
                         RunKind::Job => query.filter(
                             in_organizations.or(unified_jobs::job_template_id.eq_any(objects)),
                         ),

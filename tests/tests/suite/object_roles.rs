@@ -519,8 +519,8 @@ fn organization_sub_admins_create_and_creators_administer(backend: Backend) {
 }
 
 /// As in the reference, a job template's `read_role` has its inventory's organization's
-/// `auditor_role` as a parent: that auditor sees the template (list, detail, roles), and
-/// nothing more of it, nor the templates on other inventories.
+/// `auditor_role` as a parent: that auditor sees the template (list, detail, roles) and its
+/// jobs, and nothing more of it, nor the templates on other inventories or their jobs.
 fn an_inventory_organizations_auditor_reads_the_templates_on_its_inventories(backend: Backend) {
     let Fixture {
         automation,
@@ -546,10 +546,22 @@ fn an_inventory_organizations_auditor_reads_the_templates_on_its_inventories(bac
             .json(),
     );
     let path = format!("/api/v2/job_templates/{template}/");
+    let job = wait_for_run(&admin, &launch(&admin, template));
+    let other_job = wait_for_run(&admin, &launch(&admin, deploy));
+    let job_path = format!("/api/v2/jobs/{}/", id_of(&job));
     alice.get(&path).call().expect(403);
+    alice.get(&job_path).call().expect(403);
 
     grant(server, alice_id, "organization", dev, "auditor_role");
     assert_eq!(ids(&alice.get_json("/api/v2/job_templates/")), [template]);
+    // The template's jobs show with it, and no job of another inventory's template.
+    alice.get(&job_path).call().expect(200);
+    assert_eq!(ids(&alice.get_json("/api/v2/jobs/")), [id_of(&job)]);
+    assert_eq!(ids(&alice.get_json(&format!("{path}jobs/"))), [id_of(&job)]);
+    alice
+        .get(&format!("/api/v2/jobs/{}/", id_of(&other_job)))
+        .call()
+        .expect(403);
     let record = alice.get_json(&path);
     assert_eq!(record["organization"], organization, "{record}");
     assert_eq!(

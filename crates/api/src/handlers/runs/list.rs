@@ -57,7 +57,7 @@ fn parent_governed<T: RunType>(
     let conn = ctx.conn()?;
     let found = match T::PARENT.1 {
         "job_templates" => {
-            JobTemplates::find(conn, id).map(|row| JobTemplates::governed_by(conn, &row))
+            JobTemplates::find(conn, id).map(|row| JobTemplates::viewed_as(conn, &row))
         }
         "projects" => Projects::find(conn, id).map(|row| Projects::governed_by(conn, &row)),
         _ => InventorySources::find(conn, id).map(|row| InventorySources::governed_by(conn, &row)),

@@ -108,12 +108,38 @@ pub fn visible<T: RunType>(
             }
         })?;
     let allowed = principal.actor.reads_everything()
-        || governed_by(T::KIND, &run)
-            .is_some_and(|governed| acs_authz::can_view_object(&principal.actor, &governed));
+        || match governed_by(T::KIND, &run) {
+            Some(governed) => {
+                let governed = viewed_as(ctx, T::KIND, &run, governed)?;
+                acs_authz::can_view_object(&principal.actor, &governed)
+            }
+            None => false,
+        };
     if !allowed {
         return Err(ApiError::permission_denied());
     }
     Ok(run)
+}
+
+/// `governed` as its readers see it: a job also shows to the auditors of its inventory's
+/// organization (an inventory deleted since leaves only the template's rule).
+fn viewed_as(
+    ctx: &mut Context<'_>,
+    kind: RunKind,
+    run: &UnifiedJob,
+    governed: Resource,
+) -> ApiResult<Resource> {
+    let (RunKind::Job, Some(inventory)) = (kind, run.inventory_id) else {
+        return Ok(governed);
+    };
+    match acs_storage::inventories::find(ctx.conn()?, inventory) {
+        Ok(found) => Ok(Resource {
+            inventory_organization: Some(found.organization_id),
+            ..governed
+        }),
+        Err(acs_storage::StorageError::NotFound) => Ok(governed),
+        Err(other) => Err(other.into()),
+    }
 }
 
 /// The kind of object whose roles govern runs of `kind`: a job's template, an update's
