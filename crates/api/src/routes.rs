@@ -7,13 +7,13 @@ use crate::handlers::{
     account, activity_stream as activity, applications as apps, automation as auto, change, config,
     create, credential_types as ctypes, credentials as creds, detail, fallback, listing, login,
     logout, metrics, oauth, openapi, organizations as orgs, roles, root, runs, settings, sso,
-    tokens, users,
+    teams, tokens, users,
 };
 use crate::http::options::FieldMeta;
 use crate::openapi::{Endpoint, Operation as Op, Routes};
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
-const UNSERVED_COLLECTIONS: &[&str] = &["teams", "workflow_job_templates", "instance_groups"];
+const UNSERVED_COLLECTIONS: &[&str] = &["workflow_job_templates", "instance_groups"];
 
 /// The body of an association change (`{"id": …}`, with `"disassociate": true` to undo).
 const ASSOCIATION: &[FieldMeta] = &[
@@ -788,6 +788,55 @@ fn run_type<T: runs::RunType>(routes: &mut Routes<'_>) {
     );
 }
 
+/// Registers the routes of teams: the resource, its activity, its members and its roles.
+fn register_teams(routes: &mut Routes<'_>) {
+    automation::<teams::Teams>(routes);
+    routes.add(
+        Endpoint::new("/api/v2/teams/{id}/activity_stream/")
+            .options(
+                activity::options_activity,
+                Op::metadata("Activity: metadata"),
+            )
+            .get(
+                listing::sub_list::<activity::ActivityOf<teams::Teams>>,
+                Op::list_records("A team's activity"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/teams/{id}/users/")
+            .get(teams::list_team_users, Op::list(&users::META_FOR_SUBLIST))
+            .post(
+                teams::change_team_users,
+                Op::command("Add or remove a member", roles::GRANT_TO_USER_FIELDS, 204),
+            )
+            .options(
+                roles::options_grants,
+                Op::metadata("Team members: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/teams/{id}/roles/")
+            .get(teams::list_team_roles, Op::list(&roles::META))
+            .post(
+                teams::change_team_roles,
+                Op::command("Grant or revoke a role", roles::GRANT_FIELDS, 204),
+            )
+            .options(roles::options_grants, Op::metadata("Team roles: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/roles/{id}/teams/")
+            .get(
+                roles::list_role_teams,
+                Op::list(&<teams::Teams as auto::Resource>::META),
+            )
+            .post(
+                roles::change_role_teams,
+                Op::command("Grant or revoke the role", roles::GRANT_TO_TEAM_FIELDS, 204),
+            )
+            .options(roles::options_grants, Op::metadata("Role teams: metadata")),
+    );
+}
+
 /// Registers the routes of the automation resources (contract §6).
 fn register_automation(routes: &mut Routes<'_>) {
     automation::<auto::Projects>(routes);
@@ -795,6 +844,7 @@ fn register_automation(routes: &mut Routes<'_>) {
     automation::<auto::Hosts>(routes);
     automation::<auto::InventorySources>(routes);
     automation::<auto::JobTemplates>(routes);
+    register_teams(routes);
     routes.add(
         Endpoint::new("/api/v2/job_templates/{id}/credentials/")
             .get(auto::list_template_credentials, Op::list(&creds::META))

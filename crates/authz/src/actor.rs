@@ -35,9 +35,10 @@ pub struct Actor {
     /// `can_delete_*` rule refuses, and every `*_capabilities` is all false.
     /// What the actor may *see* is unchanged.
     pub read_only: bool,
-    /// The roles granted to the actor directly. Its organization admin and member roles are
-    /// [`admin_of`](Self::admin_of) and [`member_of`](Self::member_of), whether or not they
-    /// are here too.
+    /// The roles granted to the actor directly, and those its teams hold
+    /// ([`with_team_roles`](Self::with_team_roles)). Its organization admin and member roles
+    /// are [`admin_of`](Self::admin_of) and [`member_of`](Self::member_of), whether or not
+    /// they are here too.
     pub grants: Grants,
 }
 

@@ -20,6 +20,8 @@ pub enum VisibleRoles {
 pub struct SeenObjects {
     /// Organizations it may see, sorted and deduplicated.
     pub organizations: Vec<Id>,
+    /// Teams it may see.
+    pub teams: ObjectVisibility,
     /// Credentials it may see.
     pub credentials: CredentialVisibility,
     /// Projects it may see.
@@ -42,6 +44,7 @@ pub fn visible_roles(actor: &Actor) -> VisibleRoles {
             crate::OrganizationVisibility::Only(ids) => ids,
             crate::OrganizationVisibility::All => return VisibleRoles::All,
         },
+        teams: visible_objects(actor, ResourceKind::Team),
         credentials: visible_credentials(actor),
         projects: visible_objects(actor, ResourceKind::Project),
         inventories: visible_objects(actor, ResourceKind::Inventory),

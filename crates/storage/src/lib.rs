@@ -52,6 +52,7 @@ pub mod stamps;
 pub mod stats;
 mod summaries;
 pub mod sweeps;
+pub mod teams;
 pub mod throttle;
 pub mod tokens;
 pub mod unified_job_lines;

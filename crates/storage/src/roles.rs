@@ -12,7 +12,9 @@ use diesel::prelude::*;
 use diesel::sql_types::{Bool, Nullable};
 
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{credentials, inventories, job_templates, projects, role_members, roles};
+use crate::schema::{
+    credentials, inventories, job_templates, projects, role_members, roles, teams,
+};
 use crate::{Backend, DbConnection, StorageResult};
 
 /// The `kind` of the two system roles.
@@ -105,6 +107,7 @@ fn visible<'a>(query: RolesQuery<'a>, visibility: &VisibleRoles) -> RolesQuery<'
     let SeenObjects {
         organizations,
         credentials: shown_credentials,
+        teams: shown_teams,
         projects: shown_projects,
         inventories: shown_inventories,
         job_templates: shown_templates,
@@ -154,6 +157,7 @@ fn visible<'a>(query: RolesQuery<'a>, visibility: &VisibleRoles) -> RolesQuery<'
                 ResourceKind::Organization,
                 Some(Box::new(roles::object_id.eq_any(organizations.clone()))),
             ))
+            .or(roles_of(ResourceKind::Team, shown!(teams, shown_teams)))
             .or(roles_of(ResourceKind::Credential, credentials))
             .or(roles_of(
                 ResourceKind::Project,
@@ -233,9 +237,13 @@ pub struct UserRoles {
     pub member_of: Vec<i64>,
     /// Every role granted to them.
     pub grants: Grants,
+    /// The roles of the teams they may be in ([`crate::teams::grants_reaching`]).
+    pub team_grants: Vec<acs_authz::roles::TeamGrant>,
 }
 
-/// The roles granted to the user `user_id` (one query: it runs when a principal is built).
+/// The roles granted to the user `user_id` and to the teams they may be in (one query, and
+/// one per level of teams for a user in a team or admin of an organization: it runs when a
+/// principal is built).
 pub fn user_roles(conn: &mut DbConnection, user_id: i64) -> StorageResult<UserRoles> {
     let roles: Vec<Role> = granted_to(conn, user_id)?
         .iter()
@@ -250,10 +258,21 @@ pub fn user_roles(conn: &mut DbConnection, user_id: i64) -> StorageResult<UserRo
         ids.sort_unstable();
         ids
     };
+    let teams: Vec<i64> = roles
+        .iter()
+        .filter(|role| {
+            role.kind == ResourceKind::Team
+                && matches!(role.field, RoleField::Admin | RoleField::Member)
+        })
+        .map(|role| role.object)
+        .collect();
+    let admin_of = organizations(RoleField::Admin);
+    let team_grants = crate::teams::grants_reaching(conn, &teams, &admin_of)?;
     Ok(UserRoles {
-        admin_of: organizations(RoleField::Admin),
+        admin_of,
         member_of: organizations(RoleField::Member),
         grants: Grants::new(roles.iter().copied()),
+        team_grants,
     })
 }
 
@@ -469,6 +488,7 @@ mod tests {
         };
         let administrator_of_1 = VisibleRoles::Only(Box::new(SeenObjects {
             organizations: vec![1],
+            teams: nothing.clone(),
             credentials: CredentialVisibility::Limited {
                 user_id: 5,
                 administered: vec![1],

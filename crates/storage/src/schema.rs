@@ -400,6 +400,30 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    teams (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        organization_id -> BigInt,
+        created_by -> Nullable<BigInt>,
+        modified_by -> Nullable<BigInt>,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    team_roles (role_id, team_id) {
+        role_id -> BigInt,
+        team_id -> BigInt,
+    }
+}
+
+diesel::joinable!(teams -> organizations (organization_id));
+diesel::joinable!(team_roles -> roles (role_id));
+diesel::joinable!(team_roles -> teams (team_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     organizations,
@@ -430,4 +454,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     retired_secret_keys,
     roles,
     role_members,
+    teams,
+    team_roles,
 );

@@ -6,7 +6,7 @@ use diesel::prelude::*;
 
 use crate::Timestamp;
 use crate::schema::{
-    credential_types, credentials, inventories, inventory_sources, job_templates, projects,
+    credential_types, credentials, inventories, inventory_sources, job_templates, projects, teams,
 };
 
 /// The stamps of a new row (embedded in its insertable): its creator is its last modifier,
@@ -18,7 +18,8 @@ use crate::schema::{
     table_name = inventories,
     table_name = inventory_sources,
     table_name = job_templates,
-    table_name = projects
+    table_name = projects,
+    table_name = teams
 )]
 #[diesel(treat_none_as_default_value = false)]
 pub struct Creation {

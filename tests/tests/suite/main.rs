@@ -59,6 +59,7 @@ mod settings;
 mod several_nodes;
 mod single_sign_on;
 mod source_credentials;
+mod teams;
 mod tokens;
 mod updates;
 mod users;

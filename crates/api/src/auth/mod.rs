@@ -102,7 +102,8 @@ pub fn principal_of(store: &mut Store<'_>, user: User, method: Method) -> ApiRes
         member_of: roles.member_of,
         read_only: false,
         grants: roles.grants,
-    };
+    }
+    .with_team_roles(&roles.team_grants);
     Ok(Principal {
         user,
         actor,

@@ -24,6 +24,7 @@ pub mod root;
 pub mod runs;
 pub mod settings;
 pub mod sso;
+pub mod teams;
 
 pub mod tokens;
 pub mod users;

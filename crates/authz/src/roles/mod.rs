@@ -7,6 +7,8 @@
 //! - [`implicit_parents`], [`ancestors`] and [`conferred`]: the graph.
 //! - [`Grants`]: the roles a user was granted, and [`Grants::holds`] / [`Grants::visible`];
 //!   [`crate::Actor::holds`] adds the system flags.
+//! - [`TeamGrant`]: a role granted to a team, which [`crate::Actor::with_team_roles`] gives
+//!   the team's members.
 //!
 //! # Example
 //!
@@ -27,7 +29,9 @@
 mod fields;
 pub(crate) mod grants;
 mod graph;
+mod teams;
 
 pub use fields::{ResourceKind, RoleField};
 pub use grants::{Conferring, Grants, Resource, Role, RoleVisibility};
 pub use graph::{Ancestor, Parent, Position, ancestors, conferred, implicit_parents};
+pub use teams::TeamGrant;

@@ -12,8 +12,8 @@ mod inventory_sources;
 mod job_templates;
 mod member;
 mod projects;
-mod references;
-mod resource;
+pub mod references;
+pub mod resource;
 mod template_credentials;
 
 pub use collection::InventoryChildren;

@@ -11,16 +11,27 @@ mod grant;
 mod list;
 mod object_roles;
 mod options;
-mod owner;
+pub mod owner;
 mod render;
+mod role_teams;
 mod role_users;
+mod team_grant;
 mod user_roles;
 
 pub use access_list::list_access;
 pub use list::list_roles;
 pub use object_roles::{list_object_roles, summaries_of, summary_of};
-pub use options::{GRANT_FIELDS, GRANT_TO_USER_FIELDS, META, options_grants, options_role};
-pub use role_users::{change_role_users, get_role, list_role_users};
+pub use options::{
+    GRANT_FIELDS, GRANT_TO_TEAM_FIELDS, GRANT_TO_USER_FIELDS, META, options_grants, options_role,
+};
+pub use owner::Owner;
+pub use render::role_record;
+pub use role_teams::{change_role_teams, list_role_teams};
+pub use role_users::{
+    association, change_member, change_role_users, deprecated, get_role, list_role_users,
+    members_page,
+};
+pub use team_grant::{TeamChange, change as change_team_role};
 pub use user_roles::{change_user_roles, list_user_roles};
 
 use acs_authz::roles::ResourceKind;
@@ -30,9 +41,10 @@ use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 
-/// The kinds whose records ACS serves with their roles (teams are not served yet).
-pub const SERVED_KINDS: [ResourceKind; 5] = [
+/// The kinds whose records ACS serves with their roles.
+pub const SERVED_KINDS: [ResourceKind; 6] = [
     ResourceKind::Organization,
+    ResourceKind::Team,
     ResourceKind::Credential,
     ResourceKind::Project,
     ResourceKind::Inventory,

@@ -40,6 +40,18 @@ pub const GRANT_TO_USER_FIELDS: &[FieldMeta] = &[
     ),
 ];
 
+/// The body of a grant of a role to a team (`/roles/<id>/teams/`): there `disassociate`
+/// revokes only when true, as in the reference.
+pub const GRANT_TO_TEAM_FIELDS: &[FieldMeta] = &[
+    FieldMeta::writable("id", "integer", "ID", "Database ID for this team.").required(),
+    FieldMeta::writable(
+        "disassociate",
+        "boolean",
+        "Disassociate",
+        "True to remove this team from the role.",
+    ),
+];
+
 /// A role's, or a list of roles', metadata: read only.
 pub async fn options_role(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     answer_read_only(req, state, &META, "GET, HEAD, OPTIONS").await

@@ -7,6 +7,7 @@ use acs_storage::roles::RoleRecord;
 use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::automation::{Inventories, JobTemplates, Projects, Resource as _};
+use crate::handlers::teams::Teams;
 
 /// A role's object.
 #[derive(Debug, Clone)]
@@ -115,6 +116,9 @@ pub fn find(ctx: &mut Context<'_>, kind: ResourceKind, id: i64) -> ApiResult<Own
             let row = JobTemplates::find(conn, id)?;
             plain(JobTemplates::viewed_as(conn, &row)?, row.name)
         }
-        ResourceKind::Team => plain(Resource::of(kind, id, None), String::new()),
+        ResourceKind::Team => {
+            let row = Teams::find(conn, id)?;
+            plain(Teams::governed_by(conn, &row)?, row.name)
+        }
     })
 }

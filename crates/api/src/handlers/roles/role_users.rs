@@ -4,10 +4,17 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value};
 
+use acs_storage::roles::RoleRecord;
+
+use super::owner::Owner;
 use super::{grant, render, visible_role};
+use crate::auth::Principal;
+use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::frame::{signed_in, signed_in_list_taking_post, signed_in_no_content};
+use crate::handlers::users::UserRecord;
 use crate::http::body::JsonObject;
+use crate::http::list::{ListPage, ListRequest};
 use crate::state::AppState;
 
 /// `GET /api/v2/roles/<id>/`.
@@ -39,22 +46,31 @@ pub async fn list_role_users(
     let id = path.into_inner();
     let reply = signed_in_list_taking_post(&req, &state, move |ctx, principal, list, wanted| {
         let (role, owner) = visible_role(ctx, principal, id)?;
-        let page = acs_storage::users::list(
-            ctx.conn()?,
-            &acs_authz::UserVisibility::All,
-            Some(acs_storage::users::Within::Role(role.id)),
-            &list.params,
-        )??;
-        let may_change = wanted
-            && (principal.actor.is_superuser
-                || owner
-                    .as_ref()
-                    .is_some_and(|owner| owner.administered_by(&principal.actor).is_ok()));
-        let page = crate::handlers::users::render_page(ctx, principal, list, page)?;
-        Ok((may_change, page))
+        members_page(ctx, principal, list, wanted, (&role, owner.as_ref()))
     })
     .await?;
     Ok(deprecated(reply))
+}
+
+/// The page of `role`'s direct members, and whether the caller may grant it (when `wanted`).
+pub fn members_page(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    list: &ListRequest,
+    wanted: bool,
+    (role, owner): (&RoleRecord, Option<&Owner>),
+) -> ApiResult<(bool, ListPage<UserRecord>)> {
+    let page = acs_storage::users::list(
+        ctx.conn()?,
+        &acs_authz::UserVisibility::All,
+        Some(acs_storage::users::Within::Role(role.id)),
+        &list.params,
+    )??;
+    let may_change = wanted
+        && (principal.actor.is_superuser
+            || owner.is_some_and(|owner| owner.administered_by(&principal.actor).is_ok()));
+    let page = crate::handlers::users::render_page(ctx, principal, list, page)?;
+    Ok((may_change, page))
 }
 
 /// `POST /api/v2/roles/<id>/users/`: 204 once granted or revoked.
@@ -67,20 +83,30 @@ pub async fn change_role_users(
     let id = path.into_inner();
     let reply = signed_in_no_content(&req, &state, move |ctx, principal| {
         let (role, owner) = visible_role(ctx, principal, id)?;
-        let (user_id, disassociate) = association(&body.0, "User")?;
-        let user = match acs_storage::users::find(ctx.conn()?, user_id) {
-            Ok(user) => user,
-            Err(acs_storage::StorageError::NotFound) => {
-                return Err(ApiError::BadRequest(
-                    "User matching query does not exist.".into(),
-                ));
-            }
-            Err(other) => return Err(other.into()),
-        };
-        grant::change_for(ctx, principal, (&role, owner.as_ref()), &user, disassociate)
+        change_member(ctx, principal, (&role, owner.as_ref()), &body.0)
     })
     .await?;
     Ok(deprecated(reply))
+}
+
+/// Grants `role` to the user an association body names (revokes it with `disassociate`).
+pub fn change_member(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    role: (&RoleRecord, Option<&Owner>),
+    body: &Map<String, Value>,
+) -> ApiResult<()> {
+    let (user_id, disassociate) = association(body, "User")?;
+    let user = match acs_storage::users::find(ctx.conn()?, user_id) {
+        Ok(user) => user,
+        Err(acs_storage::StorageError::NotFound) => {
+            return Err(ApiError::BadRequest(
+                "User matching query does not exist.".into(),
+            ));
+        }
+        Err(other) => return Err(other.into()),
+    };
+    grant::change_for(ctx, principal, role, &user, disassociate)
 }
 
 /// The `id` and whether to revoke, from an association body, with the reference's 400s

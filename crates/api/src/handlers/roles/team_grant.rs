@@ -1,0 +1,141 @@
+//! Granting and revoking a role to a team (`/teams/<id>/roles/`, `/roles/<id>/teams/`), with
+//! the reference's refusals in its order: an organization's participation roles go to users
+//! only, system roles to nobody through a team, credential roles only within the credential's
+//! organization; then who may (`RoleAccess`: admin of the role's object, reader of the team).
+
+use acs_authz::roles::{ResourceKind, RoleField};
+use acs_storage::roles::RoleRecord;
+use acs_storage::teams::Team;
+use serde_json::json;
+
+use super::grant::refused;
+use super::owner::Owner;
+use crate::auth::Principal;
+use crate::context::Context;
+use crate::error::{ApiError, ApiResult};
+use acs_app::activity::{self, Subject};
+
+/// The refusal of an organization's admin or member role: they make a user part of the
+/// organization, which a team is not.
+pub const PARTICIPATION: &str =
+    "You cannot assign an Organization participation role as a child role for a Team.";
+/// The refusal of a system role.
+pub const SYSTEM: &str = "You cannot grant system-level permissions to a team.";
+/// The refusal of a credential role outside the team's organization.
+pub const CREDENTIAL: &str = "You cannot grant credential access to a team when the \
+                              Organization field isn't set, or belongs to a different \
+                              organization";
+
+/// A change of a team's roles.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamChange<'a> {
+    /// The role, and the object it belongs to (`None`: a system role).
+    pub role: (&'a RoleRecord, Option<&'a Owner>),
+    /// The team.
+    pub team: &'a Team,
+    /// Revoking, not granting.
+    pub disassociate: bool,
+}
+
+/// Why the rules refuse `change` whoever asks (the reference's 400s), if they do. The
+/// system-role rule is the grant's only: revoking one a team cannot hold changes nothing.
+fn refusal(change: &TeamChange<'_>) -> Option<&'static str> {
+    let (role, owner) = change.role;
+    let Some(owner) = owner else {
+        return (!change.disassociate).then_some(SYSTEM);
+    };
+    let field = RoleField::parse(&role.field);
+    if owner.resource.kind == ResourceKind::Organization
+        && matches!(field, Some(RoleField::Admin | RoleField::Member))
+    {
+        return Some(PARTICIPATION);
+    }
+    if owner.credential.is_some()
+        && owner.resource.organization != Some(change.team.organization_id)
+    {
+        return Some(CREDENTIAL);
+    }
+    None
+}
+
+/// Whether `principal` may make `change`: a superuser may; anyone else must read the team
+/// and administer the object the role belongs to (the team's own admin does not suffice).
+fn permitted(principal: &Principal, change: &TeamChange<'_>) -> ApiResult<()> {
+    let actor = &principal.actor;
+    acs_authz::check_method(actor, false)?;
+    if let Some(message) = refusal(change) {
+        return Err(refused(message));
+    }
+    if actor.is_superuser {
+        return Ok(());
+    }
+    let team = acs_authz::roles::Resource::of(
+        ResourceKind::Team,
+        change.team.id,
+        Some(change.team.organization_id),
+    );
+    if !acs_authz::can_view_object(actor, &team) {
+        return Err(ApiError::permission_denied());
+    }
+    match change.role.1 {
+        Some(owner) => Ok(owner.administered_by(actor)?),
+        None => Err(ApiError::permission_denied()),
+    }
+}
+
+/// Grants the role to the team (revokes it with `disassociate`) for `principal`, and records
+/// it in the activity stream. Granting a role the team holds, or revoking one it does not,
+/// changes nothing and succeeds.
+pub fn change(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    change: TeamChange<'_>,
+) -> ApiResult<()> {
+    permitted(principal, &change)?;
+    let TeamChange {
+        role: (role, owner),
+        team,
+        disassociate,
+    } = change;
+    let now = ctx.now;
+    let changed = ctx.write(|conn| {
+        let changed = if disassociate {
+            acs_storage::teams::revoke(conn, role.id, team.id)?
+        } else {
+            acs_storage::teams::grant(conn, role.id, team.id)?
+        };
+        if changed {
+            let operation = if disassociate {
+                "disassociate"
+            } else {
+                "associate"
+            };
+            let object = owner.map(|owner| {
+                Subject::named(
+                    owner.resource.kind.type_name(),
+                    owner.resource.id,
+                    &owner.name,
+                )
+            });
+            activity::record(
+                conn,
+                now,
+                Some(&principal.user),
+                operation,
+                &Subject::named(ResourceKind::Team.type_name(), team.id, &team.name),
+                object.as_ref(),
+                json!({ "role": role.field, "role_id": role.id }),
+            )?;
+        }
+        Ok(changed)
+    })?;
+    tracing::info!(
+        actor = principal.user.id,
+        role = role.id,
+        team = team.id,
+        disassociate,
+        changed,
+        "team role changed"
+    );
+    Ok(())
+}

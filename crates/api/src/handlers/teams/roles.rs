@@ -1,0 +1,63 @@
+//! `/api/v2/teams/<id>/roles/`: the roles granted to the team that the caller may see (GET);
+//! POST `{"id": <role>}` grants one, `{"id", "disassociate"}` revokes it.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::Teams;
+use crate::error::{ApiError, ApiResult};
+use crate::handlers::automation::visible;
+use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
+use crate::handlers::roles::{self, TeamChange, association, deprecated, owner};
+use crate::http::body::JsonObject;
+use crate::state::AppState;
+
+/// `GET /api/v2/teams/<id>/roles/`.
+pub async fn list_team_roles(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = signed_in_list_taking_post(&req, &state, move |ctx, principal, list, wanted| {
+        visible::<Teams>(ctx, principal, id)?;
+        let granted = acs_storage::teams::roles_of(ctx.conn()?, id)?;
+        let owners = owner::of_each(ctx, &granted)?;
+        let shown: Vec<_> = granted
+            .iter()
+            .map(|role| (role, owner::lookup(&owners, role)))
+            .filter(|(_, owner)| owner.is_none_or(|owner| owner.visible_to(&principal.actor)))
+            .map(|(role, owner)| roles::role_record(role, owner))
+            .collect();
+        Ok((
+            wanted && !principal.actor.read_only,
+            list.envelope_of(shown)?,
+        ))
+    })
+    .await?;
+    Ok(deprecated(reply))
+}
+
+/// `POST /api/v2/teams/<id>/roles/`: 204 once granted or revoked.
+pub async fn change_team_roles(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: JsonObject,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let reply = signed_in_no_content(&req, &state, move |ctx, principal| {
+        let (team, _) = visible::<Teams>(ctx, principal, id)?;
+        let (role_id, disassociate) = association(&body.0, "Role")?;
+        let role = acs_storage::roles::find(ctx.conn()?, role_id)?
+            .ok_or_else(|| ApiError::BadRequest("Role matching query does not exist.".into()))?;
+        let owner = owner::of(ctx, &role)?;
+        let change = TeamChange {
+            role: (&role, owner.as_ref()),
+            team: &team,
+            disassociate,
+        };
+        roles::change_team_role(ctx, principal, change)
+    })
+    .await?;
+    Ok(deprecated(reply))
+}
