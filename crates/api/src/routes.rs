@@ -790,6 +790,7 @@ fn run_type<T: runs::RunType>(routes: &mut Routes<'_>) {
 
 /// Registers the routes of teams: the resource, its activity, its members and its roles.
 fn register_teams(routes: &mut Routes<'_>) {
+    let team_meta = &<teams::Teams as auto::Resource>::META;
     automation::<teams::Teams>(routes);
     routes.add(
         Endpoint::new("/api/v2/teams/{id}/activity_stream/")
@@ -800,6 +801,53 @@ fn register_teams(routes: &mut Routes<'_>) {
             .get(
                 listing::sub_list::<activity::ActivityOf<teams::Teams>>,
                 Op::list_records("A team's activity"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/organizations/{id}/teams/")
+            .get(
+                listing::sub_list::<teams::OrganizationTeams>,
+                Op::list(team_meta),
+            )
+            .post(
+                create::create_under::<teams::OrganizationTeams>,
+                Op::create(team_meta),
+            )
+            .options(
+                detail::options_collection::<teams::Teams>,
+                Op::metadata("Teams: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/users/{id}/teams/")
+            .get(teams::list_user_teams, Op::list(team_meta))
+            .options(
+                detail::options_collection::<teams::Teams>,
+                Op::metadata("Teams: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/credentials/{id}/owner_teams/")
+            .get(teams::list_owner_teams, Op::list(team_meta))
+            .options(teams::options_team_list, Op::metadata("Teams: metadata")),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/teams/{id}/projects/")
+            .get(
+                teams::list_team_projects,
+                Op::list(&<auto::Projects as auto::Resource>::META),
+            )
+            .options(
+                teams::options_team_projects,
+                Op::metadata("Projects: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/teams/{id}/credentials/")
+            .get(teams::list_team_credentials, Op::list(&creds::META))
+            .options(
+                teams::options_team_credentials,
+                Op::metadata("Credentials: metadata"),
             ),
     );
     routes.add(

@@ -67,16 +67,46 @@ crate::list_fields! {
     }
 }
 
-/// Lists the teams `visibility` allows, as `params` ask.
+/// Which teams a list is of, beyond what the caller may see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Within {
+    /// The teams of an organization.
+    Organization(i64),
+    /// The teams a user was made a member or an admin of.
+    User(i64),
+}
+
+/// Lists the teams `visibility` allows (within `within`, when given), as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
     visibility: &ObjectVisibility,
+    within: Option<Within>,
     params: &ListParams,
 ) -> StorageResult<Result<Page<Team>, ListError>> {
+    let base = || {
+        let query = crate::visible_rows!(teams, visibility);
+        match within {
+            None => query,
+            Some(Within::Organization(id)) => query.filter(teams::organization_id.eq(id)),
+            Some(Within::User(id)) => query.filter(
+                teams::id.nullable().eq_any(
+                    role_members::table
+                        .inner_join(roles::table)
+                        .filter(role_members::user_id.eq(id))
+                        .filter(roles::kind.eq(ResourceKind::Team.type_name()))
+                        .filter(
+                            roles::field
+                                .eq_any([RoleField::Admin.name(), RoleField::Member.name()]),
+                        )
+                        .select(roles::object_id),
+                ),
+            ),
+        }
+    };
     crate::list_page!(
         conn,
         params,
-        || { filtered(crate::visible_rows!(teams, visibility), params) },
+        || filtered(base(), params),
         ordered,
         Team::as_select()
     )

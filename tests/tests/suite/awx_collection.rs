@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 backend_tests!(
     settings_module_sets_settings_idempotently,
     role_module_grants_and_revokes_idempotently,
+    team_and_role_modules_manage_teams_and_their_roles,
 );
 
 /// (a) one setting by `name`/`value`, (b) several with `settings:`, (c) the same again, which
@@ -342,4 +343,202 @@ fn role_module_grants_and_revokes_idempotently(backend: Backend) {
         admin.get_json(&format!("/api/v2/roles/{execute}/users/"))["count"],
         0
     );
+}
+
+/// The `team` module (create, exists, rename, absent, each idempotent; a missing
+/// organization refused) and the `role` module with `target_team` (a member, an admin) and
+/// `team` (the team granted `execute` on a template, then revoked).
+const TEAM_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    awx.awx.team: &controller
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+    awx.awx.role: *controller
+  tasks:
+    - name: A team
+      awx.awx.team: {name: on-call, organization: Ops, state: present}
+      register: created
+    - name: The team again
+      awx.awx.team: {name: on-call, organization: Ops, state: present}
+      register: created_again
+    - name: The team exists
+      awx.awx.team: {name: on-call, organization: Ops, state: exists}
+      register: exists
+    - name: Renamed
+      awx.awx.team: {name: on-call, new_name: oncall, organization: Ops, description: pager}
+      register: renamed
+    - name: Alice joins it
+      awx.awx.role: {user: alice, role: member, target_team: oncall, state: present}
+      register: member_first
+    - name: Alice joins it again
+      awx.awx.role: {user: alice, role: member, target_team: oncall, state: present}
+      register: member_again
+    - name: Bob administers it
+      awx.awx.role: {user: bob, role: admin, target_team: oncall, state: present}
+      register: team_admin
+    - name: The team may run the template
+      awx.awx.role: {team: oncall, role: execute, job_templates: [deploy], state: present}
+      register: execute_first
+    - name: The team may run the template, again
+      awx.awx.role: {team: oncall, role: execute, job_templates: [deploy], state: present}
+      register: execute_again
+    - name: Report the grants
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: >-
+          {{ {'created': created, 'created_again': created_again, 'exists': exists,
+              'renamed': renamed, 'member_first': member_first, 'member_again': member_again,
+              'team_admin': team_admin, 'execute_first': execute_first,
+              'execute_again': execute_again} | to_json }}
+"#;
+
+/// The second half, after the first half's grants are checked on the server.
+const TEAM_REMOVAL_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    awx.awx.team: &controller
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+    awx.awx.role: *controller
+  tasks:
+    - name: The execute role revoked from the team
+      awx.awx.role: {team: oncall, role: execute, job_templates: [deploy], state: absent}
+      register: execute_revoked
+    - name: A team of a missing organization
+      awx.awx.team: {name: stray, organization: Nowhere, state: present}
+      register: no_organization
+      ignore_errors: true
+    - name: Deleted
+      awx.awx.team: {name: oncall, organization: Ops, state: absent}
+      register: deleted
+    - name: Deleted again
+      awx.awx.team: {name: oncall, organization: Ops, state: absent}
+      register: deleted_again
+    - name: Exists makes it again
+      awx.awx.team: {name: oncall, organization: Ops, state: exists}
+      register: recreated
+    - name: Report the removals
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: >-
+          {{ {'execute_revoked': execute_revoked, 'no_organization': no_organization,
+              'deleted': deleted, 'deleted_again': deleted_again,
+              'recreated': recreated} | to_json }}
+"#;
+
+fn team_and_role_modules_manage_teams_and_their_roles(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let organization = server.create_organization("Ops");
+    let alice = server.create_user("alice", "Alice-pass-1", false);
+    let bob = server.create_user("bob", "Bob-pass-1", false);
+    server.add_member(organization, bob);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let root = scratch.path().join("projects");
+    std::fs::create_dir_all(root.join("ops")).expect("the project directory");
+    std::fs::write(root.join("ops/site.yml"), "- hosts: all\n  tasks: []\n").expect("a playbook");
+    admin
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({ "PROJECTS_ROOT": root }))
+        .call()
+        .expect(200);
+    let project = acs_tests::id_of(
+        &admin
+            .post("/api/v2/projects/")
+            .json(&json!({"name": "ops", "organization": organization, "local_path": "ops"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let template = acs_tests::id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&json!({"name": "deploy", "project": project, "playbook": "site.yml"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let vars = json!({
+        "controller_host": server.base,
+        "controller_username": "admin",
+        "controller_password": server.admin_password,
+    });
+    let (report, log) = played(scratch.path(), TEAM_PLAYBOOK, vars.clone());
+    for (task, changed) in [
+        ("created", true),
+        ("created_again", false),
+        ("exists", false),
+        ("renamed", true),
+        ("member_first", true),
+        ("member_again", false),
+        ("team_admin", true),
+        ("execute_first", true),
+        ("execute_again", false),
+    ] {
+        assert_eq!(
+            report[task]["changed"], changed,
+            "{task}: {}\n{log}",
+            report[task]
+        );
+    }
+    let team = report["created"]["id"].as_i64().expect("the team's id");
+    assert_eq!(report["exists"]["id"], team, "{log}");
+    let record = admin.get_json(&format!("/api/v2/teams/{team}/"));
+    assert_eq!(
+        (&record["name"], &record["description"]),
+        (&json!("oncall"), &json!("pager")),
+        "{record}"
+    );
+    let members = admin.get_json(&format!("/api/v2/teams/{team}/users/"));
+    assert_eq!(acs_tests::usernames(&members), ["alice"], "{members}");
+    let admins = record["summary_fields"]["object_roles"]["admin_role"]["id"].clone();
+    let admins = admin.get_json(&format!("/api/v2/roles/{admins}/users/"));
+    assert_eq!(acs_tests::usernames(&admins), ["bob"], "{admins}");
+    // Alice, in the team, sees the template the team may run.
+    let alice_agent = server.as_user("alice", "Alice-pass-1");
+    alice_agent
+        .get(&format!("/api/v2/job_templates/{template}/"))
+        .call()
+        .expect(200);
+    let _ = alice;
+
+    let (report, log) = played(scratch.path(), TEAM_REMOVAL_PLAYBOOK, vars);
+    for (task, changed) in [
+        ("execute_revoked", true),
+        ("deleted", true),
+        ("deleted_again", false),
+        ("recreated", true),
+    ] {
+        assert_eq!(
+            report[task]["changed"], changed,
+            "{task}: {}\n{log}",
+            report[task]
+        );
+    }
+    let stray = &report["no_organization"];
+    assert_eq!(stray["failed"], true, "{stray}");
+    assert_eq!(stray["changed"], false, "{stray}");
+    assert!(
+        stray["msg"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Nowhere"),
+        "{stray}"
+    );
+    assert_eq!(stray["total_results"], 0, "{stray}");
+    alice_agent
+        .get(&format!("/api/v2/job_templates/{template}/"))
+        .call()
+        .expect(403);
 }

@@ -21,6 +21,7 @@ backend_tests!(
     awx_credentials_create_masks_the_secret,
     awx_builds_and_launches_a_job_template,
     awx_users_grant_and_revoke_a_role,
+    awx_teams_create_grant_and_revoke,
 );
 
 fn awx_bin() -> PathBuf {
@@ -541,4 +542,73 @@ fn awx_users_grant_and_revoke_a_role(backend: Backend) {
         ],
     );
     assert_eq!(launch(&alice_agent), 403);
+}
+
+/// `awx teams create`, then `awx teams grant|revoke <team> --job_template <id> --role
+/// execute` (posted to `/teams/<id>/roles/`): a member of the team launches while the team
+/// holds the role, and not once it is revoked.
+fn awx_teams_create_grant_and_revoke(backend: Backend) {
+    let fixture = acs_tests::ansible::AutomationServer::start(backend, &[]);
+    fixture.project_file("teams", "site.yml", acs_tests::ansible::PING_PLAYBOOK);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let org = server.create_organization("teamwork");
+    let project = fixture.create_project(&admin, org, "teams");
+    let inventory = fixture.create_local_inventory(&admin, org);
+    let template = acs_tests::id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(&serde_json::json!({
+                "name": "deploy", "project": project, "inventory": inventory,
+                "playbook": "site.yml",
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let created = awx_json(
+        server,
+        &[
+            "teams",
+            "create",
+            "--name",
+            "on-call",
+            "--organization",
+            &org.to_string(),
+        ],
+    );
+    assert_eq!(created["name"], "on-call", "{created}");
+    let team = acs_tests::id_of(&created);
+    let alice = server.create_user("alice", "Alice-pass-1", false);
+    admin
+        .post(&format!("/api/v2/teams/{team}/users/"))
+        .json(&serde_json::json!({ "id": alice }))
+        .call()
+        .expect(204);
+    let alice_agent = server.as_user("alice", "Alice-pass-1");
+    let launch = || {
+        alice_agent
+            .post(&format!("/api/v2/job_templates/{template}/launch/"))
+            .json(&serde_json::json!({}))
+            .call()
+            .status
+    };
+    assert_eq!(launch(), 403);
+    let team_arg = team.to_string();
+    let template_arg = template.to_string();
+    for (verb, launched) in [("grant", 201), ("revoke", 403)] {
+        awx(
+            server,
+            &[
+                "teams",
+                verb,
+                &team_arg,
+                "--job_template",
+                &template_arg,
+                "--role",
+                "execute",
+            ],
+        );
+        assert_eq!(launch(), launched, "after {verb}");
+    }
 }

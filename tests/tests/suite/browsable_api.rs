@@ -17,6 +17,7 @@ backend_tests!(
     settings_are_changed_from_their_page,
     actions_offer_their_post_to_who_may_run_them,
     roles_are_granted_from_their_users_page,
+    a_team_is_made_and_joined_from_its_pages,
 );
 
 /// What Chromium sends when a person follows a link.
@@ -605,4 +606,42 @@ fn roles_are_granted_from_their_users_page(backend: Backend) {
     server.login(&cy, "cy", "Cy-pass-123456");
     let seen = visit(&cy, &users, 200).body;
     assert!(!seen.contains("<form"), "{seen}");
+}
+
+/// A team made from the team list's page, then a member added from its users page.
+fn a_team_is_made_and_joined_from_its_pages(backend: Backend) {
+    let server = TestServer::start(backend);
+    let organization = server.create_organization("club");
+    let user = server.create_user("cy", "Cy-pass-123456", false);
+    let browser = browser(&server);
+    let list = "/api/v2/teams/";
+    let page = visit(&browser, list, 200).body;
+    assert!(page.contains("id=\"create-content\""), "{page}");
+    let body = format!(r#"{{"name": "night shift", "organization": {organization}}}"#);
+    let created = post_page_form(
+        &server,
+        &browser,
+        list,
+        &[("_method", "POST"), ("_content", body.as_str())],
+    )
+    .expect(303);
+    let location = created.location().expect("the new team's page");
+    let team = server.admin().get_json(&location);
+    assert_eq!(team["name"], "night shift", "{team}");
+    let members = format!("{location}users/");
+    let page = visit(&browser, &members, 200).body;
+    assert!(page.contains("name=\"field.id\""), "{page}");
+    let user_text = user.to_string();
+    post_page_form(
+        &server,
+        &browser,
+        &members,
+        &[
+            ("_method", "POST"),
+            ("_form", "fields"),
+            ("field.id", user_text.as_str()),
+        ],
+    )
+    .expect(303);
+    assert_eq!(server.admin().get_json(&members)["count"], json!(1));
 }

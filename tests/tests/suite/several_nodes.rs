@@ -193,3 +193,56 @@ fn a_role_revoked_on_one_node_is_honoured_by_the_other_within_the_bound() {
     let stale = honoured_within_bound(Instant::now(), 403, || on_second.get(&path).call().status);
     eprintln!("the revoke reached the other node after {stale:?}");
 }
+
+/// A user added to a team through one node holds the team's roles on the other; removed
+/// from the team there, the other refuses them within the bound.
+#[test]
+fn leaving_a_team_on_one_node_takes_its_roles_on_the_other_within_the_bound() {
+    let first = TestServer::start(Backend::Postgres);
+    let second = first.start_peer();
+    let admin = first.admin();
+    let organization = first.create_organization("Ops");
+    let inventory = id_of(
+        &admin
+            .post("/api/v2/inventories/")
+            .json(&json!({"name": "edge", "organization": organization}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let team = id_of(
+        &admin
+            .post("/api/v2/teams/")
+            .json(&json!({"name": "on-call", "organization": organization}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let read = first.query_i64(&format!(
+        "SELECT id FROM roles WHERE kind = 'inventory' AND object_id = {inventory} \
+         AND field = 'read_role'"
+    ));
+    admin
+        .post(&format!("/api/v2/teams/{team}/roles/"))
+        .json(&json!({ "id": read }))
+        .call()
+        .expect(204);
+    let alice = first.create_user("alice", "Alice-pass-1", false);
+    let path = format!("/api/v2/inventories/{inventory}/");
+    let on_second = second.as_user("alice", "Alice-pass-1");
+    on_second.get(&path).call().expect(403);
+    let members = format!("/api/v2/teams/{team}/users/");
+    admin
+        .post(&members)
+        .json(&json!({ "id": alice }))
+        .call()
+        .expect(204);
+    honoured_within_bound(Instant::now(), 200, || on_second.get(&path).call().status);
+    admin
+        .post(&members)
+        .json(&json!({ "id": alice, "disassociate": true }))
+        .call()
+        .expect(204);
+    let stale = honoured_within_bound(Instant::now(), 403, || on_second.get(&path).call().status);
+    eprintln!("leaving the team reached the other node after {stale:?}");
+}

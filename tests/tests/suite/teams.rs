@@ -12,6 +12,7 @@ backend_tests!(
     members_see_their_organizations_teams_and_team_admins_manage_them,
     team_members_run_what_the_team_may_and_lose_it_on_leaving,
     team_grants_are_refused_by_rule_and_by_who_asks,
+    what_a_team_holds_shows_in_lists_and_access_lists,
 );
 
 /// Two organizations; olga administers A, mark is a member of A, nina of B.
@@ -445,4 +446,124 @@ fn team_grants_are_refused_by_rule_and_by_who_asks(backend: Backend) {
         .json(&json!({ "name": "edge", "organization": a }))
         .call()
         .expect(201);
+}
+
+fn what_a_team_holds_shows_in_lists_and_access_lists(backend: Backend) {
+    let Fixture {
+        server,
+        a,
+        olga,
+        mark_id,
+        mark,
+        nina,
+        ..
+    } = fixture(backend);
+    let admin = server.admin();
+    let team = create_team(&olga, a, "ops");
+    let team_id = id_of(&team);
+    let team_path = format!("/api/v2/teams/{team_id}/");
+    // Made under the organization, a team is the organization's.
+    let second = olga
+        .post(&format!("/api/v2/organizations/{a}/teams/"))
+        .json(&json!({ "name": "second" }))
+        .call()
+        .expect(201)
+        .json();
+    assert_eq!(second["organization"], a, "{second}");
+    assert_eq!(
+        names(&olga.get_json(&format!("/api/v2/organizations/{a}/teams/"))),
+        ["ops", "second"]
+    );
+    nina.get(&format!("/api/v2/organizations/{a}/teams/"))
+        .call()
+        .expect(403);
+
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    std::fs::create_dir_all(scratch.path().join("site")).expect("a project directory");
+    admin
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({ "PROJECTS_ROOT": scratch.path() }))
+        .call()
+        .expect(200);
+    let project = admin
+        .post("/api/v2/projects/")
+        .json(&json!({ "name": "site", "organization": a, "local_path": "site" }))
+        .call()
+        .expect(201)
+        .json();
+    let inventory = admin
+        .post("/api/v2/inventories/")
+        .json(&json!({ "name": "edge", "organization": a }))
+        .call()
+        .expect(201)
+        .json();
+    let credential = admin
+        .post("/api/v2/credentials/")
+        .json(&json!({
+            "name": "key", "organization": a,
+            "credential_type": server.managed_type_id("ssh"), "inputs": {"username": "deploy"},
+        }))
+        .call()
+        .expect(201)
+        .json();
+    for role in [
+        role_id(&project, "use_role"),
+        role_id(&inventory, "read_role"),
+        role_id(&credential, "admin_role"),
+    ] {
+        olga.post(&format!("{team_path}roles/"))
+            .json(&json!({ "id": role }))
+            .call()
+            .expect(204);
+    }
+    olga.post(&format!("{team_path}users/"))
+        .json(&json!({ "id": mark_id }))
+        .call()
+        .expect(204);
+
+    assert_eq!(
+        names(&mark.get_json(&format!("/api/v2/users/{mark_id}/teams/"))),
+        ["ops"]
+    );
+    assert_eq!(
+        ids(&olga.get_json(&format!("{team_path}projects/"))),
+        [id_of(&project)]
+    );
+    assert_eq!(
+        ids(&olga.get_json(&format!("{team_path}credentials/"))),
+        [id_of(&credential)]
+    );
+    assert_eq!(
+        names(&olga.get_json(&format!(
+            "/api/v2/credentials/{}/owner_teams/",
+            id_of(&credential)
+        ))),
+        ["ops"]
+    );
+
+    // The inventory's access list names the team mark reads it through.
+    let access = olga.get_json(&format!(
+        "/api/v2/inventories/{}/access_list/",
+        id_of(&inventory)
+    ));
+    let entry = access["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|user| user["username"] == "mark")
+        .unwrap_or_else(|| panic!("mark is not listed: {access}"));
+    let direct = &entry["summary_fields"]["direct_access"];
+    let through_team = direct
+        .as_array()
+        .expect("direct_access")
+        .iter()
+        .find(|element| element["role"]["team_id"] == team_id)
+        .unwrap_or_else(|| panic!("no entry through the team: {entry}"));
+    assert_eq!(through_team["role"]["team_name"], "ops", "{through_team}");
+    assert_eq!(
+        through_team["role"]["team_organization_name"], "A",
+        "{through_team}"
+    );
+    assert_eq!(through_team["descendant_roles"], json!(["read_role"]));
+    assert_eq!(through_team["role"]["user_capabilities"]["unattach"], true);
 }

@@ -34,6 +34,8 @@ pub async fn api_v2_root() -> HttpResponse {
         "metrics": "/api/v2/metrics/",
         "users": "/api/v2/users/",
         "organizations": "/api/v2/organizations/",
+        "teams": "/api/v2/teams/",
+        "roles": "/api/v2/roles/",
         "applications": "/api/v2/applications/",
         "tokens": "/api/v2/tokens/",
         "credential_types": "/api/v2/credential_types/",

@@ -11,9 +11,11 @@ use acs_storage::users::User;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
+use super::access_teams::TeamHolders;
 use super::grant::{Change, permitted};
 use super::owner::{self, Owner, Owners};
 use super::role_users::deprecated;
+use super::team_grant::TeamChange;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::frame::signed_in_list;
@@ -35,14 +37,17 @@ pub async fn list_access(
         let conferring = object.resource.conferring();
         let records = records_of(ctx.conn()?, &conferring)?;
         let role_ids: Vec<i64> = records.values().map(|record| record.id).collect();
+        let teams = TeamHolders::read(ctx.conn()?, &role_ids)?;
+        let mut listed_roles = role_ids.clone();
+        listed_roles.extend(teams.membership_roles());
         let page = acs_storage::users::list(
             ctx.conn()?,
             &acs_authz::UserVisibility::All,
-            Some(acs_storage::users::Within::Access(&role_ids)),
+            Some(acs_storage::users::Within::Access(&listed_roles)),
             &list.params,
         )??;
         let user_ids: Vec<i64> = page.items.iter().map(|user| user.id).collect();
-        let held = acs_storage::roles::memberships_among(ctx.conn()?, &role_ids, &user_ids)?;
+        let held = acs_storage::roles::memberships_among(ctx.conn()?, &listed_roles, &user_ids)?;
         let mut memberships = acs_storage::users::memberships(ctx.conn()?, &user_ids)?;
         let listed: Vec<RoleRecord> = records.values().cloned().collect();
         let owners = owner::of_each(ctx, &listed)?;
@@ -52,6 +57,7 @@ pub async fn list_access(
             conferring: &conferring,
             records: &records,
             owners: &owners,
+            teams: &teams,
         };
         let mut results = Vec::with_capacity(page.items.len());
         for user in &page.items {
@@ -111,11 +117,13 @@ struct Access<'a> {
     conferring: &'a [Conferring],
     records: &'a HashMap<Role, RoleRecord>,
     owners: &'a Owners,
+    teams: &'a TeamHolders,
 }
 
 impl Access<'_> {
     /// `user`'s `direct_access` and `indirect_access` entries, given the role ids it was
-    /// granted among the conferring ones.
+    /// granted among the listed ones (the conferring roles, and the membership roles of the
+    /// teams that hold some): a role held through a team is an entry naming the team.
     fn of(
         &self,
         user: &User,
@@ -123,21 +131,34 @@ impl Access<'_> {
         granted: &[i64],
     ) -> (Vec<Value>, Vec<Value>) {
         let (mut direct, mut indirect) = (Vec::new(), Vec::new());
+        let teams = self.teams.teams_of(granted);
         for entry in self.conferring {
             let Some(record) = self.records.get(&entry.role) else {
                 continue;
             };
-            if !granted.contains(&record.id) {
-                continue;
-            }
             let owner = owner::lookup(self.owners, record);
-            let unattach = owner.is_some_and(|owner| self.may_revoke(record, owner, target));
-            let names = entry.gives.iter().map(|field| field.name()).collect();
-            let element = element(record, owner, unattach, names);
-            if entry.own {
-                direct.push(element);
+            let names: Vec<&str> = entry.gives.iter().map(|field| field.name()).collect();
+            let listed = if entry.own {
+                &mut direct
             } else {
-                indirect.push(element);
+                &mut indirect
+            };
+            if granted.contains(&record.id) {
+                let unattach = owner.is_some_and(|owner| self.may_revoke(record, owner, target));
+                listed.push(element(record, owner, unattach, names.clone()));
+            }
+            for team in self.teams.holding(record.id, &teams) {
+                let unattach = owner.is_some_and(|owner| {
+                    let change = TeamChange {
+                        role: (record, Some(owner)),
+                        team,
+                        disassociate: true,
+                    };
+                    super::team_grant::permitted(self.principal, &change).is_ok()
+                });
+                let mut element = element(record, owner, unattach, names.clone());
+                self.teams.name_team(&mut element, team);
+                listed.push(element);
             }
         }
         let system = |name: &str, description: &str, names: Vec<&str>| {

@@ -7,6 +7,7 @@
 //! Which role implies which is `acs_authz::roles`; the rows are `acs_storage::roles`.
 
 mod access_list;
+mod access_teams;
 mod grant;
 mod list;
 mod object_roles;

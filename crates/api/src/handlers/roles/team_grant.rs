@@ -60,7 +60,7 @@ fn refusal(change: &TeamChange<'_>) -> Option<&'static str> {
 
 /// Whether `principal` may make `change`: a superuser may; anyone else must read the team
 /// and administer the object the role belongs to (the team's own admin does not suffice).
-fn permitted(principal: &Principal, change: &TeamChange<'_>) -> ApiResult<()> {
+pub fn permitted(principal: &Principal, change: &TeamChange<'_>) -> ApiResult<()> {
     let actor = &principal.actor;
     acs_authz::check_method(actor, false)?;
     if let Some(message) = refusal(change) {
