@@ -30,6 +30,20 @@ pub const BOUNDS: &[(&str, &str)] = &[
         "The token's SHA-256, then the cached principal; the token's row is read only when the cache misses, and the change counters not at all (the change feed reads them every 10 ms on its own connection; before it, their read was a PostgreSQL round trip per request and bearer on PostgreSQL was at 20% of the baseline). Safe requests without uncached Basic credentials run on the worker thread when a connection is idle. A profile of this path on SQLite: about half of the samples in the kernel's TCP send and receive (client and server on one machine), then actix-web's HTTP work, the access-log line (formatted on the worker, written in batches by the log-writer thread, now woken once per 5 ms batch: 0.6% of the samples, 3% when it was woken per line; a blocking `write` per line had cost 5 to 6 points of the baseline) and rendering the user record. Counted by callgrind (4 000 requests, user space only): 78 100 instructions per request with tracing-subscriber's formatter, of which 12 500 were the access line (65 600 without it, `RUST_LOG=warn`); the line written from pieces by `logging::text` (the date and time formatted once a second, no style wrappers, integers by `itoa`) costs 5 700, 71 300 in all. With `wrk` the gap between the default level and `warn` went from 13% to 4% (six runs each, same binaries). In the same count, the record's timestamps (`format!` with seven padded integers, 3 000 instructions each) are now digits written into a fixed buffer (6 200 instructions a request to 740), and the header names read or set on every request are constants instead of strings parsed on each lookup: 62 100 instructions a request in all, 20% under where this began.",
     ),
     (
+        "team_bearer",
+        "bearer as the list user, who holds 1 000 roles directly and 1 000 more through its 50 \
+         teams: the same cached principal, so the same path as bearer; the roles are read \
+         only when the principal is built (principal_miss). A gap to bearer is the user \
+         record's rendering, not the roles.",
+    ),
+    (
+        "principal_miss",
+        "On a miss the principal is the user's row, its direct roles (one query), the roles of \
+         the teams it may be in (one query per level of nested teams; one here), and the \
+         domain's fixpoint over those grants: a team's roles are added when the user holds \
+         the team's member role, until nothing is added.",
+    ),
+    (
         "token_list",
         "Two queries per page (the count of the user's tokens and the page, both from the `access_tokens (user_id, id)` index, with an offset), the owners' and applications' rows, and rendering 200 records as JSON; the JSON and the rows dominate, not the lookup.",
     ),

@@ -12,7 +12,10 @@
 //!
 //! One organization holds [`TEMPLATES`] job templates on one project and one inventory; the
 //! list user belongs to no organization and was granted `execute` on every tenth of them
-//! ([`LIST_USER_TEMPLATES`]), so the template list measures visibility by role grants.
+//! ([`LIST_USER_TEMPLATES`]), so the template list measures visibility by role grants. The
+//! list user is also a member of the organization's [`TEAMS`] teams, which hold `read` on
+//! those same templates (a thousand team grants, twenty a team): building its principal reads
+//! them, and the template list shows the same thousand.
 
 use acs_storage::{Database, DbConnection};
 use diesel::connection::SimpleConnection;
@@ -27,6 +30,8 @@ pub const LIST_USER_TOKEN: &str = "benchListUserToken0000000000000000000000000";
 pub const TEMPLATES: u64 = 10_000;
 /// The templates the list user holds `execute` on (every tenth).
 pub const LIST_USER_TEMPLATES: u64 = TEMPLATES / 10;
+/// The teams of the seeded organization, each with the list user as a member.
+pub const TEAMS: u64 = 50;
 /// Creation dates go back this many days, less than a personal token's year of life.
 const CREATED_OVER_DAYS: u64 = 364;
 
@@ -148,6 +153,7 @@ impl Sql {
                 "projects",
                 "inventories",
                 "job_templates",
+                "teams",
             ] {
                 sql.push_str(&format!(
                     "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
@@ -182,6 +188,19 @@ impl Sql {
                SELECT id, 1 FROM roles
                WHERE kind = 'job_template' AND field = 'execute_role' AND object_id % 10 = 0;\n",
         );
+        sql.push_str(&self.series(
+            1,
+            TEAMS,
+            "INSERT INTO teams (id, name, organization_id, created, modified)",
+            &format!("i, 'team' || i, 1, {now}, {now}"),
+        ));
+        sql.push_str(&format!(
+            "INSERT INTO role_members (role_id, user_id)
+               SELECT id, 1 FROM roles WHERE kind = 'team' AND field = 'member_role';
+             INSERT INTO team_roles (role_id, team_id)
+               SELECT id, 1 + (object_id / 10) % {TEAMS} FROM roles
+               WHERE kind = 'job_template' AND field = 'read_role' AND object_id % 10 = 0;\n"
+        ));
         sql
     }
 
@@ -339,6 +358,12 @@ mod tests {
             ),
             1_000
         );
+        // Fifty teams, the list user in each, each holding read on twenty of its templates.
+        let roles = acs_storage::roles::user_roles(&mut conn, 1).expect("the roles");
+        assert_eq!(roles.team_grants.len(), 1_000);
+        let teams: std::collections::BTreeSet<i64> =
+            roles.team_grants.iter().map(|grant| grant.team).collect();
+        assert_eq!(teams.len(), 50);
         drop(conn);
         let _ = std::fs::remove_dir_all(&dir);
     }

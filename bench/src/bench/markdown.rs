@@ -51,6 +51,21 @@ pub fn render(report: &Report) -> String {
         for row in &suite.rows {
             job_runs(&mut text, row);
         }
+        let miss = &suite.principal_miss;
+        let _ = writeln!(
+            text,
+            "\nprincipal_miss (in process, before the server starts): the list user's \
+             principal built as on a cache miss, its {} roles and its teams' {}, {} times: \
+             p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} the {} ms target).",
+            thousands(miss.direct as f64),
+            thousands(miss.through_teams as f64),
+            miss.samples,
+            miss.p50_ms,
+            miss.p99_ms,
+            miss.max_ms,
+            if miss.on_target() { "under" } else { "over" },
+            super::principal_miss::TARGET_MS,
+        );
         text.push('\n');
     }
     scale(&mut text, report);

@@ -14,6 +14,7 @@ mod load;
 mod machine;
 mod markdown;
 mod memory;
+mod principal_miss;
 mod report;
 mod row;
 mod scale;

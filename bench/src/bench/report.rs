@@ -106,6 +106,7 @@ impl DatabaseReport {
         json!({
             "database": self.backend.name(),
             "results": self.suite.as_ref().map(|suite| suite.rows.iter().map(Row::json).collect::<Vec<_>>()),
+            "principal_miss": self.suite.as_ref().map(|suite| suite.principal_miss.json()),
             "server_peak_rss_mib": peaks,
             "scale": self.scale.as_ref().map(Scale::json),
             "housekeeping": (!self.housekeeping.is_empty()).then(|| {

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::dataset::{self, Dataset};
 use super::load::{self, Load, Measurement, Workload};
+use super::principal_miss::PrincipalMiss;
 use super::row::Row;
 use super::scenarios::Scenario;
 use super::server::{Server, Store};
@@ -38,6 +39,8 @@ impl Pace {
 #[derive(Debug)]
 pub struct Suite {
     pub rows: Vec<Row>,
+    /// A principal built on a cache miss, on this database.
+    pub principal_miss: PrincipalMiss,
     /// The server's peak resident memory at the end, in MiB.
     pub peak_mib: Option<f64>,
 }
@@ -54,6 +57,9 @@ pub fn run(
     let store = Store::create("server", postgres_url)?;
     dataset::seed(&store.database(), Dataset::LIST_USER_ONLY)
         .map_err(|error| format!("seeding the list user: {error}"))?;
+    eprintln!("bench: principal_miss");
+    let principal_miss = super::principal_miss::measure(&store.database())
+        .map_err(|error| format!("principal_miss: {error}"))?;
     let server = Server::start(binary, store)?;
     let mut rows = Vec::new();
     for scenario in selected {
@@ -69,6 +75,7 @@ pub fn run(
     }
     Ok(Suite {
         rows,
+        principal_miss,
         peak_mib: server.peak_mib(),
     })
 }
