@@ -53,6 +53,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("acs-oauth2", NOT_IN_THE_DOMAIN),
     ("acs-credential-types", NOT_IN_THE_DOMAIN),
     ("acs-injectors", NOT_IN_THE_DOMAIN),
+    ("acs-mapping", NOT_IN_THE_DOMAIN),
     ("acs-browsable", NOT_IN_THE_DOMAIN),
     ("acs-app", NOT_IN_THE_USE_CASES),
     ("acs-runner", NOT_IN_THE_RUNNER),

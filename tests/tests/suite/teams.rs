@@ -446,6 +446,18 @@ fn team_grants_are_refused_by_rule_and_by_who_asks(backend: Backend) {
         .json(&json!({ "name": "edge", "organization": a }))
         .call()
         .expect(201);
+    // The team deleted, what it held is gone with it.
+    olga.delete(&format!("/api/v2/teams/{team_id}/"))
+        .call()
+        .expect(204);
+    mark.post("/api/v2/inventories/")
+        .json(&json!({ "name": "core", "organization": a }))
+        .call()
+        .expect(403);
+    let left = server.query_i64(&format!(
+        "SELECT COUNT(*) FROM team_roles WHERE team_id = {team_id}"
+    ));
+    assert_eq!(left, 0);
 }
 
 fn what_a_team_holds_shows_in_lists_and_access_lists(backend: Backend) {

@@ -20,6 +20,7 @@ mod team_grant;
 mod user_roles;
 
 pub use access_list::list_access;
+pub use grant::refused;
 pub use list::list_roles;
 pub use object_roles::{list_object_roles, summaries_of, summary_of};
 pub use options::{
@@ -32,7 +33,7 @@ pub use role_users::{
     association, change_member, change_role_users, deprecated, get_role, list_role_users,
     members_page,
 };
-pub use team_grant::{TeamChange, change as change_team_role};
+pub use team_grant::{SYSTEM as SYSTEM_TO_TEAM, TeamChange, change as change_team_role};
 pub use user_roles::{change_user_roles, list_user_roles};
 
 use acs_authz::roles::ResourceKind;

@@ -37,8 +37,9 @@ pub struct TeamChange<'a> {
     pub disassociate: bool,
 }
 
-/// Why the rules refuse `change` whoever asks (the reference's 400s), if they do. The
-/// system-role rule is the grant's only: revoking one a team cannot hold changes nothing.
+/// Why the rules refuse `change` whoever asks (the reference's 400s), if they do. Here the
+/// system-role rule is the grant's only, as in the reference's `/roles/<id>/teams/`
+/// (`/teams/<id>/roles/` refuses a revoke too, before coming here).
 fn refusal(change: &TeamChange<'_>) -> Option<&'static str> {
     let (role, owner) = change.role;
     let Some(owner) = owner else {

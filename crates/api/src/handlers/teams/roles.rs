@@ -51,6 +51,11 @@ pub async fn change_team_roles(
         let role = acs_storage::roles::find(ctx.conn()?, role_id)?
             .ok_or_else(|| ApiError::BadRequest("Role matching query does not exist.".into()))?;
         let owner = owner::of(ctx, &role)?;
+        // Here a system role is refused on revoke too, as the reference's view does.
+        if owner.is_none() {
+            acs_authz::check_method(&principal.actor, false)?;
+            return Err(roles::refused(roles::SYSTEM_TO_TEAM));
+        }
         let change = TeamChange {
             role: (&role, owner.as_ref()),
             team: &team,

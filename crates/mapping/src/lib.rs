@@ -1,0 +1,39 @@
+//! Which organizations, teams and flags a directory user holds, from the groups the directory
+//! puts them in: the reference's `AUTH_LDAP_ORGANIZATION_MAP`, `AUTH_LDAP_TEAM_MAP` and
+//! `AUTH_LDAP_USER_FLAGS_BY_GROUP`, read and checked ([`LdapMaps::parse`] and the parsers of
+//! each setting) and applied to one login's groups ([`LdapMaps::plan`]). No I/O: the caller
+//! reads the settings and the directory, and carries out the [`Plan`].
+//!
+//! # Example
+//!
+//! ```
+//! use acs_mapping::{Change, Dn, LdapMaps, OrganizationRole};
+//! use serde_json::json;
+//!
+//! let maps = LdapMaps::parse(
+//!     &json!({"Ops": {"users": "cn=ops,ou=groups,dc=example,dc=org"}}),
+//!     &json!({"On-call": {"organization": "Ops", "users": ["cn=ops,ou=groups,dc=example,dc=org"]}}),
+//!     &json!({"is_system_auditor": "cn=auditors,ou=groups,dc=example,dc=org"}),
+//! )
+//! .expect("valid maps");
+//! let groups = [Dn::parse("CN=ops, ou=groups, dc=example, dc=org").expect("a DN")];
+//! let plan = maps.plan(&groups);
+//! assert!(plan.organizations.contains(&(
+//!     "Ops".to_owned(),
+//!     OrganizationRole::Member,
+//!     Change::Add
+//! )));
+//! assert_eq!(plan.flags.system_auditor, Some(false));
+//! ```
+
+mod dn;
+mod error;
+mod ldap;
+mod plan;
+mod value;
+
+pub use dn::Dn;
+pub use error::MapError;
+pub use ldap::{LdapMaps, OrganizationEntry, TeamEntry, UserFlagsByGroup};
+pub use plan::{Change, FlagPlan, OrganizationRole, Plan};
+pub use value::GroupMatch;
