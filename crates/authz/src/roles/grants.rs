@@ -2,6 +2,7 @@
 //! the roles granted to them and their system flags.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::fields::{ResourceKind, RoleField};
 use super::graph::{Ancestor, Position, ancestors, conferred};
@@ -119,9 +120,12 @@ pub struct Conferring {
 }
 
 /// The roles granted to a user directly (the system flags are the [`crate::Actor`]'s).
+///
+/// A clone shares the set (a cached principal is cloned for every request it serves, and a
+/// user may hold thousands of roles); a grant added to a shared set copies it first.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Grants {
-    roles: BTreeSet<Role>,
+    roles: Arc<BTreeSet<Role>>,
 }
 
 /// Which objects of one kind granted roles show: those whose `read_role` they imply. Each
@@ -140,13 +144,13 @@ impl Grants {
     /// The grants of these roles.
     pub fn new(roles: impl IntoIterator<Item = Role>) -> Grants {
         Grants {
-            roles: roles.into_iter().collect(),
+            roles: Arc::new(roles.into_iter().collect()),
         }
     }
 
     /// These grants and `role` (granted since they were read).
     pub fn with(mut self, role: Role) -> Grants {
-        self.roles.insert(role);
+        Arc::make_mut(&mut self.roles).insert(role);
         self
     }
 
@@ -380,9 +384,13 @@ mod tests {
         let template = template(7);
         let before = granted(&[role(K::JobTemplate, 7, Execute)]);
         assert!(!before.holds(&template, Admin));
+        let shared = before.clone();
         let after = before.with(role(K::JobTemplate, 7, Admin));
         assert!(after.holds(&template, Admin));
         assert!(after.holds(&template, Execute));
         assert_eq!(after.direct().count(), 2);
+        // A clone shares the set until one of them is granted more: the other is unchanged.
+        assert!(!shared.holds(&template, Admin));
+        assert_eq!(shared.direct().count(), 1);
     }
 }
