@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::fields::{allow_only, boolean, dictionary, entries, organization_of};
 use crate::plan::decide;
 use crate::{Dn, GroupMatch, MapError, OrganizationRole, Plan};
 
@@ -186,19 +187,7 @@ impl TeamEntry {
     fn parse(value: &Value) -> Result<TeamEntry, MapError> {
         let fields = dictionary(value)?;
         allow_only(fields, &["organization", "users"], &["remove"])?;
-        let organization = match fields.get("organization") {
-            None | Some(Value::Null) => {
-                return Err(MapError::at(&["organization"], "This field is required."));
-            }
-            Some(Value::String(name)) if name.trim().is_empty() => {
-                return Err(MapError::at(
-                    &["organization"],
-                    "This field may not be blank.",
-                ));
-            }
-            Some(Value::String(name)) => name.clone(),
-            Some(_) => return Err(MapError::at(&["organization"], "Not a valid string.")),
-        };
+        let organization = organization_of(fields)?;
         let users = fields.get("users").map_or(Ok(GroupMatch::Unchanged), |v| {
             GroupMatch::parse(v).map_err(|error| error.under("users"))
         })?;
@@ -287,63 +276,6 @@ impl UserFlagsByGroup {
             }
         }
         Value::Object(shown)
-    }
-}
-
-/// The entries of a map setting: `{}` or `null` for none.
-fn entries(value: &Value) -> Result<Vec<(String, Value)>, MapError> {
-    match value {
-        Value::Null => Ok(Vec::new()),
-        other => Ok(dictionary(other)?
-            .iter()
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect()),
-    }
-}
-
-fn dictionary(value: &Value) -> Result<&Map<String, Value>, MapError> {
-    value.as_object().ok_or_else(|| {
-        let kind = match value {
-            Value::Array(_) => "list",
-            Value::String(_) => "str",
-            Value::Number(_) => "int",
-            Value::Bool(_) => "bool",
-            _ => "NoneType",
-        };
-        MapError::at(
-            &[],
-            format!("Expected a dictionary of items but got type \"{kind}\"."),
-        )
-    })
-}
-
-/// Refuses a key that is neither one of `values` nor one of `flags` ("Invalid field.").
-fn allow_only(
-    fields: &Map<String, Value>,
-    values: &[&str],
-    flags: &[&str],
-) -> Result<(), MapError> {
-    match fields
-        .keys()
-        .find(|key| !values.contains(&key.as_str()) && !flags.contains(&key.as_str()))
-    {
-        Some(key) => Err(MapError::at(&[key], "Invalid field.")),
-        None => Ok(()),
-    }
-}
-
-/// A remove flag: a boolean, or what the reference's boolean field reads as one.
-fn boolean(value: &Value) -> Result<bool, MapError> {
-    match value {
-        Value::Bool(flag) => Ok(*flag),
-        Value::Number(n) if n.as_i64() == Some(1) => Ok(true),
-        Value::Number(n) if n.as_i64() == Some(0) => Ok(false),
-        Value::String(text) => match text.to_lowercase().as_str() {
-            "t" | "y" | "yes" | "true" | "on" | "1" => Ok(true),
-            "f" | "n" | "no" | "false" | "off" | "0" => Ok(false),
-            _ => Err(MapError::at(&[], "Must be a valid boolean.")),
-        },
-        _ => Err(MapError::at(&[], "Must be a valid boolean.")),
     }
 }
 

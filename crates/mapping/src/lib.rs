@@ -1,8 +1,10 @@
 //! Which organizations, teams and flags a directory user holds, from the groups the directory
 //! puts them in: the reference's `AUTH_LDAP_ORGANIZATION_MAP`, `AUTH_LDAP_TEAM_MAP` and
 //! `AUTH_LDAP_USER_FLAGS_BY_GROUP`, read and checked ([`LdapMaps::parse`] and the parsers of
-//! each setting) and applied to one login's groups ([`LdapMaps::plan`]). No I/O: the caller
-//! reads the settings and the directory, and carries out the [`Plan`].
+//! each setting) and applied to one login's groups ([`LdapMaps::plan`]); and the
+//! single-sign-on maps `SOCIAL_AUTH_ORGANIZATION_MAP` and `SOCIAL_AUTH_TEAM_MAP`, which match
+//! the username or email ([`SocialMaps`]). No I/O: the caller reads the settings and the
+//! directory, and carries out the [`Plan`].
 //!
 //! # Example
 //!
@@ -28,12 +30,15 @@
 
 mod dn;
 mod error;
+mod fields;
 mod ldap;
 mod plan;
+mod social;
 mod value;
 
 pub use dn::Dn;
 pub use error::MapError;
 pub use ldap::{LdapMaps, OrganizationEntry, TeamEntry, UserFlagsByGroup};
 pub use plan::{Change, FlagPlan, OrganizationRole, Plan};
+pub use social::{Matcher, SocialMaps, SocialOrganizationEntry, SocialTeamEntry, UserMatch};
 pub use value::GroupMatch;
