@@ -555,8 +555,8 @@ const PROBING_PLAYBOOK: &str = r#"- hosts: all
 /// With the key file in a directory of its own outside the data directory, a rotation that
 /// starts while a job runs writes the next key where the job cannot see it.
 fn a_next_key_written_while_a_job_runs_stays_hidden_from_it(backend: Backend) {
-    // Outside the temporary directory (which runs get empty anyway) and the data directory.
-    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a directory");
+    // Outside the temporary directories (which runs get empty anyway) and the data directory.
+    let outside = tempfile::tempdir_in(outside_the_temporary_directories()).expect("a directory");
     let key_dir = outside.path().join("keys");
     std::fs::create_dir(&key_dir).expect("the key directory");
     let neighbour = outside.path().join("neighbour");
@@ -594,6 +594,36 @@ fn a_next_key_written_while_a_job_runs_stays_hidden_from_it(backend: Backend) {
     assert_eq!(finished["status"], "successful", "{finished}");
     // The neighbour shows the job looked where the keys are; neither key is there for it.
     assert_eq!(read_report(&report), json!([true, false, false]));
+}
+
+/// A directory runs see as the host has it: the build's own scratch directory, unless the
+/// checkout lives in a temporary directory (a clone under `/tmp`), whose contents no run sees;
+/// then `/var/lib/acs-tests`, which the suite (run as root, as CI runs it) may create.
+fn outside_the_temporary_directories() -> std::path::PathBuf {
+    let scratch = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let temporary = [
+        std::path::PathBuf::from("/tmp"),
+        "/var/tmp".into(),
+        std::env::temp_dir(),
+    ];
+    let resolved = |path: &std::path::Path| std::fs::canonicalize(path).unwrap_or(path.into());
+    let scratch_resolved = resolved(&scratch);
+    if !temporary
+        .iter()
+        .any(|dir| scratch_resolved.starts_with(resolved(dir)))
+    {
+        return scratch;
+    }
+    let fallback = std::path::PathBuf::from("/var/lib/acs-tests");
+    std::fs::create_dir_all(&fallback).unwrap_or_else(|error| {
+        panic!(
+            "the checkout is in a temporary directory, which runs see empty, and {} cannot be \
+             made for a directory outside it ({error}): run the suite as root or from a \
+             checkout elsewhere",
+            fallback.display()
+        )
+    });
+    fallback
 }
 
 /// Every step at which a debug build of `rotate_secret_key` ends itself when asked (see its
