@@ -228,56 +228,58 @@ impl Isolation {
         // Python's multiprocessing (ansible's workers) needs a writable /dev/shm of its own.
         let writable_size = self.limits.tmpfs_bytes.map(|bytes| bytes.to_string());
         let hidden_size = HIDDEN_TMPFS_BYTES.to_string();
-        let mut args: Vec<String> = ["--ro-bind", "/", "/", "--dev", "/dev"]
-            .map(str::to_owned)
-            .to_vec();
-        let mut add = |option: &str, paths: &[&Path]| {
-            args.push(option.to_owned());
-            args.extend(paths.iter().map(|path| path.display().to_string()));
-        };
-        add("--perms", &[Path::new("1777")]);
-        tmpfs(&mut add, Path::new("/dev/shm"), writable_size.as_deref());
-        add("--proc", &[Path::new("/proc")]);
+        let mut options = Options(
+            ["--ro-bind", "/", "/", "--dev", "/dev"]
+                .map(str::to_owned)
+                .to_vec(),
+        );
+        options.add("--perms", &[Path::new("1777")]);
+        options.tmpfs(Path::new("/dev/shm"), writable_size.as_deref());
+        options.add("--proc", &[Path::new("/proc")]);
         let all_hidden: Vec<PathBuf> = self.hidden.iter().chain(&self.temporary).cloned().collect();
-        for hidden in outermost(&all_hidden) {
+        let hide = |options: &mut Options, hidden: &Path| {
             if self.temporary.iter().any(|dir| dir == hidden) {
-                add("--perms", &[Path::new("1777")]);
-                tmpfs(&mut add, hidden, writable_size.as_deref());
+                options.add("--perms", &[Path::new("1777")]);
+                options.tmpfs(hidden, writable_size.as_deref());
             } else if hidden.is_dir() {
-                tmpfs(&mut add, hidden, Some(&hidden_size));
+                options.tmpfs(hidden, Some(&hidden_size));
             } else if hidden.exists() {
-                add("--ro-bind", &[Path::new("/dev/null"), hidden]);
+                options.add("--ro-bind", &[Path::new("/dev/null"), hidden]);
             }
-        }
-        let mut show_at = |source: &Path, path: &Path, writable: bool| {
-            // Directories bwrap makes for a mount point inside an empty directory would be
-            // 0700 root's, closed to the run user: make them 0755 first (a no-op where they
-            // exist).
-            let mut ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
-            ancestors.pop();
-            for ancestor in ancestors.into_iter().rev() {
-                add("--perms", &[Path::new("0755")]);
-                add("--dir", &[ancestor]);
-            }
-            add(
-                if writable { "--bind" } else { "--ro-bind" },
-                &[source, path],
-            );
         };
+        for hidden in outermost(&all_hidden) {
+            hide(&mut options, hidden);
+        }
         for shown in &self.shown {
-            show_at(&shown.path, &shown.path, shown.writable);
+            options.show_at(&shown.path, &shown.path, shown.writable);
+        }
+        // A shown path is the host's as it is, hidden places within it included (the key's
+        // directory under a shown `/etc`, say): hide those again, before the run's own
+        // places (its project, its private directory) are shown within them.
+        let within_shown: Vec<PathBuf> = all_hidden
+            .iter()
+            .filter(|hidden| {
+                self.shown
+                    .iter()
+                    .any(|shown| hidden.starts_with(&shown.path) && **hidden != shown.path)
+            })
+            .cloned()
+            .collect();
+        for hidden in outermost(&within_shown) {
+            hide(&mut options, hidden);
         }
         if let Some((project, writable)) = view.project {
-            show_at(project, project, writable);
+            options.show_at(project, project, writable);
         }
-        show_at(view.private_dir, view.private_dir, true);
+        options.show_at(view.private_dir, view.private_dir, true);
         if let Some((file, place)) = view.resolv_conf {
-            show_at(file, place, false);
+            options.show_at(file, place, false);
         }
         if let Some(passwd) = view.passwd {
-            add("--ro-bind", &[passwd, Path::new("/etc/passwd")]);
+            options.add("--ro-bind", &[passwd, Path::new("/etc/passwd")]);
         }
-        add("--chdir", &[cwd]);
+        options.add("--chdir", &[cwd]);
+        let mut args = options.0;
         args.extend(
             [
                 "--unshare-pid",
@@ -316,13 +318,40 @@ impl Isolation {
     }
 }
 
-/// A tmpfs at `path`, capped at `size` bytes when given (bwrap's `--size` applies to the next
-/// `--tmpfs`).
-fn tmpfs(add: &mut impl FnMut(&str, &[&Path]), path: &Path, size: Option<&str>) {
-    if let Some(size) = size {
-        add("--size", &[Path::new(size)]);
+/// bwrap's options, in order (a later mount covers an earlier one).
+struct Options(Vec<String>);
+
+impl Options {
+    fn add(&mut self, option: &str, paths: &[&Path]) {
+        self.0.push(option.to_owned());
+        self.0
+            .extend(paths.iter().map(|path| path.display().to_string()));
     }
-    add("--tmpfs", &[path]);
+
+    /// A tmpfs at `path`, capped at `size` bytes when given (bwrap's `--size` applies to the
+    /// next `--tmpfs`).
+    fn tmpfs(&mut self, path: &Path, size: Option<&str>) {
+        if let Some(size) = size {
+            self.add("--size", &[Path::new(size)]);
+        }
+        self.add("--tmpfs", &[path]);
+    }
+
+    /// The host's `source` at `path`.
+    fn show_at(&mut self, source: &Path, path: &Path, writable: bool) {
+        // Directories bwrap makes for a mount point inside an empty directory would be 0700
+        // root's, closed to the run user: make them 0755 first (a no-op where they exist).
+        let mut ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
+        ancestors.pop();
+        for ancestor in ancestors.into_iter().rev() {
+            self.add("--perms", &[Path::new("0755")]);
+            self.add("--dir", &[ancestor]);
+        }
+        self.add(
+            if writable { "--bind" } else { "--ro-bind" },
+            &[source, path],
+        );
+    }
 }
 
 /// `passwd` (the text of `/etc/passwd`) with the home directory of `user` made `home`, the
@@ -506,6 +535,50 @@ mod tests {
             Some("unshare: unshare failed: Operation not permitted")
         );
         assert_eq!(failure_of(""), None);
+    }
+
+    /// An operator who shows a parent of a hidden place (`/srv` over the data directory and
+    /// the key's directory) does not show what is hidden: it is hidden again after the shown
+    /// mount, and the run's own private directory is shown after that.
+    #[test]
+    fn a_shown_parent_does_not_show_what_is_hidden_within_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        let data = dir.path().join("srv/acs/data");
+        let keys = dir.path().join("srv/acs/keys");
+        let private = data.join("runs/run_1");
+        std::fs::create_dir_all(&private).expect("private");
+        std::fs::create_dir_all(&keys).expect("keys");
+        let shown = dir.path().join("srv");
+        let isolation = Isolation {
+            bwrap: "bwrap".into(),
+            hidden: vec![data.clone(), keys.clone()],
+            temporary: vec![],
+            shown: vec![ShownPath::parse(&shown.display().to_string()).expect("shown")],
+            run_as: None,
+            network: RunNetwork::Loopback,
+            limits: Limits::default(),
+            run: 1,
+        };
+        let view = RunView {
+            private_dir: &private,
+            project: None,
+            passwd: None,
+            resolv_conf: None,
+        };
+        let args = isolation.bwrap_arguments(&view, &private).join(" ");
+        let last = |needle: &str| {
+            args.rfind(needle)
+                .unwrap_or_else(|| panic!("{needle} missing from {args}"))
+        };
+        let shown_mount = last(&format!("--ro-bind {0} {0}", shown.display()));
+        for hidden in [&data, &keys] {
+            assert!(
+                last(&format!("--tmpfs {}", hidden.display())) > shown_mount,
+                "{} hidden again after the shown parent: {args}",
+                hidden.display()
+            );
+        }
+        assert!(last(&format!("--bind {0} {0}", private.display())) > last("--tmpfs"));
     }
 
     #[test]
