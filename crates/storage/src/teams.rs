@@ -226,24 +226,3 @@ pub fn grants_reaching(
     }
     Ok(found.into_iter().collect())
 }
-
-/// The organizations of teams `ids`, as `(team, organization)` pairs in team order.
-pub fn organizations_of(conn: &mut DbConnection, ids: &[i64]) -> StorageResult<Vec<(i64, i64)>> {
-    Ok(teams::table
-        .filter(teams::id.eq_any(ids))
-        .order(teams::id)
-        .select((teams::id, teams::organization_id))
-        .load(conn)?)
-}
-
-/// The users granted team `team_id`'s member role directly, in id order.
-pub fn members(conn: &mut DbConnection, team_id: i64) -> StorageResult<Vec<i64>> {
-    Ok(role_members::table
-        .inner_join(roles::table)
-        .filter(roles::kind.eq(ResourceKind::Team.type_name()))
-        .filter(roles::object_id.eq(team_id))
-        .filter(roles::field.eq(RoleField::Member.name()))
-        .order(role_members::user_id)
-        .select(role_members::user_id)
-        .load(conn)?)
-}

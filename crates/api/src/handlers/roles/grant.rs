@@ -133,24 +133,13 @@ pub fn change(
             acs_storage::roles::grant(conn, role.id, user.id)?
         };
         if changed {
-            let operation = if disassociate {
-                "disassociate"
-            } else {
-                "associate"
-            };
-            let object = Subject::named(
-                owner.resource.kind.type_name(),
-                owner.resource.id,
-                &owner.name,
-            );
-            activity::record(
+            let holder = Subject::user(user);
+            record_change(
                 conn,
-                now,
-                Some(&principal.user),
-                operation,
-                &Subject::user(user),
-                Some(&object),
-                json!({ "role": role.field, "role_id": role.id }),
+                (now, principal),
+                disassociate,
+                &holder,
+                (role, Some(owner)),
             )?;
         }
         Ok(changed)
@@ -163,5 +152,38 @@ pub fn change(
         changed,
         "role membership changed"
     );
+    Ok(())
+}
+
+/// The activity entry of a grant (`associate`) or a revoke (`disassociate`) of `role` to
+/// `holder` (a user or a team), naming the role's object when it has one.
+pub fn record_change(
+    conn: &mut acs_storage::DbConnection,
+    (now, principal): (acs_storage::Timestamp, &Principal),
+    disassociate: bool,
+    holder: &Subject,
+    (role, owner): (&RoleRecord, Option<&Owner>),
+) -> ApiResult<()> {
+    let operation = if disassociate {
+        "disassociate"
+    } else {
+        "associate"
+    };
+    let object = owner.map(|owner| {
+        Subject::named(
+            owner.resource.kind.type_name(),
+            owner.resource.id,
+            &owner.name,
+        )
+    });
+    activity::record(
+        conn,
+        now,
+        Some(&principal.user),
+        operation,
+        holder,
+        object.as_ref(),
+        json!({ "role": role.field, "role_id": role.id }),
+    )?;
     Ok(())
 }

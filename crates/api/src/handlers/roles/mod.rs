@@ -27,7 +27,7 @@ pub use options::{
     GRANT_FIELDS, GRANT_TO_TEAM_FIELDS, GRANT_TO_USER_FIELDS, META, options_grants, options_role,
 };
 pub use owner::Owner;
-pub use render::role_record;
+pub use render::visible_role_records;
 pub use role_teams::{change_role_teams, list_role_teams};
 pub use role_users::{
     association, change_member, change_role_users, deprecated, get_role, list_role_users,

@@ -62,3 +62,19 @@ pub fn role_record(role: &RoleRecord, owner: Option<&Owner>) -> Value {
         "description": description,
     })
 }
+
+/// The records of `roles` whose objects `principal` may see (system roles always), in order:
+/// a user's or a team's roles as the caller is shown them.
+pub fn visible_role_records(
+    ctx: &mut crate::context::Context<'_>,
+    principal: &crate::auth::Principal,
+    roles: &[RoleRecord],
+) -> crate::error::ApiResult<Vec<Value>> {
+    let owners = super::owner::of_each(ctx, roles)?;
+    Ok(roles
+        .iter()
+        .map(|role| (role, super::owner::lookup(&owners, role)))
+        .filter(|(_, owner)| owner.is_none_or(|owner| owner.visible_to(&principal.actor)))
+        .map(|(role, owner)| role_record(role, owner))
+        .collect())
+}

@@ -6,14 +6,13 @@
 use acs_authz::roles::{ResourceKind, RoleField};
 use acs_storage::roles::RoleRecord;
 use acs_storage::teams::Team;
-use serde_json::json;
 
-use super::grant::refused;
+use super::grant::{record_change, refused};
 use super::owner::Owner;
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
-use acs_app::activity::{self, Subject};
+use acs_app::activity::Subject;
 
 /// The refusal of an organization's admin or member role: they make a user part of the
 /// organization, which a team is not.
@@ -106,27 +105,8 @@ pub fn change(
             acs_storage::teams::grant(conn, role.id, team.id)?
         };
         if changed {
-            let operation = if disassociate {
-                "disassociate"
-            } else {
-                "associate"
-            };
-            let object = owner.map(|owner| {
-                Subject::named(
-                    owner.resource.kind.type_name(),
-                    owner.resource.id,
-                    &owner.name,
-                )
-            });
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                operation,
-                &Subject::named(ResourceKind::Team.type_name(), team.id, &team.name),
-                object.as_ref(),
-                json!({ "role": role.field, "role_id": role.id }),
-            )?;
+            let holder = Subject::named(ResourceKind::Team.type_name(), team.id, &team.name);
+            record_change(conn, (now, principal), disassociate, &holder, (role, owner))?;
         }
         Ok(changed)
     })?;

@@ -20,13 +20,7 @@ pub async fn list_user_roles(
     let reply = signed_in_list_taking_post(&req, &state, move |ctx, principal, list, wanted| {
         let (user, _, _) = crate::handlers::users::visible(ctx, principal, &segment)?;
         let granted = acs_storage::roles::granted_to(ctx.conn()?, user.id)?;
-        let owners = owner::of_each(ctx, &granted)?;
-        let shown: Vec<_> = granted
-            .iter()
-            .map(|role| (role, owner::lookup(&owners, role)))
-            .filter(|(_, owner)| owner.is_none_or(|owner| owner.visible_to(&principal.actor)))
-            .map(|(role, owner)| render::role_record(role, owner))
-            .collect();
+        let shown = render::visible_role_records(ctx, principal, &granted)?;
         Ok((
             wanted && !principal.actor.read_only,
             list.envelope_of(shown)?,

@@ -21,13 +21,7 @@ pub async fn list_team_roles(
     let reply = signed_in_list_taking_post(&req, &state, move |ctx, principal, list, wanted| {
         visible::<Teams>(ctx, principal, id)?;
         let granted = acs_storage::teams::roles_of(ctx.conn()?, id)?;
-        let owners = owner::of_each(ctx, &granted)?;
-        let shown: Vec<_> = granted
-            .iter()
-            .map(|role| (role, owner::lookup(&owners, role)))
-            .filter(|(_, owner)| owner.is_none_or(|owner| owner.visible_to(&principal.actor)))
-            .map(|(role, owner)| roles::role_record(role, owner))
-            .collect();
+        let shown = roles::visible_role_records(ctx, principal, &granted)?;
         Ok((
             wanted && !principal.actor.read_only,
             list.envelope_of(shown)?,
