@@ -13,6 +13,7 @@ pub mod credential_inputs;
 mod error;
 pub mod housekeeping;
 pub mod key_rotation;
+pub mod login_mapping;
 pub mod sealed_values;
 pub mod secret_key;
 pub mod settings;

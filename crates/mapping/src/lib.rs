@@ -3,8 +3,11 @@
 //! `AUTH_LDAP_USER_FLAGS_BY_GROUP`, read and checked ([`LdapMaps::parse`] and the parsers of
 //! each setting) and applied to one login's groups ([`LdapMaps::plan`]); and the
 //! single-sign-on maps `SOCIAL_AUTH_ORGANIZATION_MAP` and `SOCIAL_AUTH_TEAM_MAP`, which match
-//! the username or email ([`SocialMaps`]). No I/O: the caller reads the settings and the
-//! directory, and carries out the [`Plan`].
+//! the username or email ([`SocialMaps`]). Where a directory's groups are and who may log in
+//! by them: `AUTH_LDAP_GROUP_SEARCH` ([`GroupSearch`]), `AUTH_LDAP_GROUP_TYPE` with its
+//! parameters ([`GroupType`], how a group names its members) and the require and deny groups
+//! ([`GroupGates`]). No I/O: the caller reads the settings and the directory, and carries out
+//! the [`Plan`].
 //!
 //! # Example
 //!
@@ -31,6 +34,7 @@
 mod dn;
 mod error;
 mod fields;
+mod groups;
 mod ldap;
 mod plan;
 mod social;
@@ -38,6 +42,10 @@ mod value;
 
 pub use dn::Dn;
 pub use error::MapError;
+pub use groups::{
+    DEFAULT_GROUP_TYPE, GroupGates, GroupSearch, GroupType, Membership, SearchScope,
+    default_group_type_params, parse_gate,
+};
 pub use ldap::{LdapMaps, OrganizationEntry, TeamEntry, UserFlagsByGroup};
 pub use plan::{Change, FlagPlan, OrganizationRole, Plan};
 pub use social::{Matcher, SocialMaps, SocialOrganizationEntry, SocialTeamEntry, UserMatch};

@@ -102,11 +102,15 @@ impl GroupMatch {
 }
 
 /// How the reference's message names a JSON value's type.
-fn python_type(value: &Value) -> &'static str {
+pub(crate) fn python_type(value: &Value) -> &'static str {
     match value {
         Value::Object(_) => "<class 'dict'>",
+        Value::Array(_) => "<class 'list'>",
+        Value::String(_) => "<class 'str'>",
+        Value::Bool(_) => "<class 'bool'>",
+        Value::Number(number) if number.is_f64() => "<class 'float'>",
         Value::Number(_) => "<class 'int'>",
-        _ => "<class 'object'>",
+        Value::Null => "<class 'NoneType'>",
     }
 }
 

@@ -44,13 +44,16 @@ pub fn link(
     Ok(())
 }
 
-/// `wanted` if no user has it, else `wanted2`, `wanted3`, … (the first free one).
+/// `wanted` if no user has it (compared without regard to ASCII case, as SQL `lower()` does
+/// on both backends), else `wanted2`, `wanted3`, … (the first free one).
 pub fn free_username(conn: &mut DbConnection, wanted: &str) -> StorageResult<String> {
     let mut candidate = wanted.to_owned();
     let mut suffix = 1u32;
     loop {
+        // Compared without case: a directory's `bob` never takes, or passes for, a local
+        // account `Bob`.
         let taken: i64 = users::table
-            .filter(users::username.eq(&candidate))
+            .filter(crate::list::lower(users::username).eq(candidate.to_ascii_lowercase()))
             .count()
             .get_result(conn)?;
         if taken == 0 {

@@ -59,6 +59,39 @@ pub struct RoleCounts {
 
 crate::row_functions!(organizations, Organization, timed OrganizationValues);
 
+/// The organization named `name` (names are unique).
+pub fn find_named(conn: &mut DbConnection, name: &str) -> StorageResult<Option<Organization>> {
+    Ok(organizations::table
+        .filter(organizations::name.eq(name))
+        .select(Organization::as_select())
+        .get_result(conn)
+        .optional()?)
+}
+
+/// The organization named `name`, made at `now` when there is none; true if it was made.
+/// Two writers making the same one at once both get it: the insert runs in a savepoint, and
+/// the loser of the race finds the winner's row.
+pub fn find_or_create_named(
+    conn: &mut DbConnection,
+    name: &str,
+    now: Timestamp,
+) -> StorageResult<(Organization, bool)> {
+    if let Some(found) = find_named(conn, name)? {
+        return Ok((found, false));
+    }
+    let values = OrganizationValues {
+        name: Some(name.to_owned()),
+        ..OrganizationValues::default()
+    };
+    match conn.transaction(|conn| insert(conn, &values, now)) {
+        Ok(made) => Ok((made, true)),
+        Err(crate::StorageError::Conflict(_)) => find_named(conn, name)?
+            .map(|found| (found, false))
+            .ok_or(crate::StorageError::NotFound),
+        Err(other) => Err(other),
+    }
+}
+
 /// Gives `user_id` the role on `org_id`; doing it twice is harmless. True if it was added.
 pub fn add_role(
     conn: &mut DbConnection,

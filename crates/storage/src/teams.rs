@@ -67,6 +67,46 @@ crate::list_fields! {
     }
 }
 
+/// The team named `name` within organization `organization_id` (names are unique within
+/// an organization, not across them).
+pub fn find_named(
+    conn: &mut DbConnection,
+    organization_id: i64,
+    name: &str,
+) -> StorageResult<Option<Team>> {
+    Ok(teams::table
+        .filter(teams::organization_id.eq(organization_id))
+        .filter(teams::name.eq(name))
+        .select(Team::as_select())
+        .get_result(conn)
+        .optional()?)
+}
+
+/// The team named `name` within `organization_id`, made with `stamps` when there is none;
+/// true if it was made. As with organizations, a lost race finds the winner's row.
+pub fn find_or_create_named(
+    conn: &mut DbConnection,
+    organization_id: i64,
+    name: &str,
+    stamps: crate::stamps::Creation,
+) -> StorageResult<(Team, bool)> {
+    if let Some(found) = find_named(conn, organization_id, name)? {
+        return Ok((found, false));
+    }
+    let values = TeamValues {
+        name: Some(name.to_owned()),
+        organization_id: Some(organization_id),
+        ..TeamValues::default()
+    };
+    match conn.transaction(|conn| insert(conn, &values, stamps)) {
+        Ok(made) => Ok((made, true)),
+        Err(crate::StorageError::Conflict(_)) => find_named(conn, organization_id, name)?
+            .map(|found| (found, false))
+            .ok_or(crate::StorageError::NotFound),
+        Err(other) => Err(other),
+    }
+}
+
 /// Which teams a list is of, beyond what the caller may see.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Within {

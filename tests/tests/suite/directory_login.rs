@@ -360,10 +360,465 @@ fn directory_users_are_given_no_local_password(backend: Backend) {
     dana.get("/api/v2/me/").call().expect(401);
 }
 
+/// The `ldap` group settings pointing at `directory`'s groups (groupOfNames, found by their
+/// members' DNs), with `more` settings in the same change.
+fn search_groups(server: &TestServer, directory: &Directory, more: Value) {
+    let mut settings = json!({
+        "AUTH_LDAP_GROUP_SEARCH": [directory.groups_dn(), "SCOPE_SUBTREE", "(objectClass=groupOfNames)"],
+    });
+    let extra = more.as_object().expect("settings").clone();
+    settings.as_object_mut().expect("settings").extend(extra);
+    server
+        .admin()
+        .patch("/api/v2/settings/ldap/")
+        .json(&settings)
+        .call()
+        .expect(200);
+}
+
+/// The usernames listed at `path`.
+fn usernames(agent: &Agent, path: &str) -> Vec<String> {
+    let mut names: Vec<String> = agent.get_json(path)["results"]
+        .as_array()
+        .expect("a page")
+        .iter()
+        .map(|user| user["username"].as_str().expect("a username").to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The id of the one object at `path` (a filtered list).
+fn only_id(agent: &Agent, path: &str) -> i64 {
+    let page = agent.get_json(path);
+    assert_eq!(page["count"], 1, "{path}: {page}");
+    page["results"][0]["id"].as_i64().expect("an id")
+}
+
+/// The activity-stream entries a directory login wrote, as `operation changes`.
+fn directory_activity(agent: &Agent) -> Vec<String> {
+    agent.get_json("/api/v2/activity_stream/?page_size=200&order_by=id")["results"]
+        .as_array()
+        .expect("a page")
+        .iter()
+        .filter(|entry| entry["changes"]["source"] == "ldap")
+        .map(|entry| {
+            format!(
+                "{} {}",
+                entry["operation"].as_str().unwrap_or(""),
+                entry["changes"]
+            )
+        })
+        .collect()
+}
+
+fn directory_groups_decide_memberships_and_flags(backend: Backend) {
+    let directory = Directory::start();
+    for (uid, password) in [
+        ("gina", "g1na-dir-pw"),
+        ("hugo", "hug0-dir-pw"),
+        ("ivan", "1van-dir-pw"),
+    ] {
+        directory.add_user(uid, password, uid, "Dir", &format!("{uid}@example.com"));
+    }
+    directory.add_group("ops", &["gina", "hugo", "ivan"]);
+    directory.add_group("admins", &["gina"]);
+    directory.add_group("auditors", &["gina", "ivan"]);
+    directory.add_group("banned", &["ivan"]);
+    let server = TestServer::start(backend);
+    directory.configure(&server);
+    let group = |cn: &str| directory.group_dn(cn);
+    search_groups(
+        &server,
+        &directory,
+        json!({
+            "AUTH_LDAP_DENY_GROUP": group("banned"),
+            "AUTH_LDAP_USER_FLAGS_BY_GROUP": {"is_system_auditor": group("auditors")},
+            "AUTH_LDAP_ORGANIZATION_MAP": {"Ops": {"admins": group("admins"), "users": group("ops")}},
+            "AUTH_LDAP_TEAM_MAP": {"On-call": {"organization": "Ops", "users": [group("ops")]}},
+        }),
+    );
+    let admin = server.admin();
+    assert_eq!(
+        admin.get_json("/api/v2/organizations/?name=Ops")["count"],
+        0,
+        "made only when someone is added"
+    );
+
+    let gina = server.anonymous().with_basic("gina", "g1na-dir-pw");
+    let record = me(&gina);
+    assert_eq!(record["is_system_auditor"], true);
+    assert_eq!(record["is_superuser"], false);
+    let gina_id = record["id"].as_i64().expect("gina's id");
+    let ops = only_id(&admin, "/api/v2/organizations/?name=Ops");
+    let on_call = only_id(
+        &admin,
+        &format!("/api/v2/teams/?name=On-call&organization={ops}"),
+    );
+    assert_eq!(
+        usernames(&admin, &format!("/api/v2/organizations/{ops}/admins/")),
+        ["gina"]
+    );
+    assert_eq!(
+        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        ["gina"]
+    );
+
+    let hugo = server.anonymous().with_basic("hugo", "hug0-dir-pw");
+    let hugo_id = me(&hugo)["id"].as_i64().expect("hugo's id");
+    assert_eq!(me(&hugo)["is_system_auditor"], false);
+    assert!(
+        usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"))
+            .contains(&"hugo".to_owned())
+    );
+    assert_eq!(
+        usernames(&admin, &format!("/api/v2/organizations/{ops}/admins/")),
+        ["gina"]
+    );
+    assert_eq!(
+        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        ["gina", "hugo"]
+    );
+
+    // The deny group keeps ivan out, by every door, and no account is made.
+    server
+        .anonymous()
+        .with_basic("ivan", "1van-dir-pw")
+        .get("/api/v2/me/")
+        .call()
+        .expect(401);
+    server
+        .login_attempt(&server.client(), "ivan", "1van-dir-pw", None)
+        .expect(401);
+    assert_eq!(admin.get_json("/api/v2/users/?username=ivan")["count"], 0);
+
+    // Each change once: two made, gina's three roles and one flag, hugo's two roles; a login
+    // that changes nothing writes nothing.
+    let written = directory_activity(&admin);
+    assert_eq!(written.len(), 8, "{written:#?}");
+    assert_eq!(
+        written
+            .iter()
+            .filter(|entry| entry.starts_with("create "))
+            .count(),
+        2
+    );
+    assert_eq!(
+        written
+            .iter()
+            .filter(|entry| entry.starts_with("associate "))
+            .count(),
+        5
+    );
+    assert_eq!(
+        written
+            .iter()
+            .filter(|entry| entry.contains("is_system_auditor"))
+            .count(),
+        1
+    );
+    me(&gina);
+    me(&server.anonymous().with_basic("hugo", "hug0-dir-pw"));
+    assert_eq!(directory_activity(&admin).len(), 8);
+
+    // Leaving a group in the directory takes the membership away at the next login.
+    directory.remove_group_member("ops", "hugo");
+    directory.remove_group_member("auditors", "gina");
+    me(&server.anonymous().with_basic("hugo", "hug0-dir-pw"));
+    assert!(
+        !usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"))
+            .contains(&"hugo".to_owned())
+    );
+    assert_eq!(
+        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        ["gina"]
+    );
+    assert_eq!(
+        me(&server.anonymous().with_basic("gina", "g1na-dir-pw"))["is_system_auditor"],
+        false
+    );
+    let written = directory_activity(&admin);
+    assert_eq!(written.len(), 11, "{written:#?}");
+    assert_eq!(
+        written
+            .iter()
+            .filter(|entry| entry.starts_with("disassociate "))
+            .count(),
+        2
+    );
+
+    // With the remove flags off, leaving the group keeps what was given.
+    directory.add_group_member("ops", "hugo");
+    me(&server.anonymous().with_basic("hugo", "hug0-dir-pw"));
+    admin
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({
+            "AUTH_LDAP_ORGANIZATION_MAP": {"Ops": {"admins": group("admins"), "users": group("ops"), "remove_users": false}},
+            "AUTH_LDAP_TEAM_MAP": {"On-call": {"organization": "Ops", "users": group("ops"), "remove": false}},
+        }))
+        .call()
+        .expect(200);
+    directory.remove_group_member("ops", "hugo");
+    me(&server.anonymous().with_basic("hugo", "hug0-dir-pw"));
+    assert!(
+        usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"))
+            .contains(&"hugo".to_owned())
+    );
+    assert_eq!(
+        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        ["gina", "hugo"]
+    );
+
+    // The flag the directory owns is not changed by hand (same value passes); others are.
+    let refused = admin
+        .patch(&format!("/api/v2/users/{gina_id}/"))
+        .json(&json!({"is_system_auditor": true}))
+        .call()
+        .expect(400)
+        .field_errors("is_system_auditor");
+    assert!(
+        refused
+            .iter()
+            .any(|reason| reason.contains("AUTH_LDAP_USER_FLAGS_BY_GROUP")),
+        "{refused:?}"
+    );
+    admin
+        .patch(&format!("/api/v2/users/{gina_id}/"))
+        .json(&json!({"is_system_auditor": false, "first_name": "Gina"}))
+        .call()
+        .expect(200);
+    admin
+        .patch(&format!("/api/v2/users/{hugo_id}/"))
+        .json(&json!({"is_superuser": true}))
+        .call()
+        .expect(200);
+    let local = server.create_user("lena", "l3na-local-pw", false);
+    admin
+        .patch(&format!("/api/v2/users/{local}/"))
+        .json(&json!({"is_system_auditor": true}))
+        .call()
+        .expect(200);
+}
+
+fn require_group_and_other_group_types(backend: Backend) {
+    let directory = Directory::start();
+    for uid in ["jill", "kurt", "Bob"] {
+        directory.add_user(
+            uid,
+            &format!("{uid}-dir-pw"),
+            uid,
+            "Dir",
+            &format!("{uid}@example.com"),
+        );
+    }
+    directory.add_group("staff", &["jill"]);
+    let server = TestServer::start(backend);
+    directory.configure(&server);
+    let admin = server.admin();
+    search_groups(
+        &server,
+        &directory,
+        json!({"AUTH_LDAP_REQUIRE_GROUP": directory.group_dn("staff")}),
+    );
+    me(&server.anonymous().with_basic("jill", "jill-dir-pw"));
+    server
+        .anonymous()
+        .with_basic("kurt", "kurt-dir-pw")
+        .get("/api/v2/me/")
+        .call()
+        .expect(401);
+    directory.add_group_member("staff", "kurt");
+    me(&server.anonymous().with_basic("kurt", "kurt-dir-pw"));
+
+    // Nested groups: a member of a group that is a member of the mapped group.
+    directory.add_group("platform", &["kurt"]);
+    directory.add_ldif(&format!(
+        "dn: {}\nobjectClass: groupOfNames\ncn: engineering\nmember: {}\n",
+        directory.group_dn("engineering"),
+        directory.group_dn("platform")
+    ));
+    let engineering = json!({"Engineering": {"users": directory.group_dn("engineering")}});
+    admin
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({"AUTH_LDAP_ORGANIZATION_MAP": engineering}))
+        .call()
+        .expect(200);
+    me(&server.anonymous().with_basic("kurt", "kurt-dir-pw"));
+    assert_eq!(
+        admin.get_json("/api/v2/organizations/?name=Engineering")["count"],
+        0,
+        "not nested: not a member"
+    );
+    admin
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({"AUTH_LDAP_GROUP_TYPE": "NestedGroupOfNamesType", "AUTH_LDAP_GROUP_TYPE_PARAMS": {"name_attr": "cn"}}))
+        .call()
+        .expect(200);
+    me(&server.anonymous().with_basic("kurt", "kurt-dir-pw"));
+    let organization = only_id(&admin, "/api/v2/organizations/?name=Engineering");
+    assert_eq!(
+        usernames(
+            &admin,
+            &format!("/api/v2/organizations/{organization}/users/")
+        ),
+        ["kurt"]
+    );
+
+    // POSIX groups name their members by uid.
+    directory.add_posix_group("devs", 5000, &["jill"]);
+    admin
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({
+            "AUTH_LDAP_REQUIRE_GROUP": null,
+            "AUTH_LDAP_GROUP_SEARCH": [directory.groups_dn(), "SCOPE_SUBTREE", "(objectClass=posixGroup)"],
+            "AUTH_LDAP_GROUP_TYPE": "PosixGroupType",
+            "AUTH_LDAP_GROUP_TYPE_PARAMS": {"name_attr": "cn"},
+            "AUTH_LDAP_ORGANIZATION_MAP": {"Dev": {"users": directory.group_dn("devs")}},
+        }))
+        .call()
+        .expect(200);
+    me(&server.anonymous().with_basic("jill", "jill-dir-pw"));
+    let dev = only_id(&admin, "/api/v2/organizations/?name=Dev");
+    assert_eq!(
+        usernames(&admin, &format!("/api/v2/organizations/{dev}/users/")),
+        ["jill"]
+    );
+
+    // A local account is never taken over by a directory name differing only in case.
+    server.create_user("bob", "b0b-local-pw", false);
+    let directory_bob = me(&server.anonymous().with_basic("Bob", "Bob-dir-pw"));
+    assert_eq!(directory_bob["username"], "Bob2");
+    assert_eq!(directory_bob["external_account"], "ldap");
+    assert_eq!(
+        me(&server.anonymous().with_basic("bob", "b0b-local-pw"))["external_account"],
+        Value::Null
+    );
+}
+
+fn group_settings_are_refused_with_reasons(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let path = "/api/v2/settings/ldap/";
+    let search = json!([
+        "ou=groups,dc=acs,dc=test",
+        "SCOPE_SUBTREE",
+        "(objectClass=groupOfNames)"
+    ]);
+    let cases = [
+        (
+            json!({"AUTH_LDAP_GROUP_SEARCH": ["not a dn", "SCOPE_SUBTREE", "(cn=*)"]}),
+            "AUTH_LDAP_GROUP_SEARCH",
+            "Invalid DN",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_SEARCH": ["ou=groups,dc=x", "SCOPE_ALL", "(cn=*)"]}),
+            "AUTH_LDAP_GROUP_SEARCH",
+            "not a valid choice",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_SEARCH": ["ou=groups,dc=x", "SCOPE_BASE"]}),
+            "AUTH_LDAP_GROUP_SEARCH",
+            "three items",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_TYPE": "NoSuchGroupType"}),
+            "AUTH_LDAP_GROUP_TYPE",
+            "not a valid choice",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_TYPE": "PosixGroupType"}),
+            "AUTH_LDAP_GROUP_TYPE",
+            "member_attr",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_TYPE_PARAMS": ["member"]}),
+            "AUTH_LDAP_GROUP_TYPE_PARAMS",
+            "dict",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_SEARCH": search, "AUTH_LDAP_TEAM_MAP": {"T": {"users": true}}}),
+            "AUTH_LDAP_TEAM_MAP",
+            "organization",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_SEARCH": search, "AUTH_LDAP_ORGANIZATION_MAP": {"O": {"remove": true}}}),
+            "AUTH_LDAP_ORGANIZATION_MAP",
+            "remove",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_SEARCH": search, "AUTH_LDAP_USER_FLAGS_BY_GROUP": {"is_superuser": []}}),
+            "AUTH_LDAP_USER_FLAGS_BY_GROUP",
+            "",
+        ),
+        (
+            json!({"AUTH_LDAP_GROUP_SEARCH": search, "AUTH_LDAP_DENY_GROUP": "not a dn"}),
+            "AUTH_LDAP_DENY_GROUP",
+            "Invalid DN",
+        ),
+        (
+            json!({"AUTH_LDAP_ORGANIZATION_MAP": {"O": {"users": true}}}),
+            "AUTH_LDAP_ORGANIZATION_MAP",
+            "AUTH_LDAP_GROUP_SEARCH",
+        ),
+        (
+            json!({"AUTH_LDAP_REQUIRE_GROUP": "cn=staff,ou=groups,dc=acs,dc=test"}),
+            "AUTH_LDAP_REQUIRE_GROUP",
+            "AUTH_LDAP_GROUP_SEARCH",
+        ),
+    ];
+    let before = admin.get_json(path);
+    for (change, field, reason) in cases {
+        let errors = admin
+            .patch(path)
+            .json(&change)
+            .call()
+            .expect(400)
+            .field_errors(field);
+        assert!(
+            errors.iter().any(|error| error.contains(reason)),
+            "{change}: {errors:?}"
+        );
+    }
+    assert_eq!(admin.get_json(path), before, "nothing refused was stored");
+
+    // Together they are fine; taking the search away from what reads it is not.
+    admin
+        .patch(path)
+        .json(&json!({"AUTH_LDAP_GROUP_SEARCH": search, "AUTH_LDAP_ORGANIZATION_MAP": {"O": {"users": true}}}))
+        .call()
+        .expect(200);
+    let errors = admin
+        .patch(path)
+        .json(&json!({"AUTH_LDAP_GROUP_SEARCH": []}))
+        .call()
+        .expect(400)
+        .field_errors("AUTH_LDAP_GROUP_SEARCH");
+    assert!(
+        errors
+            .iter()
+            .any(|error| error.contains("AUTH_LDAP_ORGANIZATION_MAP")),
+        "{errors:?}"
+    );
+    admin
+        .patch(path)
+        .json(&json!({"AUTH_LDAP_GROUP_SEARCH": [], "AUTH_LDAP_ORGANIZATION_MAP": {}}))
+        .call()
+        .expect(200);
+    // The type and its parameters change together.
+    admin
+        .patch(path)
+        .json(&json!({"AUTH_LDAP_GROUP_TYPE": "PosixGroupType", "AUTH_LDAP_GROUP_TYPE_PARAMS": {"name_attr": "cn"}}))
+        .call()
+        .expect(200);
+}
+
 backend_tests!(
     directory_users_are_given_no_local_password,
     settings_are_validated_and_the_bind_password_sealed,
     directory_users_log_in_and_are_linked,
     external_users_get_tokens_only_when_allowed,
     bad_configuration_never_logs_in,
+    directory_groups_decide_memberships_and_flags,
+    require_group_and_other_group_types,
+    group_settings_are_refused_with_reasons,
 );

@@ -10,9 +10,15 @@ use std::time::Duration;
 use ldap3::{LdapConn, LdapConnSettings, Scope, SearchEntry, dn_escape, ldap_escape};
 
 use acs_app::settings::directory::{DirectoryConfig, UserLookup};
+use acs_app::settings::directory_groups::DirectoryGroups;
+use acs_mapping::{Dn, GroupSearch, Membership, SearchScope};
 
 /// How long connecting and each operation may take.
 const TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How many levels of groups within groups a nested group type follows: a cycle in the
+/// directory, or an unreasonably deep tree, stops there.
+const MAX_NESTING: usize = 16;
 
 /// A user the directory vouched for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +27,8 @@ pub struct DirectoryUser {
     pub dn: String,
     /// `first_name`, `last_name` and `email` from the attribute map (empty when absent).
     pub fields: Vec<(String, String)>,
+    /// The groups the group search found the user in (none when no search is set).
+    pub groups: Vec<Dn>,
 }
 
 impl DirectoryUser {
@@ -108,7 +116,10 @@ fn check(
     if bound.rc != 0 {
         return Ok(None);
     }
-    let attributes: Vec<&str> = config.attributes.iter().map(|(_, a)| a.as_str()).collect();
+    let mut attributes: Vec<&str> = config.attributes.iter().map(|(_, a)| a.as_str()).collect();
+    if let Some(groups) = &config.groups {
+        attributes.extend(groups.kind.user_attributes());
+    }
     let read = conn
         .search(&dn, Scope::Base, "(objectClass=*)", attributes)
         .and_then(ldap3::SearchResult::success);
@@ -132,8 +143,121 @@ fn check(
             (field.clone(), value)
         })
         .collect();
+    let groups = match &config.groups {
+        None => Vec::new(),
+        Some(wanted) => {
+            // Groups are searched as the service account, as the users are.
+            rebind_service(conn, config)?;
+            let groups = groups_of(conn, wanted, &dn, entry.as_ref())?;
+            if !wanted.gates.admit(&groups) {
+                tracing::info!(dn = %dn, "directory login refused by the require or deny group");
+                return Ok(None);
+            }
+            groups
+        }
+    };
     let dn = entry.map_or(dn, |entry| entry.dn);
-    Ok(Some(DirectoryUser { dn, fields }))
+    Ok(Some(DirectoryUser { dn, fields, groups }))
+}
+
+/// The groups the search finds `user_dn` in: by its DN in their member attribute (and, for a
+/// nested type, by the DN of a group found so far, level by level), or for POSIX groups by
+/// the user's `uid` in `memberUid` or its `gidNumber`.
+fn groups_of(
+    conn: &mut LdapConn,
+    groups: &DirectoryGroups,
+    user_dn: &str,
+    entry: Option<&SearchEntry>,
+) -> Result<Vec<Dn>, DirectoryError> {
+    let search = &groups.search;
+    match &groups.kind.membership {
+        Membership::ByDn {
+            member_attr,
+            nested,
+        } => {
+            let mut found: Vec<(String, Dn)> = Vec::new();
+            let mut frontier = vec![user_dn.to_owned()];
+            for _ in 0..MAX_NESTING {
+                let members: String = frontier
+                    .iter()
+                    .map(|dn| format!("({member_attr}={})", ldap_escape(dn)))
+                    .collect();
+                let hits = search_groups(conn, search, &format!("(|{members})"))?;
+                frontier.clear();
+                for hit in hits {
+                    if !found.iter().any(|(_, known)| *known == hit.1) {
+                        frontier.push(hit.0.clone());
+                        found.push(hit);
+                    }
+                }
+                if !nested || frontier.is_empty() {
+                    break;
+                }
+            }
+            Ok(found.into_iter().map(|(_, dn)| dn).collect())
+        }
+        Membership::Posix { user_attr } => {
+            let first = |attribute: &str| {
+                entry
+                    .and_then(|entry| entry.attrs.get(attribute))
+                    .and_then(|values| values.first())
+                    .map(|value| ldap_escape(value).into_owned())
+            };
+            let mut either = String::new();
+            if let Some(uid) = first(user_attr) {
+                either.push_str(&format!("(memberUid={uid})"));
+            }
+            if let Some(gid) = first("gidNumber") {
+                either.push_str(&format!("(gidNumber={gid})"));
+            }
+            if either.is_empty() {
+                return Ok(Vec::new());
+            }
+            let hits = search_groups(conn, search, &format!("(|{either})"))?;
+            Ok(hits.into_iter().map(|(_, dn)| dn).collect())
+        }
+    }
+}
+
+/// The groups under the search's base matching its filter and `membership`: each DN as the
+/// directory spells it, and parsed.
+fn search_groups(
+    conn: &mut LdapConn,
+    search: &GroupSearch,
+    membership: &str,
+) -> Result<Vec<(String, Dn)>, DirectoryError> {
+    let scope = match search.scope {
+        SearchScope::Base => Scope::Base,
+        SearchScope::OneLevel => Scope::OneLevel,
+        SearchScope::Subtree => Scope::Subtree,
+    };
+    let filter = format!("(&{}{membership})", search.filter);
+    let (entries, _) = conn
+        .search(&search.base, scope, &filter, vec!["1.1"])
+        .and_then(ldap3::SearchResult::success)
+        .map_err(protocol)?;
+    Ok(entries
+        .into_iter()
+        .filter_map(|entry| {
+            let dn = SearchEntry::construct(entry).dn;
+            match Dn::parse(&dn) {
+                Ok(parsed) => Some((dn, parsed)),
+                Err(_) => {
+                    tracing::warn!(%dn, "a group whose DN cannot be read is left out");
+                    None
+                }
+            }
+        })
+        .collect())
+}
+
+/// Binds again as the service account after the user's bind (anonymously when none is set).
+fn rebind_service(conn: &mut LdapConn, config: &DirectoryConfig) -> Result<(), DirectoryError> {
+    if config.bind_dn.is_empty() {
+        conn.simple_bind("", "").map_err(protocol)?;
+        return Ok(());
+    }
+    bind_service(conn, config)
 }
 
 /// Binds as the configured service account, when there is one.

@@ -1,7 +1,9 @@
 //! The directory half of a password check: asks the directory configured in the `ldap`
 //! settings, then finds the user it linked to that entry, or creates it on a first login
 //! (`external_account: "ldap"`, username made unique) and keeps its name and e-mail in step
-//! with the directory.
+//! with the directory; then, in the same transaction, gives it the memberships and flags its
+//! groups decide (`AUTH_LDAP_ORGANIZATION_MAP`, `AUTH_LDAP_TEAM_MAP`,
+//! `AUTH_LDAP_USER_FLAGS_BY_GROUP`).
 
 use acs_storage::users::{User, UserValues};
 
@@ -45,7 +47,34 @@ pub fn check(store: &mut Store<'_>, username: &str, password: &str) -> ApiResult
         }
     };
     let now = store.now;
-    let user = store.write(|conn| link(conn, username, &entry, now))?;
+    let plan = config
+        .groups
+        .as_ref()
+        .map(|groups| groups.maps.plan(&entry.groups));
+    let user = store.write(|conn| {
+        let Some(user) = link(conn, username, &entry, now)? else {
+            return Ok(None);
+        };
+        match plan
+            .as_ref()
+            .filter(|plan| !plan.is_empty() && user.is_active)
+        {
+            None => Ok(Some(user)),
+            Some(plan) => {
+                let applied = acs_app::login_mapping::apply(conn, &user, plan, SOURCE, now)?;
+                if applied != Default::default() {
+                    tracing::info!(
+                        user = user.id,
+                        memberships = applied.memberships,
+                        made = applied.made,
+                        flags = applied.user.is_some(),
+                        "directory groups applied"
+                    );
+                }
+                Ok(Some(applied.user.unwrap_or(user)))
+            }
+        }
+    })?;
     Ok(match user {
         Some(user) if user.is_active => Answer::Vouched(user),
         _ => Answer::Refused,

@@ -8,7 +8,7 @@ pub mod bearer;
 pub mod client_cache;
 pub mod csrf;
 pub mod directory;
-mod directory_login;
+pub(crate) mod directory_login;
 mod password_cache;
 pub mod passwords;
 pub mod principal_cache;

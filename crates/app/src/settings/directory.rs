@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::Settings;
+use super::directory_groups::DirectoryGroups;
 
 /// Where and how users are looked up in the directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +37,8 @@ pub struct DirectoryConfig {
     pub lookup: UserLookup,
     /// Directory attribute of each user field (`first_name`, `last_name`, `email`).
     pub attributes: Vec<(String, String)>,
+    /// What the user's groups decide, when a group search is set.
+    pub groups: Option<DirectoryGroups>,
 }
 
 impl std::fmt::Debug for DirectoryConfig {
@@ -44,13 +47,15 @@ impl std::fmt::Debug for DirectoryConfig {
             .field("uri", &self.uri)
             .field("bind_dn", &self.bind_dn)
             .field("lookup", &self.lookup)
+            .field("groups", &self.groups)
             .finish_non_exhaustive()
     }
 }
 
 impl DirectoryConfig {
     /// The configuration in `settings`, or `None` when directory login is off (no server URI,
-    /// or neither a DN template nor a search). `open` turns the stored bind password into
+    /// or neither a DN template nor a search, or group settings it cannot use: refused
+    /// rather than ignored, as ignoring a required group would let everyone in). `open` turns the stored bind password into
     /// clear text.
     pub fn of(settings: &Settings, open: impl Fn(&str) -> Option<String>) -> Option<Self> {
         let uri = settings.text("AUTH_LDAP_SERVER_URI");
@@ -87,6 +92,13 @@ impl DirectoryConfig {
                     .collect()
             })
             .unwrap_or_default();
+        let groups = match DirectoryGroups::of(settings) {
+            Ok(groups) => groups,
+            Err(error) => {
+                tracing::error!(%error, "directory login is off: its group settings cannot be used");
+                return None;
+            }
+        };
         Some(DirectoryConfig {
             uri: uri.trim().to_owned(),
             bind_dn: settings.text("AUTH_LDAP_BIND_DN"),
@@ -94,6 +106,7 @@ impl DirectoryConfig {
             start_tls: settings.value("AUTH_LDAP_START_TLS").as_bool() == Some(true),
             lookup,
             attributes,
+            groups,
         })
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod directory;
+pub mod directory_groups;
 pub mod registry;
 mod shown_path;
 mod snapshot;
@@ -46,6 +47,17 @@ pub fn stored_text(
         }
         _ => Ok(value.to_string()),
     }
+}
+
+/// The rules between settings, over the values they would have after a change (`value` gives
+/// each, changed or stored) and for the settings it `written`: each refusal names a setting
+/// the change names, with the reason. Checked before a change is stored, after each value
+/// passed its own validation.
+pub fn check_together(
+    value: &dyn Fn(&str) -> Value,
+    written: &dyn Fn(&str) -> bool,
+) -> Vec<(&'static str, String)> {
+    directory_groups::check_together(value, written)
 }
 
 /// Whether storing setting `name` may seal a value: a secret setting, or `OIDC_PROVIDERS`.

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::directory;
+use super::{directory, directory_groups};
 
 /// A settings category served at `/api/v2/settings/<slug>/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -368,6 +368,78 @@ pub const SETTINGS: &[Definition] = &[
         help_text: "Directory attribute of first_name, last_name and email.",
         default: || json!({"first_name": "givenName", "last_name": "sn", "email": "mail"}),
         validate: directory::attribute_map,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::GROUP_SEARCH,
+        category: "ldap",
+        label: "LDAP group search",
+        help_text: "[base DN, SCOPE_BASE, SCOPE_ONELEVEL or SCOPE_SUBTREE, filter]: where a login finds the groups of its user; [] finds none. The require and deny groups, the flags and the organization and team maps need it.",
+        default: || json!([]),
+        validate: directory_groups::group_search,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::GROUP_TYPE,
+        category: "ldap",
+        label: "LDAP group type",
+        help_text: "How the directory's groups name their members: MemberDNGroupType, GroupOfNamesType, GroupOfUniqueNamesType, ActiveDirectoryGroupType, OrganizationalRoleGroupType (each also Nested…), PosixGroupType or PosixUIDGroupType.",
+        default: || json!(acs_mapping::DEFAULT_GROUP_TYPE),
+        validate: directory_groups::group_type,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::GROUP_TYPE_PARAMS,
+        category: "ldap",
+        label: "LDAP group type parameters",
+        help_text: "The group type's parameters: member_attr (member-DN types), name_attr, ldap_group_user_attr (PosixUIDGroupType).",
+        default: acs_mapping::default_group_type_params,
+        validate: directory_groups::group_type_params,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::REQUIRE_GROUP,
+        category: "ldap",
+        label: "LDAP require group",
+        help_text: "DN of the group whose members alone may log in from the directory; null lets in every user.",
+        default: || Value::Null,
+        validate: directory_groups::group_gate,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::DENY_GROUP,
+        category: "ldap",
+        label: "LDAP deny group",
+        help_text: "DN of the group whose members may not log in from the directory; null keeps nobody out.",
+        default: || Value::Null,
+        validate: directory_groups::group_gate,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::USER_FLAGS_BY_GROUP,
+        category: "ldap",
+        label: "LDAP user flags by group",
+        help_text: "{\"is_superuser\": DN or [DNs], \"is_system_auditor\": DN or [DNs]}: each listed flag is set at every login to whether the user is in one of its groups, and may not be changed by hand.",
+        default: || json!({}),
+        validate: directory_groups::user_flags_by_group,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::ORGANIZATION_MAP,
+        category: "ldap",
+        label: "LDAP organization map",
+        help_text: "{organization name: {admins, auditors, users: true, false, null, a DN or [DNs]; remove_admins, remove_auditors, remove_users: booleans, default true}}, applied at every login; an organization is made when a user is first added to it.",
+        default: || json!({}),
+        validate: directory_groups::organization_map,
+        secret: false,
+    },
+    Definition {
+        name: directory_groups::TEAM_MAP,
+        category: "ldap",
+        label: "LDAP team map",
+        help_text: "{team name: {organization: name, users: true, false, null, a DN or [DNs]; remove: boolean, default true}}, applied at every login; a team is found by name within its organization, and made when a user is first added to it.",
+        default: || json!({}),
+        validate: directory_groups::team_map,
         secret: false,
     },
     Definition {

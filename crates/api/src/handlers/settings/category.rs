@@ -112,6 +112,7 @@ pub(super) async fn write_scope(
         let cipher = ctx.state.keys.cipher();
         let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut accepted = Vec::new();
+        let mut proposed = Vec::new();
         for (name, value) in &body.0 {
             match registry::find(name).filter(|def| def.belongs_to(slug)) {
                 None => {
@@ -120,19 +121,33 @@ pub(super) async fn write_scope(
                 // `$encrypted$` sent back for a secret means "keep the stored value".
                 Some(def) if def.secret && value == "$encrypted$" => {}
                 Some(def) => match (def.validate)(value).and_then(|normalised| {
-                    acs_app::settings::stored_text(
+                    let text = acs_app::settings::stored_text(
                         def,
                         &normalised,
                         &current.value(def.name),
                         &cipher,
                         &ctx.state.rng,
-                    )
+                    )?;
+                    proposed.push((def.name, normalised));
+                    Ok(text)
                 }) {
                     Ok(text) => accepted.push((def.name, text)),
                     Err(reason) => {
                         errors.insert(name.clone(), vec![reason]);
                     }
                 },
+            }
+        }
+        if errors.is_empty() {
+            let value = |name: &str| {
+                proposed
+                    .iter()
+                    .find(|(written, _)| *written == name)
+                    .map_or_else(|| current.value(name), |(_, value)| value.clone())
+            };
+            let written = |name: &str| proposed.iter().any(|(written, _)| *written == name);
+            for (name, reason) in acs_app::settings::check_together(&value, &written) {
+                errors.entry(name.to_owned()).or_default().push(reason);
             }
         }
         if !errors.is_empty() {

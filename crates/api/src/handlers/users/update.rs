@@ -27,6 +27,9 @@ impl Change for Users {
                 ),
             ));
         }
+        if user.external_account.as_deref() == Some(crate::auth::directory_login::SOURCE) {
+            refuse_directory_flags(ctx, &user, &input)?;
+        }
 
         let password = match &input.password {
             Some(password) => {
@@ -96,4 +99,33 @@ impl Change for Users {
         );
         Ok(render_user(principal, &updated, &memberships))
     }
+}
+
+/// Refuses a change of a flag `AUTH_LDAP_USER_FLAGS_BY_GROUP` sets at each of this directory
+/// user's logins: it would be undone at the next one (the same value sent back passes).
+fn refuse_directory_flags(
+    ctx: &mut Context<'_>,
+    user: &acs_storage::users::User,
+    input: &UserInput,
+) -> ApiResult<()> {
+    let settings = ctx.settings()?;
+    let owned = acs_app::settings::directory_groups::flags_owned_by_directory(&settings);
+    for (flag, wanted, held) in [
+        ("is_superuser", input.is_superuser, user.is_superuser),
+        (
+            "is_system_auditor",
+            input.is_system_auditor,
+            user.is_system_auditor,
+        ),
+    ] {
+        if owned.contains(&flag) && wanted.is_some_and(|wanted| wanted != held) {
+            return Err(ApiError::field(
+                flag,
+                format!(
+                    "AUTH_LDAP_USER_FLAGS_BY_GROUP sets {flag} of directory users at every login: change the user's groups in the directory instead."
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
