@@ -47,10 +47,12 @@ impl Matcher {
                 inline.push(flag);
             }
         }
+        // `\A`, not `^`: with `m`, `^` would also match after a newline, where the
+        // reference's `re.match` only ever matches at the start.
         let anchored = if inline.is_empty() {
-            format!("^(?:{pattern})")
+            format!("\\A(?:{pattern})")
         } else {
-            format!("(?{inline})^(?:{pattern})")
+            format!("(?{inline})\\A(?:{pattern})")
         };
         let regex =
             Regex::new(&anchored).map_err(|error| MapError::at(&[], format!("{error}: {text}")))?;
@@ -234,6 +236,30 @@ impl SocialMaps {
     }
 }
 
+impl SocialOrganizationEntry {
+    /// The entry as it is stored and shown (every key, patterns as `/pattern/flags`).
+    pub fn json(&self) -> Value {
+        json!({
+            "admins": self.admins.json(),
+            "users": self.users.json(),
+            "organization_alias": self.alias,
+            "remove_admins": self.remove_admins,
+            "remove_users": self.remove_users,
+        })
+    }
+}
+
+impl SocialTeamEntry {
+    /// The entry as it is stored and shown.
+    pub fn json(&self) -> Value {
+        json!({
+            "organization": self.organization,
+            "users": self.users.json(),
+            "remove": self.remove,
+        })
+    }
+}
+
 fn organization_entry(value: &Value) -> Result<SocialOrganizationEntry, MapError> {
     let fields = crate::fields::dictionary(value)?;
     crate::fields::allow_only(
@@ -354,6 +380,10 @@ mod tests {
             UserMatch::parse(&json!("/^Adm/mi")).map(|m| m.json()),
             Ok(json!("/^Adm/im"))
         );
+        // `m` changes what `^` means within the pattern, never where a match starts.
+        let multiline = UserMatch::parse(&json!("/bob/m")).expect("a pattern");
+        assert_eq!(multiline.matches("x\nbob", ""), Some(false));
+        assert_eq!(multiline.matches("bobby", ""), Some(true));
     }
 
     #[test]

@@ -58,6 +58,7 @@ mod security_headers;
 mod settings;
 mod several_nodes;
 mod single_sign_on;
+mod single_sign_on_mapping;
 mod source_credentials;
 mod teams;
 mod tokens;

@@ -7,6 +7,7 @@ pub mod directory_groups;
 pub mod registry;
 mod shown_path;
 mod snapshot;
+pub mod social_maps;
 pub mod sso;
 
 pub use cache::SettingsCache;

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{directory, directory_groups};
+use super::{directory, directory_groups, social_maps};
 
 /// A settings category served at `/api/v2/settings/<slug>/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +116,24 @@ pub const SETTINGS: &[Definition] = &[
         help_text: "Let users from an external identity source (LDAP, OIDC) create OAuth 2 tokens.",
         default: || json!(false),
         validate: boolean,
+        secret: false,
+    },
+    Definition {
+        name: "SOCIAL_AUTH_ORGANIZATION_MAP",
+        category: "authentication",
+        label: "Social Auth Organization Map",
+        help_text: "{organization: {admins, users: true, false, null, a username or email, a /regex/ (flags i, m; anchored at the start), or a list of them; remove_admins, remove_users: boolean, default true; organization_alias}}, applied at every single sign-on; an organization is made when a user is first added to it.",
+        default: || Value::Null,
+        validate: social_maps::organization_map,
+        secret: false,
+    },
+    Definition {
+        name: "SOCIAL_AUTH_TEAM_MAP",
+        category: "authentication",
+        label: "Social Auth Team Map",
+        help_text: "{team: {organization: name, users: as in the organization map; remove: boolean, default true}}, applied at every single sign-on; a team is found by name within its organization, and made when a user is first added to it.",
+        default: || Value::Null,
+        validate: social_maps::team_map,
         secret: false,
     },
     Definition {

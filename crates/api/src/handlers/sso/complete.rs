@@ -1,4 +1,6 @@
-//! `GET /sso/complete/<name>/?code=…&state=…`: finishes a sign-in at provider `name`.
+//! `GET /sso/complete/<name>/?code=…&state=…`: finishes a sign-in at provider `name`, and
+//! gives the user the organizations and teams the single-sign-on maps decide
+//! (`SOCIAL_AUTH_ORGANIZATION_MAP`, `SOCIAL_AUTH_TEAM_MAP`), in the same transaction.
 
 use acs_storage::users::User;
 use actix_web::http::StatusCode;
@@ -174,9 +176,32 @@ async fn finish(
         }
     };
     let next = pending.next.clone();
+    let source = format!("{SOURCE}:{name}");
     let signed_in = run(&state, &req, move |ctx| {
         let now = ctx.now;
-        let user = ctx.write(|conn| link(conn, &claims, now))?;
+        let settings = ctx.settings()?;
+        let maps = acs_app::settings::social_maps::of(&settings);
+        let user = ctx.write(|conn| {
+            let user = link(conn, &claims, now)?;
+            if !user.is_active {
+                return Ok(user);
+            }
+            let plan = maps.plan(&user.username, &user.email);
+            if plan.is_empty() {
+                return Ok(user);
+            }
+            let applied = acs_app::login_mapping::apply(conn, &user, &plan, &source, now)?;
+            if applied != Default::default() {
+                tracing::info!(
+                    user = user.id,
+                    memberships = applied.memberships,
+                    made = applied.made,
+                    %source,
+                    "single-sign-on maps applied"
+                );
+            }
+            Ok(applied.user.unwrap_or(user))
+        })?;
         if !user.is_active {
             return Err(ApiError::Forbidden("This account is disabled.".into()));
         }
