@@ -8,7 +8,8 @@
 //     "port": 0,                        // 0: pick a free one
 //     "clients": [{ "client_id": "...", "client_secret": "...", "redirect_uris": ["..."] }],
 //     "accounts": [{ "sub": "...", "password": "...", "preferred_username": "...",
-//                    "given_name": "...", "family_name": "...", "email": "..." }],
+//                    "given_name": "...", "family_name": "...", "email": "...",
+//                    "groups": ["..."] }],   // optional: a `groups` claim (profile scope), any JSON
 //     "tamper_id_token": false          // true: /token answers ID tokens with a broken signature
 //   }
 //
@@ -93,6 +94,7 @@ function claimsOf(account) {
   const name = [account.given_name, account.family_name].filter(Boolean).join(' ');
   if (name) claims.name = name;
   if (claims.email) claims.email_verified = true;
+  if (account.groups !== undefined && account.groups !== null) claims.groups = account.groups;
   return claims;
 }
 
@@ -201,7 +203,7 @@ function build(issuer) {
     },
     claims: {
       openid: ['sub'],
-      profile: ['preferred_username', 'given_name', 'family_name', 'name'],
+      profile: ['preferred_username', 'given_name', 'family_name', 'name', 'groups'],
       email: ['email', 'email_verified'],
     },
     scopes: SCOPES,

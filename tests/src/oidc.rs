@@ -9,9 +9,9 @@
 //! What it offers: the authorization code flow with PKCE S256 required, client
 //! authentication `client_secret_basic` or `client_secret_post` (either, for every client),
 //! scopes `openid profile email`, ID tokens signed RS256 with a key made at start that carry
-//! `preferred_username`, `given_name`, `family_name`, `name` (profile) and `email`,
-//! `email_verified` (email) themselves, and a userinfo endpoint. Its authorization responses
-//! carry `iss` (RFC 9207) beside `code` and `state`.
+//! `preferred_username`, `given_name`, `family_name`, `name`, `groups` when the account has
+//! them (profile) and `email`, `email_verified` (email) themselves, and a userinfo endpoint.
+//! Its authorization responses carry `iss` (RFC 9207) beside `code` and `state`.
 //!
 //! Its pages are plain HTML without JavaScript. The login page has a form posting `login`
 //! (an account's `preferred_username`, or its `sub`) and `password` to
@@ -72,6 +72,8 @@ pub struct Account {
     pub family_name: String,
     /// `email` (email scope, with `email_verified: true`).
     pub email: String,
+    /// `groups` (profile scope, in the ID token): `None` leaves the claim out.
+    pub groups: Option<Value>,
 }
 
 /// What the provider knows. Empty account fields are left out of the claims.
@@ -102,6 +104,7 @@ impl ProviderConfig {
                 "given_name": a.given_name,
                 "family_name": a.family_name,
                 "email": a.email,
+                "groups": a.groups,
             })).collect::<Vec<_>>(),
             "tamper_id_token": self.tamper_id_token,
         })

@@ -31,6 +31,7 @@
 //! assert_eq!(plan.flags.system_auditor, Some(false));
 //! ```
 
+mod claims;
 mod dn;
 mod error;
 mod fields;
@@ -40,6 +41,9 @@ mod plan;
 mod social;
 mod value;
 
+pub use claims::{
+    ClaimFlags, ClaimOrganizationEntry, ClaimTeamEntry, GroupClaimMaps, NameMatch, UnreadableClaim,
+};
 pub use dn::Dn;
 pub use error::MapError;
 pub use groups::{

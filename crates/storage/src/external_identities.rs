@@ -23,6 +23,15 @@ pub fn find_user(
         .optional()?)
 }
 
+/// The issuers that vouch for `user` in `source` (one, for a user an identity source made).
+pub fn issuers_of(conn: &mut DbConnection, user: i64, source: &str) -> StorageResult<Vec<String>> {
+    Ok(external_identities::table
+        .filter(external_identities::user_id.eq(user))
+        .filter(external_identities::source.eq(source))
+        .select(external_identities::issuer)
+        .load(conn)?)
+}
+
 /// Links `user` to `subject` of `issuer` in `source`.
 pub fn link(
     conn: &mut DbConnection,

@@ -31,6 +31,7 @@ fn config(tamper_id_token: bool) -> ProviderConfig {
             given_name: "Alice".into(),
             family_name: "Liddell".into(),
             email: "alice@example.com".into(),
+            groups: None,
         }],
         tamper_id_token,
     }

@@ -25,6 +25,7 @@ fn provider_for(server: &TestServer, tamper_id_token: bool) -> Provider {
             given_name: "Alice".into(),
             family_name: "Liddell".into(),
             email: "alice@example.com".into(),
+            groups: None,
         }],
         tamper_id_token,
     })

@@ -464,7 +464,7 @@ pub const SETTINGS: &[Definition] = &[
         name: "OIDC_PROVIDERS",
         category: "oidc",
         label: "OpenID Connect providers",
-        help_text: "[{name, label, issuer, client_id, client_secret, scopes}]; each gets a button on the login page. Client secrets are stored encrypted and shown as $encrypted$.",
+        help_text: "[{name, label, issuer, client_id, client_secret, scopes, groups}]; each gets a button on the login page. Client secrets are stored encrypted and shown as $encrypted$. groups (optional): {claim: the ID-token claim listing the user's groups, organizations: {name: {admins, auditors, users: true, false, null, a group name or a list; remove_admins, remove_auditors, remove_users: boolean, default true}}, teams: {name: {organization, users, remove}}, flags: {is_superuser, is_system_auditor: a group name or a list}}, applied at every sign-in.",
         default: || json!([]),
         validate: super::sso::validate,
         // The secrets are inside the list: `sso` seals and masks them.

@@ -3,6 +3,7 @@
 //! `$encrypted$`; sending `$encrypted$` back keeps the stored one.
 
 use acs_credential_types::InputCipher;
+use acs_mapping::GroupClaimMaps;
 use ring::rand::SecureRandom;
 use serde_json::{Map, Value, json};
 
@@ -29,6 +30,8 @@ pub struct ProviderConfig {
     pub client_secret: String,
     /// Scopes asked for (`openid` always among them).
     pub scopes: Vec<String>,
+    /// What the groups claim of its ID tokens gives (`groups`), if anything.
+    pub groups: Option<GroupClaimMaps>,
 }
 
 impl std::fmt::Debug for ProviderConfig {
@@ -82,7 +85,15 @@ pub fn provider(settings: &Settings, name: &str, cipher: &InputCipher) -> Option
     if !scopes.iter().any(|scope| scope == "openid") {
         scopes.insert(0, "openid".into());
     }
+    // Stored around the validator (by `ACS_*` variables) and unreadable: nobody signs in
+    // there, rather than without the maps that could take access away.
+    let groups = GroupClaimMaps::parse(entry.get("groups").unwrap_or(&Value::Null))
+        .map_err(|error| {
+            tracing::error!(provider = name, %error, "the provider's groups mapping cannot be read");
+        })
+        .ok()?;
     Some(ProviderConfig {
+        groups,
         name: name.to_owned(),
         label: text(entry, "label"),
         issuer: text(entry, "issuer"),
@@ -90,6 +101,27 @@ pub fn provider(settings: &Settings, name: &str, cipher: &InputCipher) -> Option
         client_secret,
         scopes,
     })
+}
+
+/// The user flags the groups mapping of a provider with `issuer` sets at every sign-in
+/// (`is_superuser`, `is_system_auditor`), with that provider's name: its users' are the
+/// provider's, not an admin's to change by hand.
+pub fn flags_owned_by_provider(settings: &Settings, issuer: &str) -> Vec<(&'static str, String)> {
+    let stored = settings.value(SETTING);
+    let mut owned = Vec::new();
+    for entry in providers(&stored).filter(|entry| text(entry, "issuer") == issuer) {
+        let groups = GroupClaimMaps::parse(entry.get("groups").unwrap_or(&Value::Null));
+        let Ok(Some(groups)) = groups else { continue };
+        for (flag, set) in [
+            ("is_superuser", groups.flags.superuser.is_some()),
+            ("is_system_auditor", groups.flags.system_auditor.is_some()),
+        ] {
+            if set {
+                owned.push((flag, text(entry, "name")));
+            }
+        }
+    }
+    owned
 }
 
 fn providers(value: &Value) -> impl Iterator<Item = &Map<String, Value>> {
@@ -109,7 +141,8 @@ fn text(entry: &Map<String, Value>, key: &str) -> String {
 }
 
 /// Validates the list: each provider has a unique URL-safe `name`, an `issuer` that is an
-/// http(s) URL, a `client_id`, a string `client_secret`, optional `label` and `scopes`.
+/// http(s) URL, a `client_id`, a string `client_secret`, optional `label` and `scopes`, and
+/// an optional `groups` mapping of a groups claim ([`GroupClaimMaps`]).
 pub fn validate(value: &Value) -> Result<Value, String> {
     let items = value.as_array().ok_or("Expected a list of providers.")?;
     let mut names = Vec::new();
@@ -170,9 +203,13 @@ pub fn validate(value: &Value) -> Result<Value, String> {
             label if label.is_empty() => name.clone(),
             label => label,
         };
+        let groups = GroupClaimMaps::parse(entry.get("groups").unwrap_or(&Value::Null))
+            .map_err(|error| format!("Provider {name}: groups: {error}"))?
+            .map_or(Value::Null, |maps| maps.json());
         normalised.push(json!({
             "name": name, "label": label, "issuer": issuer.trim_end_matches('/'),
             "client_id": client_id, "client_secret": secret, "scopes": scopes,
+            "groups": groups,
         }));
         names.push(name);
     }
@@ -274,6 +311,19 @@ mod tests {
         assert!(validate(&one(json!({"issuer": "ftp://x"}))).is_err());
         assert!(validate(&one(json!({"client_id": ""}))).is_err());
         assert!(validate(&one(json!({"scopes": "openid"}))).is_err());
+        assert_eq!(
+            validate(&one(json!({"groups": {"organizations": {}}}))),
+            Err("Provider corp: groups: claim: This field is required.".to_owned())
+        );
+        let mapped = validate(&one(
+            json!({"groups": {"claim": "groups", "flags": {"is_superuser": "root"}}}),
+        ))
+        .expect("a mapping");
+        assert_eq!(
+            mapped[0]["groups"]["flags"]["is_superuser"],
+            json!(["root"])
+        );
+        assert_eq!(ok[0]["groups"], Value::Null);
         let twice = json!([one(json!({}))[0], one(json!({}))[0]]);
         assert!(validate(&twice).unwrap_err().contains("used twice"));
     }

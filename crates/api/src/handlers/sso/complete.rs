@@ -1,13 +1,14 @@
 //! `GET /sso/complete/<name>/?code=…&state=…`: finishes a sign-in at provider `name`, and
-//! gives the user the organizations and teams the single-sign-on maps decide
-//! (`SOCIAL_AUTH_ORGANIZATION_MAP`, `SOCIAL_AUTH_TEAM_MAP`), in the same transaction.
+//! gives the user the organizations, teams and flags the single-sign-on maps decide
+//! (`SOCIAL_AUTH_ORGANIZATION_MAP`, `SOCIAL_AUTH_TEAM_MAP` by username or email, and the
+//! provider's own `groups` mapping by a claim of the verified ID token), in the same
+//! transaction; a membership either adds is added.
 
 use acs_storage::users::User;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
-use openidconnect::core::CoreIdTokenClaims;
 
-use super::provider::{exchange, http_client};
+use super::provider::{VerifiedClaims, exchange, http_client};
 use super::start::redirect_uri;
 use super::{SOURCE, binding, failure};
 use crate::auth::session::SessionCookie;
@@ -175,6 +176,18 @@ async fn finish(
             return failure(&state, status, &error.to_string());
         }
     };
+    // The groups the provider says the user is in, for its groups mapping.
+    let groups = match &pending.config.groups {
+        None => Vec::new(),
+        Some(maps) => match maps.groups_in(&claims.additional_claims().claims) {
+            Ok(groups) => groups,
+            Err(error) => {
+                tracing::warn!(provider = %name, %error, "single sign-on refused");
+                return failure(&state, StatusCode::FORBIDDEN, &error.to_string());
+            }
+        },
+    };
+    let group_maps = pending.config.groups.clone();
     let next = pending.next.clone();
     let source = format!("{SOURCE}:{name}");
     let signed_in = run(&state, &req, move |ctx| {
@@ -186,7 +199,10 @@ async fn finish(
             if !user.is_active {
                 return Ok(user);
             }
-            let plan = maps.plan(&user.username, &user.email);
+            let mut plan = maps.plan(&user.username, &user.email);
+            if let Some(group_maps) = &group_maps {
+                plan = plan.merge(group_maps.plan(&groups));
+            }
             if plan.is_empty() {
                 return Ok(user);
             }
@@ -230,7 +246,7 @@ async fn finish(
 /// The user linked to the token's issuer and subject, updated from its claims, or a new one.
 fn link(
     conn: &mut acs_storage::DbConnection,
-    claims: &CoreIdTokenClaims,
+    claims: &VerifiedClaims,
     now: acs_storage::Timestamp,
 ) -> ApiResult<User> {
     let issuer = claims.issuer().as_str();

@@ -2,16 +2,43 @@
 //! verification, with the `openidconnect` crate (a maintained implementation of the checks:
 //! signature against the provider's keys, issuer, audience, expiry, nonce).
 
-use openidconnect::core::{CoreClient, CoreIdTokenClaims, CoreProviderMetadata};
-use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, EndpointMaybeSet, EndpointNotSet, EndpointSet,
-    IssuerUrl, Nonce, PkceCodeVerifier, RedirectUrl, TokenResponse as _, reqwest,
+use openidconnect::core::{
+    CoreClient, CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm,
+    CoreProviderMetadata,
 };
+use openidconnect::{
+    AdditionalClaims, AuthorizationCode, ClientId, ClientSecret, EndpointMaybeSet, EndpointNotSet,
+    EndpointSet, IdToken, IdTokenClaims, IssuerUrl, Nonce, PkceCodeVerifier, RedirectUrl,
+    TokenResponse as _, reqwest,
+};
+use serde::{Deserialize, Serialize};
 
 use acs_app::settings::sso::ProviderConfig;
 
 /// How long one call to a provider may take.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The claims of an ID token beyond the standard ones, as the provider sent them (a groups
+/// claim, for one).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+pub struct OtherClaims {
+    /// By name.
+    #[serde(flatten)]
+    pub claims: serde_json::Map<String, serde_json::Value>,
+}
+
+impl AdditionalClaims for OtherClaims {}
+
+/// A verified ID token's claims.
+pub type VerifiedClaims = IdTokenClaims<OtherClaims, CoreGenderClaim>;
+
+/// An ID token read with [`OtherClaims`].
+type TokenWithOtherClaims = IdToken<
+    OtherClaims,
+    CoreGenderClaim,
+    CoreJweContentEncryptionAlgorithm,
+    CoreJwsSigningAlgorithm,
+>;
 
 /// Why talking to the provider failed.
 #[derive(Debug, thiserror::Error)]
@@ -68,7 +95,8 @@ pub async fn discover(
     .set_redirect_uri(redirect))
 }
 
-/// Exchanges `code` and verifies the ID token against `nonce`; returns its claims.
+/// Exchanges `code` and verifies the ID token against `nonce`; returns its claims, the ones
+/// beyond the standard set too.
 pub async fn exchange(
     http: &reqwest::Client,
     config: &ProviderConfig,
@@ -76,7 +104,7 @@ pub async fn exchange(
     code: &str,
     verifier: &str,
     nonce: &str,
-) -> Result<CoreIdTokenClaims, ProviderError> {
+) -> Result<VerifiedClaims, ProviderError> {
     let client = discover(http, config, redirect).await?;
     let response = client
         .exchange_code(AuthorizationCode::new(code.to_owned()))
@@ -88,6 +116,11 @@ pub async fn exchange(
     let id_token = response
         .id_token()
         .ok_or_else(|| ProviderError::InvalidToken("no ID token in the response".into()))?;
+    // The same token read again with room for the other claims; verified as it stands.
+    let id_token: TokenWithOtherClaims = id_token
+        .to_string()
+        .parse()
+        .map_err(|error: serde_json::Error| ProviderError::InvalidToken(error.to_string()))?;
     let claims = id_token
         .claims(&client.id_token_verifier(), &Nonce::new(nonce.to_owned()))
         .map_err(|error| ProviderError::InvalidToken(error.to_string()))?;

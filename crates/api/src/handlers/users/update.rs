@@ -27,9 +27,7 @@ impl Change for Users {
                 ),
             ));
         }
-        if user.external_account.as_deref() == Some(crate::auth::directory_login::SOURCE) {
-            refuse_directory_flags(ctx, &user, &input)?;
-        }
+        refuse_external_flags(ctx, &user, &input)?;
 
         let password = match &input.password {
             Some(password) => {
@@ -101,15 +99,37 @@ impl Change for Users {
     }
 }
 
-/// Refuses a change of a flag `AUTH_LDAP_USER_FLAGS_BY_GROUP` sets at each of this directory
-/// user's logins: it would be undone at the next one (the same value sent back passes).
-fn refuse_directory_flags(
+/// Refuses a change of a flag the user's identity source sets at each of their logins
+/// (`AUTH_LDAP_USER_FLAGS_BY_GROUP` for a directory user, the `groups` mapping of their
+/// OpenID provider): it would be undone at the next one. The same value sent back passes.
+fn refuse_external_flags(
     ctx: &mut Context<'_>,
     user: &acs_storage::users::User,
     input: &UserInput,
 ) -> ApiResult<()> {
-    let settings = ctx.settings()?;
-    let owned = acs_app::settings::directory_groups::flags_owned_by_directory(&settings);
+    let owned: Vec<(&str, String)> = match user.external_account.as_deref() {
+        Some(crate::auth::directory_login::SOURCE) => {
+            let settings = ctx.settings()?;
+            acs_app::settings::directory_groups::flags_owned_by_directory(&settings)
+                .into_iter()
+                .map(|flag| (flag, "AUTH_LDAP_USER_FLAGS_BY_GROUP sets {flag} of directory users at every login: change the user's groups in the directory instead.".to_owned()))
+                .collect()
+        }
+        Some(crate::handlers::sso::SOURCE) => {
+            let settings = ctx.settings()?;
+            let issuers = acs_storage::external_identities::issuers_of(
+                ctx.conn()?,
+                user.id,
+                crate::handlers::sso::SOURCE,
+            )?;
+            issuers
+                .iter()
+                .flat_map(|issuer| acs_app::settings::sso::flags_owned_by_provider(&settings, issuer))
+                .map(|(flag, provider)| (flag, format!("The groups mapping of OpenID provider {provider} (OIDC_PROVIDERS) sets {{flag}} of its users at every sign-in: change the user's groups at the provider instead.")))
+                .collect()
+        }
+        _ => return Ok(()),
+    };
     for (flag, wanted, held) in [
         ("is_superuser", input.is_superuser, user.is_superuser),
         (
@@ -118,13 +138,9 @@ fn refuse_directory_flags(
             user.is_system_auditor,
         ),
     ] {
-        if owned.contains(&flag) && wanted.is_some_and(|wanted| wanted != held) {
-            return Err(ApiError::field(
-                flag,
-                format!(
-                    "AUTH_LDAP_USER_FLAGS_BY_GROUP sets {flag} of directory users at every login: change the user's groups in the directory instead."
-                ),
-            ));
+        let changed = wanted.is_some_and(|wanted| wanted != held);
+        if let Some((_, reason)) = owned.iter().find(|(owned, _)| *owned == flag && changed) {
+            return Err(ApiError::field(flag, reason.replace("{flag}", flag)));
         }
     }
     Ok(())
