@@ -139,6 +139,17 @@ fn register_pages(routes: &mut Routes<'_>) {
             .get(logout::logout, Op::page("Log out"))
             .post(logout::logout, Op::page("Log out")),
     );
+    routes.add(
+        Endpoint::new("/api/v2/auth/")
+            .get(
+                sso::list_sign_on_methods,
+                Op::read("The single-sign-on methods").public(),
+            )
+            .options(
+                sso::options_sign_on_methods,
+                Op::metadata("The single-sign-on methods: metadata").public(),
+            ),
+    );
     routes.add(Endpoint::new("/sso/login/{name}/").get(
         sso::start_sign_in,
         Op::page("Start a sign-in at an OpenID provider"),

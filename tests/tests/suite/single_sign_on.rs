@@ -314,7 +314,77 @@ fn bad_providers_never_sign_anyone_in(backend: Backend) {
     );
 }
 
+/// `GET /api/v2/auth/` lists the providers for anyone, as the reference lists its methods;
+/// the login page's buttons are the same list.
+fn sign_on_methods_are_listed_for_anyone(backend: Backend) {
+    let server = TestServer::start(backend);
+    assert_eq!(server.anonymous().get_json("/api/v2/auth/"), json!({}));
+    let options = server
+        .anonymous()
+        .options("/api/v2/auth/")
+        .call()
+        .expect(200);
+    assert!(
+        options.json()["actions"]["GET"]["login_url"].is_object(),
+        "{}",
+        options.body
+    );
+    server
+        .anonymous()
+        .post("/api/v2/auth/")
+        .json(&json!({}))
+        .call()
+        .expect(405);
+    let admin = server.admin();
+    admin
+        .patch("/api/v2/settings/oidc/")
+        .json(&json!({"OIDC_PROVIDERS": [
+            {"name": "zeta", "label": "Zeta ID", "issuer": "https://zeta.example.com", "client_id": "acs", "client_secret": "z"},
+            {"name": "corp", "label": "Corp ID", "issuer": "https://id.example.com", "client_id": "acs", "client_secret": "c"},
+        ]}))
+        .call()
+        .expect(200);
+    let listed = server
+        .anonymous()
+        .get("/api/v2/auth/")
+        .call()
+        .expect(200)
+        .json();
+    assert_eq!(
+        listed,
+        json!({
+            "oidc:corp": {
+                "login_url": "/sso/login/corp/",
+                "complete_url": format!("{}/sso/complete/corp/", server.base),
+                "label": "Corp ID",
+            },
+            "oidc:zeta": {
+                "login_url": "/sso/login/zeta/",
+                "complete_url": format!("{}/sso/complete/zeta/", server.base),
+                "label": "Zeta ID",
+            },
+        })
+    );
+    let keys: Vec<&String> = listed.as_object().expect("an object").keys().collect();
+    assert_eq!(keys, ["oidc:corp", "oidc:zeta"], "sorted by key");
+    assert!(
+        !listed.to_string().contains("\"c\"") && !listed.to_string().contains("client"),
+        "no client details: {listed}"
+    );
+    let page = server
+        .anonymous()
+        .get("/api/login/")
+        .call()
+        .expect(200)
+        .body;
+    let corp = page.find(">Corp ID</a>").expect("the corp button");
+    let zeta = page.find(">Zeta ID</a>").expect("the zeta button");
+    assert!(corp < zeta, "the page's buttons in the list's order");
+    assert!(page.contains("href=\"/sso/login/corp/\""), "{page}");
+}
+
 backend_tests!(
+    sign_on_methods_are_listed_for_anyone,
     a_completion_url_signs_in_only_the_browser_that_started_it,
     the_browser_dance_signs_in_a_linked_user,
     a_state_completes_once,

@@ -50,23 +50,26 @@ async fn page_facts(
     next: &str,
 ) -> (Vec<SignOnButton>, Option<String>) {
     let owned_next = next.to_owned();
-    let (providers, form_target) = run(state, req, move |ctx| {
-        let providers = acs_app::settings::sso::buttons(&*ctx.settings()?);
-        Ok((providers, redirect_target_of_next(ctx, &owned_next)?))
+    let (methods, form_target) = run(state, req, move |ctx| {
+        let methods = crate::handlers::sso::sign_on_methods(&*ctx.settings()?, &ctx.base_url()?);
+        Ok((methods, redirect_target_of_next(ctx, &owned_next)?))
     })
     .await
     .map(|reply| reply.value)
     .unwrap_or_default();
-    let buttons = providers
+    let buttons = methods
         .into_iter()
-        .map(|(name, label)| {
+        .map(|method| {
             let query = serde_urlencoded::to_string([("next", next)]).unwrap_or_default();
             let url = if next.is_empty() {
-                format!("/sso/login/{name}/")
+                method.login_url
             } else {
-                format!("/sso/login/{name}/?{query}")
+                format!("{}?{query}", method.login_url)
             };
-            SignOnButton { label, url }
+            SignOnButton {
+                label: method.label,
+                url,
+            }
         })
         .collect();
     (buttons, form_target)

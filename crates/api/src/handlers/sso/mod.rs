@@ -2,7 +2,8 @@
 //! to provider `name` (authorization code with PKCE, `state` and `nonce`), and
 //! `/sso/complete/<name>/` takes it back: the code is exchanged, the ID token's signature and
 //! claims are verified, the user linked to the provider's issuer and subject is found or
-//! created, and a session starts as with a form login.
+//! created, and a session starts as with a form login. `/api/v2/auth/` lists the providers
+//! (`methods`), and the login page draws its buttons from that list.
 //!
 //! The sign-in in progress is stored by the digest of its `state` (nonce and PKCE verifier
 //! sealed), so any server can complete it, once, and only in the browser that started it
@@ -12,10 +13,12 @@
 
 mod binding;
 mod complete;
+mod methods;
 mod provider;
 mod start;
 
 pub use complete::complete_sign_in;
+pub use methods::{SignOnMethod, list_sign_on_methods, options_sign_on_methods, sign_on_methods};
 pub use start::start_sign_in;
 
 use actix_web::HttpResponse;
