@@ -246,3 +246,66 @@ fn leaving_a_team_on_one_node_takes_its_roles_on_the_other_within_the_bound() {
     let stale = honoured_within_bound(Instant::now(), 403, || on_second.get(&path).call().status);
     eprintln!("leaving the team reached the other node after {stale:?}");
 }
+
+/// A directory login on one node that changes the user's memberships (by the directory's
+/// groups) is honoured by the other within the bound, for a session the other already
+/// serves; and so is the removal at a later login.
+#[test]
+fn memberships_a_directory_login_changes_on_one_node_hold_on_the_other_within_the_bound() {
+    let directory = acs_tests::ldap::Directory::start();
+    directory.add_user("hana", "h4na-dir-pw", "Hana", "Dir", "hana@example.com");
+    directory.add_user("ivo", "1vo-dir-pw", "Ivo", "Dir", "ivo@example.com");
+    directory.add_group("ops", &["ivo"]);
+    let first = TestServer::start(Backend::Postgres);
+    let second = first.start_peer();
+    directory.configure(&first);
+    let organization = first.create_organization("Ops");
+    first
+        .admin()
+        .patch("/api/v2/settings/ldap/")
+        .json(&json!({
+            "AUTH_LDAP_GROUP_SEARCH": [directory.groups_dn(), "SCOPE_SUBTREE", "(objectClass=groupOfNames)"],
+            "AUTH_LDAP_ORGANIZATION_MAP": {"Ops": {"admins": directory.group_dn("ops")}},
+        }))
+        .call()
+        .expect(200);
+    let browser = first.client();
+    let session = first.login(&browser, "hana", "h4na-dir-pw").session;
+    let path = format!("/api/v2/organizations/{organization}/");
+    let csrf = browser.cookie("csrftoken").expect("a csrftoken");
+    let probe = || {
+        second
+            .anonymous()
+            .patch(&path)
+            .header(
+                "Cookie",
+                format!("{SESSION_COOKIE}={session}; csrftoken={csrf}"),
+            )
+            .header("X-CSRFToken", &csrf)
+            .header("Referer", format!("{}/", second.base))
+            .json(&json!({"description": "edited by hana"}))
+            .call()
+            .status
+    };
+    let refused = probe();
+    assert_eq!(refused, 403, "not yet an admin");
+
+    directory.add_group_member("ops", "hana");
+    first
+        .anonymous()
+        .with_basic("hana", "h4na-dir-pw")
+        .get("/api/v2/me/")
+        .call()
+        .expect(200);
+    honoured_within_bound(Instant::now(), 200, probe);
+
+    directory.remove_group_member("ops", "hana");
+    first
+        .anonymous()
+        .with_basic("hana", "h4na-dir-pw")
+        .get("/api/v2/me/")
+        .call()
+        .expect(200);
+    let stale = honoured_within_bound(Instant::now(), refused, probe);
+    eprintln!("the directory's removal reached the other node after {stale:?}");
+}
