@@ -257,25 +257,30 @@ fn about<'a>(query: ActivityQuery<'a>, object: Option<(&'a str, i64)>) -> Activi
 }
 
 fn filtered<'a>(
-    mut query: ActivityQuery<'a>,
+    query: ActivityQuery<'a>,
     params: &ListParams,
 ) -> Result<ActivityQuery<'a>, ListError> {
-    for filter in &params.filters {
-        query = match filter.field.as_str() {
-            "id" => crate::filter_integer!(query, activity_stream::id, filter)?,
-            "timestamp" => crate::filter_timestamp!(query, activity_stream::timestamp, filter)?,
-            "actor" => crate::filter_integer!(query, activity_stream::actor_id, filter)?,
-            "operation" => crate::filter_text!(query, activity_stream::operation, filter)?,
-            "object1" => crate::filter_text!(query, activity_stream::object1, filter)?,
-            "object2" => crate::filter_text!(query, activity_stream::object2, filter)?,
-            "changes" => return Err(ListError::SecretField(filter.field.clone())),
-            _ => return Err(ListError::UnknownField(filter.field.clone())),
-        };
-    }
+    let mut query = crate::combine_filters!(activity_stream, query, &params.filters, condition_of)?;
     if let Some(text) = &params.search {
         query = query.filter(activity_stream::operation.eq(text.to_lowercase()));
     }
     Ok(query)
+}
+
+/// The condition of one filter on an entry.
+fn condition_of(
+    filter: &crate::list::Filter,
+) -> Result<crate::list::Condition<'static, activity_stream::table>, ListError> {
+    match filter.field.as_str() {
+        "id" => crate::integer_condition!(activity_stream::id, filter),
+        "timestamp" => crate::timestamp_condition!(activity_stream::timestamp, filter),
+        "actor" => crate::integer_condition!(activity_stream::actor_id, filter, nullable_condition),
+        "operation" => crate::text_condition!(activity_stream::operation, filter),
+        "object1" => crate::text_condition!(activity_stream::object1, filter),
+        "object2" => crate::text_condition!(activity_stream::object2, filter),
+        "changes" => Err(ListError::SecretField(filter.field.clone())),
+        _ => Err(ListError::UnknownField(filter.field.clone())),
+    }
 }
 
 fn ordered<'a>(

@@ -218,7 +218,7 @@ crate::list_fields! {
         "client_type" => text(applications::client_type),
         "authorization_grant_type" => text(applications::authorization_grant_type),
         "organization" => integer(applications::organization_id),
-        "user" => integer(applications::user_id),
+        "user" => nullable_integer(applications::user_id),
         "created" => timestamp(applications::created),
         "modified" => timestamp(applications::modified),
     }

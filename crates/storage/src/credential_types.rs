@@ -162,37 +162,49 @@ pub fn upsert_managed(
 type CredentialTypesQuery<'a> = credential_types::BoxedQuery<'a, Backend>;
 
 /// Applies the list filters and search of `params` to a credential-type query; shared with
-/// the credentials list, which filters through `credential_type__<field>`.
+/// the credentials list, which filters through `credential_type__<field>` (`prefix`).
 pub(crate) fn filtered<'a>(
-    mut query: CredentialTypesQuery<'a>,
+    query: CredentialTypesQuery<'a>,
     params: &ListParams,
     prefix: &str,
 ) -> Result<CredentialTypesQuery<'a>, ListError> {
-    for filter in &params.filters {
-        let Some(field) = filter.field.strip_prefix(prefix) else {
-            continue;
-        };
-        query = match field {
-            "id" => crate::filter_integer!(query, credential_types::id, filter)?,
-            "name" => crate::filter_text!(query, credential_types::name, filter)?,
-            "description" => crate::filter_text!(query, credential_types::description, filter)?,
-            "kind" => crate::filter_text!(query, credential_types::kind, filter)?,
-            "namespace" => filter_namespace(query, filter)?,
-            "managed" => crate::filter_bool!(query, credential_types::managed, filter)?,
-            "created" => crate::filter_timestamp!(query, credential_types::created, filter)?,
-            "modified" => crate::filter_timestamp!(query, credential_types::modified, filter)?,
-            _ => return Err(ListError::UnknownField(filter.field.clone())),
-        };
+    let filters: Vec<crate::list::Filter> = params
+        .filters
+        .iter()
+        .filter_map(|filter| {
+            let field = filter.field.strip_prefix(prefix)?;
+            Some(crate::list::Filter {
+                field: field.to_owned(),
+                ..filter.clone()
+            })
+        })
+        .collect();
+    crate::combine_filters!(credential_types, query, &filters, condition_of)
+}
+
+/// The condition of one filter on a credential type.
+fn condition_of(
+    filter: &crate::list::Filter,
+) -> Result<crate::list::Condition<'static, credential_types::table>, ListError> {
+    match filter.field.as_str() {
+        "id" => crate::integer_condition!(credential_types::id, filter),
+        "name" => crate::text_condition!(credential_types::name, filter),
+        "description" => crate::text_condition!(credential_types::description, filter),
+        "kind" => crate::text_condition!(credential_types::kind, filter),
+        "namespace" => namespace_condition(filter),
+        "managed" => crate::bool_condition!(credential_types::managed, filter),
+        "created" => crate::timestamp_condition!(credential_types::created, filter),
+        "modified" => crate::timestamp_condition!(credential_types::modified, filter),
+        _ => Err(ListError::UnknownField(filter.field.clone())),
     }
-    Ok(query)
 }
 
 /// `namespace` is nullable (custom types have none), so it gets its own lookups.
-fn filter_namespace<'a>(
-    query: CredentialTypesQuery<'a>,
+fn namespace_condition(
     filter: &crate::list::Filter,
-) -> Result<CredentialTypesQuery<'a>, ListError> {
-    use crate::list::Lookup;
+) -> Result<crate::list::Condition<'static, credential_types::table>, ListError> {
+    use crate::list::{Lookup, condition, nullable_condition};
+    let column = credential_types::namespace;
     // Namespaces are lower-case identifiers, so the case-insensitive lookups compare the
     // lower-cased value.
     let insensitive = matches!(
@@ -205,33 +217,27 @@ fn filter_namespace<'a>(
         filter.value.clone()
     };
     Ok(match filter.lookup {
-        Lookup::Exact | Lookup::Iexact => query.filter(credential_types::namespace.eq(value)),
-        Lookup::In => query.filter(
-            credential_types::namespace
-                .eq_any(value.split(',').map(str::to_owned).collect::<Vec<_>>()),
+        Lookup::Exact | Lookup::Iexact => nullable_condition(column, column.eq(value)),
+        Lookup::In => nullable_condition(
+            column,
+            column.eq_any(value.split(',').map(str::to_owned).collect::<Vec<_>>()),
         ),
-        Lookup::Contains | Lookup::Icontains => query.filter(
-            credential_types::namespace
-                .like(like_pattern("%", &value, "%"))
-                .escape('\\'),
+        Lookup::Contains | Lookup::Icontains => nullable_condition(
+            column,
+            column.like(like_pattern("%", &value, "%")).escape('\\'),
         ),
-        Lookup::Startswith | Lookup::Istartswith => query.filter(
-            credential_types::namespace
-                .like(like_pattern("", &value, "%"))
-                .escape('\\'),
+        Lookup::Startswith | Lookup::Istartswith => nullable_condition(
+            column,
+            column.like(like_pattern("", &value, "%")).escape('\\'),
         ),
-        Lookup::Endswith | Lookup::Iendswith => query.filter(
-            credential_types::namespace
-                .like(like_pattern("%", &value, ""))
-                .escape('\\'),
+        Lookup::Endswith | Lookup::Iendswith => nullable_condition(
+            column,
+            column.like(like_pattern("%", &value, "")).escape('\\'),
         ),
-        Lookup::Isnull => {
-            if crate::list::parse_bool(filter, &value)? {
-                query.filter(credential_types::namespace.is_null())
-            } else {
-                query.filter(credential_types::namespace.is_not_null())
-            }
-        }
+        Lookup::Isnull => match crate::list::parse_bool(filter, &value)? {
+            true => condition(column, column.is_null()),
+            false => condition(column, column.is_not_null()),
+        },
         Lookup::Gt | Lookup::Gte | Lookup::Lt | Lookup::Lte => {
             return Err(ListError::BadValue {
                 field: filter.field.clone(),

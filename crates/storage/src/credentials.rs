@@ -201,33 +201,48 @@ fn filtered<'a>(
     if let Some(ids) = type_ids {
         query = query.filter(credentials::credential_type_id.eq_any(ids.to_vec()));
     }
-    for filter in &params.filters {
-        query = match filter.field.as_str() {
-            "id" => crate::filter_integer!(query, credentials::id, filter)?,
-            "name" => crate::filter_text!(query, credentials::name, filter)?,
-            "description" => crate::filter_text!(query, credentials::description, filter)?,
-            "credential_type" => {
-                crate::filter_integer!(query, credentials::credential_type_id, filter)?
-            }
-            "organization" => crate::filter_integer!(query, credentials::organization_id, filter)?,
-            "user" => crate::filter_integer!(query, credentials::user_id, filter)?,
-            "created" => crate::filter_timestamp!(query, credentials::created, filter)?,
-            "modified" => crate::filter_timestamp!(query, credentials::modified, filter)?,
-            // Handled by `credential_types::ids_for_credential_filters`.
-            field if field.starts_with("credential_type__") => query,
-            // Inputs hold secrets: filtering would let a caller probe for them.
-            field if field == "inputs" || field.starts_with("inputs__") => {
-                return Err(ListError::SecretField(filter.field.clone()));
-            }
-            _ => return Err(ListError::UnknownField(filter.field.clone())),
-        };
-    }
+    let query = crate::combine_filters!(credentials, query, &params.filters, condition_of)?;
     Ok(crate::search_columns!(
         query,
         &params.search,
         credentials::name,
         credentials::description
     ))
+}
+
+/// The condition of one filter on a credential.
+fn condition_of(
+    filter: &crate::list::Filter,
+) -> Result<crate::list::Condition<'static, credentials::table>, ListError> {
+    use crate::list::{Combine, condition};
+    match filter.field.as_str() {
+        "id" => crate::integer_condition!(credentials::id, filter),
+        "name" => crate::text_condition!(credentials::name, filter),
+        "description" => crate::text_condition!(credentials::description, filter),
+        "credential_type" => crate::integer_condition!(credentials::credential_type_id, filter),
+        "organization" => {
+            crate::integer_condition!(credentials::organization_id, filter, nullable_condition)
+        }
+        "user" => crate::integer_condition!(credentials::user_id, filter, nullable_condition),
+        "created" => crate::timestamp_condition!(credentials::created, filter),
+        "modified" => crate::timestamp_condition!(credentials::modified, filter),
+        // Applied before, as the credential types they allow
+        // (`credential_types::ids_for_credential_filters`), which only narrows.
+        field if field.starts_with("credential_type__") => {
+            if filter.combine != Combine::All || filter.negated {
+                return Err(ListError::bad_value(
+                    filter,
+                    "or__ and not__ do not apply to the credential type's fields.",
+                ));
+            }
+            Ok(condition(credentials::id, credentials::id.is_not_null()))
+        }
+        // Inputs hold secrets: filtering would let a caller probe for them.
+        field if field == "inputs" || field.starts_with("inputs__") => {
+            Err(ListError::SecretField(filter.field.clone()))
+        }
+        _ => Err(ListError::UnknownField(filter.field.clone())),
+    }
 }
 
 fn ordered<'a>(

@@ -112,7 +112,7 @@ crate::list_fields! {
         "name" => text(hosts::name),
         "description" => text(hosts::description),
         "inventory" => integer(hosts::inventory_id),
-        "inventory_source" => integer(hosts::inventory_source_id),
+        "inventory_source" => nullable_integer(hosts::inventory_source_id),
         "created" => timestamp(hosts::created),
         "modified" => timestamp(hosts::modified),
     }

@@ -80,9 +80,9 @@ crate::list_fields! {
         "description" => text(inventory_sources::description),
         "inventory" => integer(inventory_sources::inventory_id),
         "source" => text(inventory_sources::source),
-        "source_project" => integer(inventory_sources::source_project_id),
+        "source_project" => nullable_integer(inventory_sources::source_project_id),
         "source_path" => text(inventory_sources::source_path),
-        "credential" => integer(inventory_sources::credential_id),
+        "credential" => nullable_integer(inventory_sources::credential_id),
         "created" => timestamp(inventory_sources::created),
         "modified" => timestamp(inventory_sources::modified),
     }

@@ -5,7 +5,7 @@
 //! `?order_by=-id`, `?search=x`); each repository names the fields it accepts and their
 //! columns, and refuses secret fields by name.
 
-use diesel::sql_types::Text;
+use diesel::sql_types::{Bool, Text};
 
 diesel::define_sql_function! {
     /// SQL `lower()`, the same on both backends for ASCII.
@@ -68,6 +68,16 @@ impl Lookup {
     }
 }
 
+/// How a filter joins the others of its request (the reference's key prefixes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Combine {
+    /// A plain key (or `chain__`, the same here): it must hold, as every other such one.
+    #[default]
+    All,
+    /// `or__`: at least one of the request's `or__` filters must hold.
+    Any,
+}
+
 /// One filter of a list request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Filter {
@@ -77,12 +87,44 @@ pub struct Filter {
     pub lookup: Lookup,
     /// The raw value from the query string.
     pub value: String,
+    /// How it joins the request's other filters.
+    pub combine: Combine,
+    /// `not__`: the rows it does not hold for (rows where the field is null among them).
+    pub negated: bool,
 }
 
 impl Filter {
-    /// Splits a query key such as `name__icontains` into field and lookup; a key without a
-    /// known lookup suffix is an exact match on the whole key.
+    /// A plain filter: `field` compared by `lookup` with `value`.
+    pub fn new(field: &str, lookup: Lookup, value: &str) -> Self {
+        Filter {
+            field: field.to_owned(),
+            lookup,
+            value: value.to_owned(),
+            combine: Combine::All,
+            negated: false,
+        }
+    }
+
+    /// Reads a query key such as `or__not__name__icontains`: the prefixes `chain__`, `or__`
+    /// and `not__`, in that order as the reference reads them, then the field and its lookup;
+    /// a key without a known lookup suffix is an exact match on the whole rest.
     pub fn from_query(key: &str, value: &str) -> Self {
+        let key = key.strip_prefix("chain__").unwrap_or(key);
+        let (combine, key) = match key.strip_prefix("or__") {
+            Some(rest) => (Combine::Any, rest),
+            None => (Combine::All, key),
+        };
+        let (negated, key) = match key.strip_prefix("not__") {
+            Some(rest) => (true, rest),
+            None => (false, key),
+        };
+        let mut filter = Filter::plain(key, value);
+        filter.combine = combine;
+        filter.negated = negated;
+        filter
+    }
+
+    fn plain(key: &str, value: &str) -> Self {
         let (field, lookup) = match key.rsplit_once("__") {
             Some((field, suffix)) => match Lookup::parse(suffix) {
                 Some(lookup) => (field, lookup),
@@ -90,11 +132,7 @@ impl Filter {
             },
             None => (key, Lookup::Exact),
         };
-        Filter {
-            field: field.to_owned(),
-            lookup,
-            value: value.to_owned(),
-        }
+        Filter::new(field, lookup, value)
     }
 }
 
@@ -205,126 +243,175 @@ pub fn parse_timestamp(filter: &Filter, value: &str) -> Result<crate::Timestamp,
         .map_err(|_| ListError::bad_value(filter, format!("'{value}' is not a date or date-time.")))
 }
 
-/// Applies a filter to a text column of a boxed query.
+/// A list filter's condition on table `T`: a boolean SQL expression, boxed, so that
+/// conditions of any field kind can be negated (`not__`) and joined (`or__`).
+pub type Condition<'a, T> =
+    Box<dyn diesel::BoxableExpression<T, crate::Backend, SqlType = Bool> + 'a>;
+
+/// Boxes `expression`, a condition on `column`'s table.
+#[doc(hidden)]
+pub fn condition<'a, C, E>(_column: C, expression: E) -> Condition<'a, C::Table>
+where
+    C: diesel::Column,
+    E: diesel::BoxableExpression<C::Table, crate::Backend, SqlType = Bool> + 'a,
+{
+    Box::new(expression)
+}
+
+/// Boxes `expression`, a condition on `column`'s nullable column: true where it holds, false
+/// where it does not or is null (so `not__` keeps the rows where the column is null, as the
+/// reference's exclusion does).
+#[doc(hidden)]
+pub fn nullable_condition<'a, C, E>(_column: C, expression: E) -> Condition<'a, C::Table>
+where
+    C: diesel::Column,
+    E: diesel::Expression<SqlType = diesel::sql_types::Nullable<Bool>>
+        + diesel::NullableExpressionMethods
+        + diesel::BoolExpressionMethods
+        + Clone,
+    diesel::dsl::And<diesel::dsl::IsNotNull<E>, diesel::dsl::AssumeNotNull<E>>:
+        diesel::BoxableExpression<C::Table, crate::Backend, SqlType = Bool> + 'a,
+{
+    use diesel::{BoolExpressionMethods as _, ExpressionMethods as _};
+    Box::new(
+        expression
+            .clone()
+            .is_not_null()
+            .and(expression.assume_not_null()),
+    )
+}
+
+/// The condition of a filter on a text column.
 #[macro_export]
 #[doc(hidden)]
-macro_rules! filter_text {
-    ($query:expr, $column:expr, $filter:expr) => {{
-        use $crate::list::{Lookup, like_pattern, lower};
+macro_rules! text_condition {
+    ($column:expr, $filter:expr) => {{
+        use $crate::list::{Lookup, condition, like_pattern, lower};
         let f: &$crate::list::Filter = $filter;
         let v = f.value.clone();
         let l = v.to_lowercase();
-        Ok(match f.lookup {
-            Lookup::Exact => $query.filter($column.eq(v)),
-            Lookup::Iexact => $query.filter(lower($column).eq(l)),
-            Lookup::Contains => {
-                $query.filter($column.like(like_pattern("%", &v, "%")).escape('\\'))
-            }
-            Lookup::Icontains => {
-                $query.filter(lower($column).like(like_pattern("%", &l, "%")).escape('\\'))
-            }
-            Lookup::Startswith => {
-                $query.filter($column.like(like_pattern("", &v, "%")).escape('\\'))
-            }
-            Lookup::Istartswith => {
-                $query.filter(lower($column).like(like_pattern("", &l, "%")).escape('\\'))
-            }
-            Lookup::Endswith => $query.filter($column.like(like_pattern("%", &v, "")).escape('\\')),
-            Lookup::Iendswith => {
-                $query.filter(lower($column).like(like_pattern("%", &l, "")).escape('\\'))
-            }
-            Lookup::In => {
-                $query.filter($column.eq_any(v.split(',').map(str::to_owned).collect::<Vec<_>>()))
-            }
-            Lookup::Gt => $query.filter($column.gt(v)),
-            Lookup::Gte => $query.filter($column.ge(v)),
-            Lookup::Lt => $query.filter($column.lt(v)),
-            Lookup::Lte => $query.filter($column.le(v)),
-            Lookup::Isnull => {
-                // A NOT NULL column is never null.
-                if $crate::list::parse_bool(f, &v)? {
-                    $query.filter(diesel::dsl::sql::<diesel::sql_types::Bool>("1 = 0"))
-                } else {
-                    $query
+        let c = $column;
+        (|| -> Result<_, $crate::list::ListError> {
+            Ok(match f.lookup {
+                Lookup::Exact => condition(c, c.eq(v)),
+                Lookup::Iexact => condition(c, lower(c).eq(l)),
+                Lookup::Contains => condition(c, c.like(like_pattern("%", &v, "%")).escape('\\')),
+                Lookup::Icontains => {
+                    condition(c, lower(c).like(like_pattern("%", &l, "%")).escape('\\'))
                 }
-            }
-        })
-    }};
-}
-
-/// Applies a filter to an integer column of a boxed query.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! filter_integer {
-    ($query:expr, $column:expr, $filter:expr) => {{
-        use $crate::list::{ListError, Lookup, parse_i64};
-        let f: &$crate::list::Filter = $filter;
-        match f.lookup {
-            Lookup::Exact => Ok($query.filter($column.eq(parse_i64(f, &f.value)?))),
-            Lookup::In => {
-                let ids = f
-                    .value
-                    .split(',')
-                    .map(|part| parse_i64(f, part))
-                    .collect::<Result<Vec<i64>, _>>()?;
-                Ok($query.filter($column.eq_any(ids)))
-            }
-            Lookup::Gt => Ok($query.filter($column.gt(parse_i64(f, &f.value)?))),
-            Lookup::Gte => Ok($query.filter($column.ge(parse_i64(f, &f.value)?))),
-            Lookup::Lt => Ok($query.filter($column.lt(parse_i64(f, &f.value)?))),
-            Lookup::Lte => Ok($query.filter($column.le(parse_i64(f, &f.value)?))),
-            Lookup::Isnull => {
-                if $crate::list::parse_bool(f, &f.value)? {
-                    Ok($query.filter(diesel::dsl::sql::<diesel::sql_types::Bool>("1 = 0")))
-                } else {
-                    Ok($query)
+                Lookup::Startswith => condition(c, c.like(like_pattern("", &v, "%")).escape('\\')),
+                Lookup::Istartswith => {
+                    condition(c, lower(c).like(like_pattern("", &l, "%")).escape('\\'))
                 }
-            }
-            _ => Err(ListError::BadValue {
-                field: f.field.clone(),
-                reason: "this lookup does not apply to a number.".to_owned(),
-            }),
-        }
+                Lookup::Endswith => condition(c, c.like(like_pattern("%", &v, "")).escape('\\')),
+                Lookup::Iendswith => {
+                    condition(c, lower(c).like(like_pattern("%", &l, "")).escape('\\'))
+                }
+                Lookup::In => condition(
+                    c,
+                    c.eq_any(v.split(',').map(str::to_owned).collect::<Vec<_>>()),
+                ),
+                Lookup::Gt => condition(c, c.gt(v)),
+                Lookup::Gte => condition(c, c.ge(v)),
+                Lookup::Lt => condition(c, c.lt(v)),
+                Lookup::Lte => condition(c, c.le(v)),
+                Lookup::Isnull => match $crate::list::parse_bool(f, &v)? {
+                    true => condition(c, c.is_null()),
+                    false => condition(c, c.is_not_null()),
+                },
+            })
+        })()
     }};
 }
 
-/// Applies a filter to a boolean column of a boxed query.
+/// The condition of a filter on an integer column; `$wrap` boxes a comparison
+/// ([`condition`] for a NOT NULL column, [`nullable_condition`] for a nullable one).
 #[macro_export]
 #[doc(hidden)]
-macro_rules! filter_bool {
-    ($query:expr, $column:expr, $filter:expr) => {{
-        use $crate::list::{ListError, Lookup, parse_bool};
+macro_rules! integer_condition {
+    ($column:expr, $filter:expr) => {
+        $crate::integer_condition!($column, $filter, condition)
+    };
+    ($column:expr, $filter:expr, $wrap:ident) => {{
+        use $crate::list::{ListError, Lookup, condition, parse_i64, $wrap as wrap};
         let f: &$crate::list::Filter = $filter;
-        match f.lookup {
-            Lookup::Exact | Lookup::Iexact => {
-                Ok($query.filter($column.eq(parse_bool(f, &f.value)?)))
+        let c = $column;
+        (|| -> Result<_, $crate::list::ListError> {
+            match f.lookup {
+                Lookup::Exact => Ok(wrap(c, c.eq(parse_i64(f, &f.value)?))),
+                Lookup::In => {
+                    let ids = f
+                        .value
+                        .split(',')
+                        .map(|part| parse_i64(f, part))
+                        .collect::<Result<Vec<i64>, _>>()?;
+                    Ok(wrap(c, c.eq_any(ids)))
+                }
+                Lookup::Gt => Ok(wrap(c, c.gt(parse_i64(f, &f.value)?))),
+                Lookup::Gte => Ok(wrap(c, c.ge(parse_i64(f, &f.value)?))),
+                Lookup::Lt => Ok(wrap(c, c.lt(parse_i64(f, &f.value)?))),
+                Lookup::Lte => Ok(wrap(c, c.le(parse_i64(f, &f.value)?))),
+                Lookup::Isnull => match $crate::list::parse_bool(f, &f.value)? {
+                    true => Ok(condition(c, c.is_null())),
+                    false => Ok(condition(c, c.is_not_null())),
+                },
+                _ => Err(ListError::BadValue {
+                    field: f.field.clone(),
+                    reason: "this lookup does not apply to a number.".to_owned(),
+                }),
             }
-            _ => Err(ListError::BadValue {
-                field: f.field.clone(),
-                reason: "this lookup does not apply to a boolean.".to_owned(),
-            }),
-        }
+        })()
     }};
 }
 
-/// Applies a filter to a timestamp column of a boxed query.
+/// The condition of a filter on a boolean column.
 #[macro_export]
 #[doc(hidden)]
-macro_rules! filter_timestamp {
-    ($query:expr, $column:expr, $filter:expr) => {{
-        use $crate::list::{ListError, Lookup, parse_timestamp};
+macro_rules! bool_condition {
+    ($column:expr, $filter:expr) => {{
+        use $crate::list::{ListError, Lookup, condition, parse_bool};
         let f: &$crate::list::Filter = $filter;
-        match f.lookup {
-            Lookup::Exact => Ok($query.filter($column.eq(parse_timestamp(f, &f.value)?))),
-            Lookup::Gt => Ok($query.filter($column.gt(parse_timestamp(f, &f.value)?))),
-            Lookup::Gte => Ok($query.filter($column.ge(parse_timestamp(f, &f.value)?))),
-            Lookup::Lt => Ok($query.filter($column.lt(parse_timestamp(f, &f.value)?))),
-            Lookup::Lte => Ok($query.filter($column.le(parse_timestamp(f, &f.value)?))),
-            _ => Err(ListError::BadValue {
-                field: f.field.clone(),
-                reason: "this lookup does not apply to a date-time.".to_owned(),
-            }),
-        }
+        let c = $column;
+        (|| -> Result<_, $crate::list::ListError> {
+            match f.lookup {
+                Lookup::Exact | Lookup::Iexact => Ok(condition(c, c.eq(parse_bool(f, &f.value)?))),
+                _ => Err(ListError::BadValue {
+                    field: f.field.clone(),
+                    reason: "this lookup does not apply to a boolean.".to_owned(),
+                }),
+            }
+        })()
+    }};
+}
+
+/// The condition of a filter on a timestamp column; `$wrap` as for [`integer_condition!`].
+#[macro_export]
+#[doc(hidden)]
+macro_rules! timestamp_condition {
+    ($column:expr, $filter:expr) => {
+        $crate::timestamp_condition!($column, $filter, condition)
+    };
+    ($column:expr, $filter:expr, $wrap:ident) => {{
+        use $crate::list::{ListError, Lookup, condition, parse_timestamp, $wrap as wrap};
+        let f: &$crate::list::Filter = $filter;
+        let c = $column;
+        (|| -> Result<_, $crate::list::ListError> {
+            match f.lookup {
+                Lookup::Exact => Ok(wrap(c, c.eq(parse_timestamp(f, &f.value)?))),
+                Lookup::Gt => Ok(wrap(c, c.gt(parse_timestamp(f, &f.value)?))),
+                Lookup::Gte => Ok(wrap(c, c.ge(parse_timestamp(f, &f.value)?))),
+                Lookup::Lt => Ok(wrap(c, c.lt(parse_timestamp(f, &f.value)?))),
+                Lookup::Lte => Ok(wrap(c, c.le(parse_timestamp(f, &f.value)?))),
+                Lookup::Isnull => match $crate::list::parse_bool(f, &f.value)? {
+                    true => Ok(condition(c, c.is_null())),
+                    false => Ok(condition(c, c.is_not_null())),
+                },
+                _ => Err(ListError::BadValue {
+                    field: f.field.clone(),
+                    reason: "this lookup does not apply to a date-time.".to_owned(),
+                }),
+            }
+        })()
     }};
 }
 
@@ -348,6 +435,44 @@ macro_rules! search_columns {
             None => $query,
         }
     };
+}
+
+/// Applies `$filters` to `$query`, a boxed query of `$table`, with `$one`, a function giving
+/// one filter's [`Condition`]: plain filters narrow the query in turn; a `not__` one keeps
+/// the rows its condition does not hold for; the `or__` ones keep the rows any of theirs
+/// holds for. Evaluates to `Result<query, ListError>`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! combine_filters {
+    ($table:ident, $query:expr, $filters:expr, $one:path) => {{
+        use diesel::BoolExpressionMethods as _;
+        let mut query = $query;
+        let mut any: Option<$crate::list::Condition<'_, $table::table>> = None;
+        let mut outcome: Result<(), $crate::list::ListError> = Ok(());
+        for filter in $filters {
+            let condition: $crate::list::Condition<'_, $table::table> = match $one(filter) {
+                Ok(condition) if filter.negated => Box::new(diesel::dsl::not(condition)),
+                Ok(condition) => condition,
+                Err(error) => {
+                    outcome = Err(error);
+                    break;
+                }
+            };
+            match filter.combine {
+                $crate::list::Combine::All => query = query.filter(condition),
+                $crate::list::Combine::Any => {
+                    any = Some(match any.take() {
+                        None => condition,
+                        Some(earlier) => Box::new(earlier.or(condition)),
+                    });
+                }
+            }
+        }
+        outcome.map(|()| match any {
+            Some(condition) => query.filter(condition),
+            None => query,
+        })
+    }};
 }
 
 /// Adds an ordering key on a column to a boxed query.
@@ -380,22 +505,27 @@ macro_rules! list_fields {
         $(secret: [$($secret:literal),+ $(,)?])?
     ) => {
         fn filtered<'a>(
-            mut query: $table::BoxedQuery<'a, $crate::Backend>,
+            query: $table::BoxedQuery<'a, $crate::Backend>,
             params: &$crate::list::ListParams,
         ) -> Result<$table::BoxedQuery<'a, $crate::Backend>, $crate::list::ListError> {
-            for filter in &params.filters {
-                query = match filter.field.as_str() {
-                    $($name => $crate::list_fields!(@filter $kind, query, $column, filter)?,)+
-                    $($($filter_name => {
-                        $crate::list_fields!(@filter $filter_kind, query, $filter_column, filter)?
-                    })+)?
-                    $($($secret)|+ => {
-                        return Err($crate::list::ListError::SecretField(filter.field.clone()));
-                    })?
-                    _ => return Err($crate::list::ListError::UnknownField(filter.field.clone())),
-                };
-            }
+            let query = $crate::combine_filters!($table, query, &params.filters, condition_of)?;
             Ok($crate::search_columns!(query, &params.search, $($search),+))
+        }
+
+        /// The condition of one filter.
+        fn condition_of(
+            filter: &$crate::list::Filter,
+        ) -> Result<$crate::list::Condition<'static, $table::table>, $crate::list::ListError> {
+            match filter.field.as_str() {
+                $($name => $crate::list_fields!(@condition $kind, $column, filter),)+
+                $($($filter_name => {
+                    $crate::list_fields!(@condition $filter_kind, $filter_column, filter)
+                })+)?
+                $($($secret)|+ => {
+                    Err($crate::list::ListError::SecretField(filter.field.clone()))
+                })?
+                _ => Err($crate::list::ListError::UnknownField(filter.field.clone())),
+            }
         }
 
         fn ordered<'a>(
@@ -417,17 +547,23 @@ macro_rules! list_fields {
                 .then_order_by($table::id.asc()))
         }
     };
-    (@filter integer, $query:expr, $column:expr, $filter:expr) => {
-        $crate::filter_integer!($query, $column, $filter)
+    (@condition integer, $column:expr, $filter:expr) => {
+        $crate::integer_condition!($column, $filter)
     };
-    (@filter text, $query:expr, $column:expr, $filter:expr) => {
-        $crate::filter_text!($query, $column, $filter)
+    (@condition nullable_integer, $column:expr, $filter:expr) => {
+        $crate::integer_condition!($column, $filter, nullable_condition)
     };
-    (@filter boolean, $query:expr, $column:expr, $filter:expr) => {
-        $crate::filter_bool!($query, $column, $filter)
+    (@condition text, $column:expr, $filter:expr) => {
+        $crate::text_condition!($column, $filter)
     };
-    (@filter timestamp, $query:expr, $column:expr, $filter:expr) => {
-        $crate::filter_timestamp!($query, $column, $filter)
+    (@condition boolean, $column:expr, $filter:expr) => {
+        $crate::bool_condition!($column, $filter)
+    };
+    (@condition timestamp, $column:expr, $filter:expr) => {
+        $crate::timestamp_condition!($column, $filter)
+    };
+    (@condition nullable_timestamp, $column:expr, $filter:expr) => {
+        $crate::timestamp_condition!($column, $filter, nullable_condition)
     };
 }
 
@@ -516,6 +652,28 @@ mod tests {
                 "{key}"
             );
         }
+    }
+
+    #[test]
+    fn prefixes_say_how_a_filter_joins_the_others() {
+        let cases = [
+            ("or__id", "id", Combine::Any, false),
+            ("not__name__icontains", "name", Combine::All, true),
+            ("or__not__username", "username", Combine::Any, true),
+            ("chain__or__name", "name", Combine::Any, false),
+            ("chain__id__gt", "id", Combine::All, false),
+            // Read in the reference's order only: `not__or__` is a field named `or__x`.
+            ("not__or__x", "or__x", Combine::All, true),
+        ];
+        for (key, field, combine, negated) in cases {
+            let filter = Filter::from_query(key, "v");
+            assert_eq!(
+                (filter.field.as_str(), filter.combine, filter.negated),
+                (field, combine, negated),
+                "{key}"
+            );
+        }
+        assert_eq!(Filter::from_query("or__id__in", "1,2").lookup, Lookup::In);
     }
 
     #[test]

@@ -198,7 +198,7 @@ crate::list_fields! {
     fields: {
         "id" => integer(roles::id),
         "role_field" => text(roles::field),
-        "object_id" => integer(roles::object_id),
+        "object_id" => nullable_integer(roles::object_id),
     }
 }
 

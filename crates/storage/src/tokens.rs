@@ -312,7 +312,7 @@ crate::list_fields! {
     fields: {
         "id" => integer(access_tokens::id),
         "user" => integer(access_tokens::user_id),
-        "application" => integer(access_tokens::application_id),
+        "application" => nullable_integer(access_tokens::application_id),
         "description" => text(access_tokens::description),
         "scope" => text(access_tokens::scope),
         "expires" => timestamp(access_tokens::expires),

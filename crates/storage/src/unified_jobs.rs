@@ -348,14 +348,14 @@ crate::list_fields! {
         "id" => integer(unified_jobs::id),
         "name" => text(unified_jobs::name),
         "status" => text(unified_jobs::status),
-        "job_template" => integer(unified_jobs::job_template_id),
-        "project" => integer(unified_jobs::project_id),
-        "inventory" => integer(unified_jobs::inventory_id),
-        "inventory_source" => integer(unified_jobs::inventory_source_id),
-        "launched_by" => integer(unified_jobs::launched_by),
+        "job_template" => nullable_integer(unified_jobs::job_template_id),
+        "project" => nullable_integer(unified_jobs::project_id),
+        "inventory" => nullable_integer(unified_jobs::inventory_id),
+        "inventory_source" => nullable_integer(unified_jobs::inventory_source_id),
+        "launched_by" => nullable_integer(unified_jobs::launched_by),
         "created" => timestamp(unified_jobs::created),
-        "started" => timestamp(unified_jobs::started),
-        "finished" => timestamp(unified_jobs::finished),
+        "started" => nullable_timestamp(unified_jobs::started),
+        "finished" => nullable_timestamp(unified_jobs::finished),
     }
 }
 

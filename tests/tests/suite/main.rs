@@ -31,6 +31,7 @@ mod jobs;
 mod key_rotation;
 mod layers;
 mod ldap_harness;
+mod list_prefixes;
 mod log_format;
 mod management;
 mod metrics;

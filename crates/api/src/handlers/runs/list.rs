@@ -32,11 +32,9 @@ pub async fn list_runs_of<T: RunType>(
     let mut list = ListRequest::from_request(&req)?;
     let parent = path.into_inner();
     let (field, _) = T::PARENT;
-    list.params.filters.push(Filter {
-        field: field.to_owned(),
-        lookup: Lookup::Exact,
-        value: parent.to_string(),
-    });
+    list.params
+        .filters
+        .push(Filter::new(field, Lookup::Exact, &parent.to_string()));
     signed_in(&req, &state, StatusCode::OK, move |ctx, principal| {
         let governed = parent_governed::<T>(ctx, parent)?;
         if !acs_authz::can_view_object(&principal.actor, &governed) {
