@@ -435,18 +435,22 @@ fn register_organizations(routes: &mut Routes<'_>) {
                 Op::list_records("An organization's activity"),
             ),
     );
-    routes.add(
-        Endpoint::new("/api/v2/organizations/{id}/source_credentials/")
-            .get(orgs::list_source_credentials, Op::list(&creds::META))
-            .post(
-                orgs::change_source_credentials,
-                Op::command("Add, remove or move a content source", SOURCE_ORDER, 204),
-            )
-            .options(
-                detail::options_collection::<creds::Credentials>,
-                Op::metadata("Credentials: metadata"),
-            ),
-    );
+    // One ordered list under two names: the specification's, and the reference's, which its
+    // clients (the collection's organization module) read and set.
+    for name in ["source_credentials", "galaxy_credentials"] {
+        routes.add(
+            Endpoint::new(format!("/api/v2/organizations/{{id}}/{name}/"))
+                .get(orgs::list_source_credentials, Op::list(&creds::META))
+                .post(
+                    orgs::change_source_credentials,
+                    Op::command("Add, remove or move a content source", SOURCE_ORDER, 204),
+                )
+                .options(
+                    detail::options_collection::<creds::Credentials>,
+                    Op::metadata("Credentials: metadata"),
+                ),
+        );
+    }
 }
 
 fn register_tokens(routes: &mut Routes<'_>) {

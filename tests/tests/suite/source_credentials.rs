@@ -2,7 +2,8 @@
 //! precedence order. `POST {"id": n}` appends, `{"id": n, "position": k}` moves or inserts at
 //! 0-based `k`, `{"id": n, "disassociate": true}` removes; only `source` credentials may be
 //! listed; only organization admins (and superusers) change the list; `/api/v2/settings/jobs/`
-//! shows no content-source settings.
+//! shows no content-source settings; `galaxy_credentials/`, the reference's name, is the same
+//! list.
 
 use acs_tests::{Agent, Backend, Call, Reply, TestServer, backend_tests, id_of};
 use serde_json::{Value, json};
@@ -23,6 +24,7 @@ backend_tests!(
     read_scope_token_cannot_change_the_list,
     changes_are_recorded_in_the_activity_stream,
     jobs_settings_show_no_content_source_settings,
+    galaxy_credentials_is_the_same_list,
 );
 
 const DENIED: &str = "You do not have permission to perform this action.";
@@ -579,4 +581,47 @@ fn jobs_settings_show_no_content_source_settings(backend: Backend) {
     assert_ne!(reply.status, 500, "{}", reply.body);
     let after = server.admin().get_json("/api/v2/settings/jobs/");
     assert!(after.get("PRIMARY_GALAXY_URL").is_none(), "{after}");
+}
+
+/// The reference's name for the list, which its collection reads (`related`) and changes: the
+/// same list, in the same order, changed through either name.
+fn galaxy_credentials_is_the_same_list(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let org = server.create_organization("Acme");
+    let first = source(&server, org, "first");
+    let second = source(&server, org, "second");
+    change_ok(&admin, org, &json!({"id": first}));
+    let galaxy = format!("/api/v2/organizations/{org}/galaxy_credentials/");
+    let record = admin.get_json(&format!("/api/v2/organizations/{org}/"));
+    assert_eq!(record["related"]["galaxy_credentials"], json!(galaxy));
+    admin
+        .post(&galaxy)
+        .json(&json!({"id": second, "position": 0}))
+        .call()
+        .expect(204);
+    assert_eq!(order(&admin, org), [second, first]);
+    let through_galaxy: Vec<i64> = admin.get_json(&galaxy)["results"]
+        .as_array()
+        .expect("a page")
+        .iter()
+        .map(id_of)
+        .collect();
+    assert_eq!(through_galaxy, [second, first]);
+    admin
+        .post(&galaxy)
+        .json(&json!({"id": second, "disassociate": true}))
+        .call()
+        .expect(204);
+    assert_eq!(order(&admin, org), [first]);
+    // The same guard: a member who is not an admin changes neither.
+    let member = server.create_user("member", "Member-pass-1", false);
+    admin
+        .post(&format!("/api/v2/organizations/{org}/users/"))
+        .json(&json!({"id": member}))
+        .call()
+        .expect(204);
+    let member = server.as_user("member", "Member-pass-1");
+    assert_denied(&member.post(&galaxy).json(&json!({"id": second})).call());
+    assert_eq!(order(&admin, org), [first]);
 }

@@ -25,6 +25,7 @@ pub fn render_organization(
             "admins": format!("{base}admins/"),
             "applications": format!("{base}applications/"),
             "source_credentials": format!("{base}source_credentials/"),
+            "galaxy_credentials": format!("{base}galaxy_credentials/"),
             "activity_stream": format!("{base}activity_stream/"),
             "object_roles": format!("{base}object_roles/"),
             "access_list": format!("{base}access_list/"),

@@ -1,5 +1,5 @@
-//! `/api/v2/organizations/<id>/source_credentials/`: the organization's content sources in
-//! precedence order. `POST {"id": n}` appends, `{"id": n, "position": k}` moves (or inserts)
+//! `/api/v2/organizations/<id>/source_credentials/` (also served as `galaxy_credentials/`,
+//! the reference's name): the organization's content sources in precedence order. `POST {"id": n}` appends, `{"id": n, "position": k}` moves (or inserts)
 //! to the 0-based position `k`, `{"id": n, "disassociate": true}` removes. Each answers 204.
 
 use actix_web::{HttpRequest, HttpResponse, web};
