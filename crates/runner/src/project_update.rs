@@ -56,21 +56,27 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             env: env.clone(),
             hand_over: None,
         });
+        // `PROJECT_UPDATE_VVV`: the reference's switch for verbose project updates.
+        let verbose = settings.value("PROJECT_UPDATE_VVV") == serde_json::Value::Bool(true);
         for (file, kind, target) in REQUIREMENTS {
             if !project_dir.join(file).is_file() {
                 let _ = writeln!(preamble, "{file} does not exist: no {kind}s to install.");
                 continue;
             }
+            let mut args = vec![
+                kind.to_owned(),
+                "install".to_owned(),
+                "-r".to_owned(),
+                file.to_owned(),
+                "-p".to_owned(),
+                target.to_owned(),
+            ];
+            if verbose {
+                args.push("-vvv".to_owned());
+            }
             steps.push(Invocation {
                 program: settings.text("ANSIBLE_GALAXY_PATH"),
-                args: vec![
-                    kind.to_owned(),
-                    "install".to_owned(),
-                    "-r".to_owned(),
-                    file.to_owned(),
-                    "-p".to_owned(),
-                    target.to_owned(),
-                ],
+                args,
                 cwd: project_dir.clone(),
                 env: env.clone(),
                 hand_over: None,

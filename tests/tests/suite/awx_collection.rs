@@ -67,6 +67,9 @@ fn several() -> Value {
         "CORS_ALLOWED_ORIGIN_REGEXES": ["^https://app\\.example$"],
         "DEFAULT_JOB_TIMEOUT": 3600,
         "AUTH_LDAP_USER_ATTR_MAP": { "first_name": "givenName", "email": "mail" },
+        // The reference's names: one for a setting ACS names otherwise, one it has as is.
+        "AWX_ISOLATION_SHOW_PATHS": ["/usr/share/zoneinfo"],
+        "PROJECT_UPDATE_VVV": true,
     })
 }
 
@@ -172,6 +175,10 @@ fn settings_module_sets_settings_idempotently(backend: Backend) {
     );
     let jobs = admin.get_json("/api/v2/settings/jobs/");
     assert_eq!(jobs["DEFAULT_JOB_TIMEOUT"], 3600, "{jobs}");
+    assert_eq!(jobs["PROJECT_UPDATE_VVV"], true, "{jobs}");
+    for name in ["AWX_ISOLATION_SHOW_PATHS", "JOB_ISOLATION_SHOW_PATHS"] {
+        assert_eq!(jobs[name], json!(["/usr/share/zoneinfo"]), "{name}: {jobs}");
+    }
     let ldap = admin.get_json("/api/v2/settings/ldap/");
     assert_eq!(
         ldap["AUTH_LDAP_USER_ATTR_MAP"],

@@ -28,6 +28,7 @@ backend_tests!(
     all_anonymous_gets_401,
     delete_all_restores_every_default,
     options_all_describes_every_setting_in_its_category,
+    the_references_names_answer_for_the_same_setting,
 );
 
 const AUTHENTICATION: &str = "/api/v2/settings/authentication/";
@@ -509,4 +510,79 @@ fn options_all_describes_every_setting_in_its_category(backend: Backend) {
     assert_eq!(fields["SESSION_COOKIE_AGE"]["category"], "Authentication");
     assert_eq!(fields["OIDC_PROVIDERS"]["category"], "OpenID Connect");
     assert_eq!(body["actions"]["GET"], body["actions"]["PUT"]);
+}
+
+/// `AWX_ISOLATION_SHOW_PATHS` is the reference's name of `JOB_ISOLATION_SHOW_PATHS`: both are
+/// shown, described and written, for one stored value; a change naming both is refused.
+fn the_references_names_answer_for_the_same_setting(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let jobs = "/api/v2/settings/jobs/";
+    admin
+        .patch(ALL)
+        .json(&json!({"AWX_ISOLATION_SHOW_PATHS": ["/usr/share/zoneinfo"]}))
+        .call()
+        .expect(200);
+    for path in [jobs, ALL] {
+        let shown = admin.get_json(path);
+        assert_eq!(
+            shown["AWX_ISOLATION_SHOW_PATHS"],
+            json!(["/usr/share/zoneinfo"]),
+            "{shown}"
+        );
+        assert_eq!(
+            shown["JOB_ISOLATION_SHOW_PATHS"],
+            json!(["/usr/share/zoneinfo"]),
+            "{shown}"
+        );
+    }
+    assert_eq!(
+        server.query_i64("SELECT COUNT(*) FROM settings WHERE key = 'AWX_ISOLATION_SHOW_PATHS'"),
+        0,
+        "stored once, under ACS's name"
+    );
+    admin
+        .patch(jobs)
+        .json(&json!({"JOB_ISOLATION_SHOW_PATHS": []}))
+        .call()
+        .expect(200);
+    assert_eq!(admin.get_json(jobs)["AWX_ISOLATION_SHOW_PATHS"], json!([]));
+    let refused = admin
+        .patch(jobs)
+        .json(&json!({"AWX_ISOLATION_SHOW_PATHS": ["/usr"], "JOB_ISOLATION_SHOW_PATHS": ["/opt"]}))
+        .call()
+        .expect(400)
+        .field_errors("AWX_ISOLATION_SHOW_PATHS");
+    assert!(
+        refused[0].contains("JOB_ISOLATION_SHOW_PATHS"),
+        "{refused:?}"
+    );
+    assert_eq!(admin.get_json(jobs)["JOB_ISOLATION_SHOW_PATHS"], json!([]));
+    // What a GET shows, sent back whole, names both with one value: written once.
+    admin
+        .patch(jobs)
+        .json(&json!({"AWX_ISOLATION_SHOW_PATHS": ["/usr"], "JOB_ISOLATION_SHOW_PATHS": ["/usr"]}))
+        .call()
+        .expect(200);
+    assert_eq!(
+        admin.get_json(jobs)["JOB_ISOLATION_SHOW_PATHS"],
+        json!(["/usr"])
+    );
+    // Validated as the setting is.
+    admin
+        .patch(jobs)
+        .json(&json!({"AWX_ISOLATION_SHOW_PATHS": "not a list"}))
+        .call()
+        .expect(400)
+        .field_errors("AWX_ISOLATION_SHOW_PATHS");
+    let options = admin.options(jobs).call().expect(200).json();
+    let described = &options["actions"]["GET"]["AWX_ISOLATION_SHOW_PATHS"];
+    assert_eq!(described["type"], "list", "{options}");
+    assert!(
+        described["help_text"]
+            .as_str()
+            .is_some_and(|text| text.contains("JOB_ISOLATION_SHOW_PATHS")),
+        "{options}"
+    );
+    assert_eq!(admin.get_json(jobs)["PROJECT_UPDATE_VVV"], false);
 }

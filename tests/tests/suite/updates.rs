@@ -169,6 +169,25 @@ fn project_updates_use_content_sources_in_order(backend: Backend) {
         update["job_env"]["ANSIBLE_GALAXY_SERVER_SERVER0_URL"],
         full.url.as_str()
     );
+    assert!(!stdout.contains("python version"), "not verbose yet: {stdout}");
+
+    // PROJECT_UPDATE_VVV (the reference's name) makes ansible-galaxy verbose: it then shows
+    // its version banner.
+    admin
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({"PROJECT_UPDATE_VVV": true}))
+        .call()
+        .expect(200);
+    std::fs::remove_dir_all(
+        fixture
+            .projects_root
+            .path()
+            .join("content/collections/ansible_collections"),
+    )
+    .expect("removed");
+    let (update, stdout) = update_project(&admin, project);
+    assert_eq!(update["status"], "successful", "{update}\n{stdout}");
+    assert!(stdout.contains("python version"), "{stdout}");
 }
 
 fn without_content_sources_nothing_is_installed(backend: Backend) {

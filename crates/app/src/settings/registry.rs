@@ -227,6 +227,15 @@ pub const SETTINGS: &[Definition] = &[
         secret: false,
     },
     Definition {
+        name: "PROJECT_UPDATE_VVV",
+        category: "jobs",
+        label: "Run Project Updates With Higher Verbosity",
+        help_text: "Adds -vvv to the ansible-galaxy commands of project updates, for debugging.",
+        default: || json!(false),
+        validate: boolean,
+        secret: false,
+    },
+    Definition {
         name: "DEFAULT_JOB_TIMEOUT",
         category: "jobs",
         label: "Default run timeout",
@@ -478,6 +487,31 @@ pub const MAX_JOB_TIMEOUT_SECONDS: i64 = 604_800;
 /// The definition of a setting by name.
 pub fn find(name: &str) -> Option<&'static Definition> {
     SETTINGS.iter().find(|def| def.name == name)
+}
+
+/// The reference's names of settings ACS names otherwise, `(reference's, ACS's)`: both are
+/// read and written, for one stored value, so that the reference's clients (the collection's
+/// `settings` module, which reads a setting from `/api/v2/settings/all/` before it writes
+/// it) work unchanged.
+pub const REFERENCE_NAMES: [(&str, &str); 1] =
+    [("AWX_ISOLATION_SHOW_PATHS", "JOB_ISOLATION_SHOW_PATHS")];
+
+/// The definition a request names, by its own name or by the reference's.
+pub fn find_named(key: &str) -> Option<&'static Definition> {
+    find(key).or_else(|| {
+        REFERENCE_NAMES
+            .iter()
+            .find(|(reference, _)| *reference == key)
+            .and_then(|(_, own)| find(own))
+    })
+}
+
+/// The reference's name of setting `name`, when it has another.
+pub fn reference_name(name: &str) -> Option<&'static str> {
+    REFERENCE_NAMES
+        .iter()
+        .find(|(_, own)| *own == name)
+        .map(|(reference, _)| *reference)
 }
 
 impl Definition {

@@ -32,7 +32,7 @@ fn category(slug: &str) -> ApiResult<&'static Category> {
 fn render(ctx: &mut Context<'_>, slug: &str) -> ApiResult<Value> {
     let settings = ctx.settings()?;
     let values: Map<String, Value> = registry::in_category(slug)
-        .map(|def| {
+        .flat_map(|def| {
             let value = if def.secret {
                 json!("$encrypted$")
             } else if def.name == acs_app::settings::sso::SETTING {
@@ -40,7 +40,11 @@ fn render(ctx: &mut Context<'_>, slug: &str) -> ApiResult<Value> {
             } else {
                 settings.value(def.name)
             };
-            (def.name.to_owned(), value)
+            let reference = registry::reference_name(def.name);
+            [Some(def.name), reference]
+                .into_iter()
+                .flatten()
+                .map(move |name| (name.to_owned(), value.clone()))
         })
         .collect();
     Ok(Value::Object(values))
@@ -114,9 +118,22 @@ pub(super) async fn write_scope(
         let mut accepted = Vec::new();
         let mut proposed = Vec::new();
         for (name, value) in &body.0 {
-            match registry::find(name).filter(|def| def.belongs_to(slug)) {
+            match registry::find_named(name).filter(|def| def.belongs_to(slug)) {
                 None => {
                     errors.insert(name.clone(), vec![unknown_setting(scope)]);
+                }
+                // Both names of one setting in one change (a GET sent back does that): the
+                // same value is written once; different ones are not ours to choose from.
+                Some(def) if def.name != name && body.0.contains_key(def.name) => {
+                    if body.0.get(def.name) != Some(value) {
+                        errors.insert(
+                            name.clone(),
+                            vec![format!(
+                                "The same setting as {}, given another value: give one of the two.",
+                                def.name
+                            )],
+                        );
+                    }
                 }
                 // `$encrypted$` sent back for a secret means "keep the stored value".
                 Some(def) if def.secret && value == "$encrypted$" => {}
@@ -236,7 +253,7 @@ pub(super) async fn options_scope(
     signed_in_options(&req, &state, move |_ctx, principal| {
         require_reader(principal)?;
         let fields: Map<String, Value> = registry::in_category(scope.slug)
-            .map(|def| {
+            .flat_map(|def| {
                 let category = registry::category(def.category).map_or(def.category, |c| c.name);
                 let kind = match (def.default)() {
                     Value::Bool(_) => "boolean",
@@ -245,7 +262,13 @@ pub(super) async fn options_scope(
                     Value::Object(_) => "nested object",
                     _ => "string",
                 };
-                (def.name.to_owned(), json!({ "type": kind, "label": def.label, "help_text": def.help_text, "required": false, "category": category }))
+                let field = json!({ "type": kind, "label": def.label, "help_text": def.help_text, "required": false, "category": category });
+                let reference = registry::reference_name(def.name).map(|name| {
+                    let mut alias = field.clone();
+                    alias["help_text"] = json!(format!("{} (ACS's name: {}.)", def.help_text, def.name));
+                    (name.to_owned(), alias)
+                });
+                std::iter::once((def.name.to_owned(), field)).chain(reference)
             })
             .collect();
         let mut actions = Map::new();
