@@ -169,7 +169,10 @@ fn project_updates_use_content_sources_in_order(backend: Backend) {
         update["job_env"]["ANSIBLE_GALAXY_SERVER_SERVER0_URL"],
         full.url.as_str()
     );
-    assert!(!stdout.contains("python version"), "not verbose yet: {stdout}");
+    assert!(
+        !stdout.contains("python version"),
+        "not verbose yet: {stdout}"
+    );
 
     // PROJECT_UPDATE_VVV (the reference's name) makes ansible-galaxy verbose: it then shows
     // its version banner.
