@@ -104,6 +104,7 @@ pub fn http_server(
         App::new()
             .app_data(state.clone())
             .app_data(web::PathConfig::default().error_handler(path_not_found))
+            .wrap(middleware::from_fn(http::named_urls::resolve_named_urls))
             .wrap(middleware::from_fn(http::browsable::browsable))
             .wrap(middleware::from_fn(http::cors::cors))
             .wrap(middleware::from_fn(http::headers::standard_headers))

@@ -35,6 +35,7 @@ pub mod job_templates;
 pub mod list;
 pub mod local_changes;
 mod migrations;
+pub mod named_urls;
 pub mod organizations;
 pub mod projects;
 pub mod refresh_tokens;

@@ -35,6 +35,7 @@ mod list_prefixes;
 mod log_format;
 mod management;
 mod metrics;
+mod named_urls;
 mod oauth_authorize;
 mod oauth_clients;
 mod oauth_revoke;

@@ -7,6 +7,7 @@ pub mod fields;
 pub mod headers;
 pub mod list;
 pub mod metrics;
+pub mod named_urls;
 pub mod options;
 pub mod render;
 pub mod request;
