@@ -27,6 +27,10 @@ const ASSOCIATION: &[FieldMeta] = &[
 ];
 
 /// The body of a change to an organization's content sources: an association, or a move.
+/// The body of a copy.
+const COPY: &[FieldMeta] =
+    &[FieldMeta::writable("name", "string", "Name", "The copy's name.").required()];
+
 const SOURCE_ORDER: &[FieldMeta] = &[
     FieldMeta::writable("id", "id", "ID", "The credential.").required(),
     FieldMeta::writable(
@@ -632,6 +636,21 @@ fn register_credentials(routes: &mut Routes<'_>) {
             .options(
                 detail::options::<creds::Credentials>,
                 Op::metadata("A credential: metadata"),
+            ),
+    );
+    routes.add(
+        Endpoint::new("/api/v2/credentials/{id}/copy/")
+            .get(
+                creds::copy_credential_check,
+                Op::read("Whether the caller may copy the credential"),
+            )
+            .post(
+                creds::copy_credential,
+                Op::action("Copy the credential under a new name", COPY, 201),
+            )
+            .options(
+                creds::options_copy,
+                Op::metadata("A credential's copy: metadata"),
             ),
     );
     routes.add(

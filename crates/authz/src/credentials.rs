@@ -111,6 +111,14 @@ pub fn can_delete_credential(actor: &Actor, credential: &TargetCredential) -> Re
     can_change_credential(actor, credential)
 }
 
+/// Whether `actor` may copy `credential`: a copy has the same owner and the same secrets, so
+/// it needs both the right to change the original (holding its secrets in a record of one's
+/// own is administering them) and the right to create a credential for that owner.
+pub fn can_copy_credential(actor: &Actor, credential: &TargetCredential) -> Result<(), Denied> {
+    can_change_credential(actor, credential)?;
+    can_create_credential(actor, &credential.owner)
+}
+
 /// What `actor` may do with `credential`, for `summary_fields.user_capabilities`.
 pub fn credential_capabilities(actor: &Actor, credential: &TargetCredential) -> Capabilities {
     let allowed = can_change_credential(actor, credential).is_ok();
@@ -171,6 +179,29 @@ mod tests {
             member_of: member_of.to_vec(),
             ..Actor::default()
         }
+    }
+
+    #[test]
+    fn a_copy_needs_the_original_and_its_owner() {
+        let of_o = org_credential(O);
+        let admin_of = |field: RoleField| Actor {
+            grants: crate::roles::Grants::new([crate::roles::Role {
+                kind: ResourceKind::Credential,
+                object: 1,
+                field,
+            }]),
+            ..unrelated()
+        };
+        assert_eq!(can_copy_credential(&superuser(), &of_o), Ok(()));
+        assert_eq!(can_copy_credential(&actor(7, &[O], &[]), &of_o), Ok(()));
+        // Its admin, who may not create credentials for the organization, may not copy it.
+        assert!(can_copy_credential(&admin_of(RoleField::Admin), &of_o).is_err());
+        assert!(can_copy_credential(&admin_of(RoleField::Use), &of_o).is_err());
+        assert!(can_copy_credential(&auditor(), &of_o).is_err());
+        assert!(can_copy_credential(&actor(7, &[P], &[O]), &of_o).is_err());
+        let own = user_credential(member_of(9, P));
+        assert_eq!(can_copy_credential(&actor(9, &[], &[P]), &own), Ok(()));
+        assert!(can_copy_credential(&actor(7, &[], &[P]), &own).is_err());
     }
 
     #[test]

@@ -105,8 +105,8 @@ pub use automation::{
 pub use capabilities::Capabilities;
 pub use credentials::{
     CredentialOwner, CredentialVisibility, TargetCredential, can_change_credential,
-    can_create_credential, can_delete_credential, can_view_credential, can_write_credential_types,
-    credential_capabilities, visible_credentials,
+    can_copy_credential, can_create_credential, can_delete_credential, can_view_credential,
+    can_write_credential_types, credential_capabilities, visible_credentials,
 };
 pub use denial::Denied;
 pub use organizations::{

@@ -11,6 +11,7 @@ backend_tests!(
     settings_module_sets_settings_idempotently,
     role_module_grants_and_revokes_idempotently,
     team_and_role_modules_manage_teams_and_their_roles,
+    credential_module_copies_and_finds_by_id,
 );
 
 /// (a) one setting by `name`/`value`, (b) several with `settings:`, (c) the same again, which
@@ -548,4 +549,86 @@ fn team_and_role_modules_manage_teams_and_their_roles(backend: Backend) {
         .get(&format!("/api/v2/job_templates/{template}/"))
         .call()
         .expect(403);
+}
+
+/// The `credential` module's `copy_from` (a `POST` to the record's `related.copy`), then the
+/// same credential again (no change), then looked up by id, which the module sends as
+/// `?or__id=<id>&or__name=<id>`.
+const CREDENTIAL_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    awx.awx.credential:
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+  tasks:
+    - name: Copy the credential
+      awx.awx.credential:
+        name: deploy key copy
+        copy_from: deploy key
+        organization: Copies
+        credential_type: Machine
+      register: copied
+    - name: The copy again
+      awx.awx.credential:
+        name: deploy key copy
+        copy_from: deploy key
+        organization: Copies
+        credential_type: Machine
+      register: copied_again
+    - name: The original, by id
+      awx.awx.credential:
+        name: "{{ original_id }}"
+        organization: Copies
+        credential_type: Machine
+        description: found by id
+      register: by_id
+    - name: Report the results
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: "{{ {'copied': copied, 'copied_again': copied_again, 'by_id': by_id} | to_json }}"
+"#;
+
+fn credential_module_copies_and_finds_by_id(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let organization = server.create_organization("Copies");
+    let original = acs_tests::id_of(
+        &admin
+            .post("/api/v2/credentials/")
+            .json(&json!({
+                "name": "deploy key", "organization": organization,
+                "credential_type": server.managed_type_id("ssh"),
+                "inputs": {"username": "deploy", "password": "s3cret-deploy-pw"},
+            }))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let (report, log) = played(
+        scratch.path(),
+        CREDENTIAL_PLAYBOOK,
+        json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+            "original_id": original.to_string(),
+        }),
+    );
+    assert_eq!(report["copied"]["changed"], true, "{log}");
+    assert_eq!(report["copied_again"]["changed"], false, "{log}");
+    assert_eq!(report["by_id"]["changed"], true, "{log}");
+    let copies = admin.get_json("/api/v2/credentials/?name=deploy%20key%20copy");
+    assert_eq!(copies["count"], 1, "{copies}");
+    let copy = &copies["results"][0];
+    assert_eq!(copy["organization"], organization, "{copy}");
+    assert_eq!(copy["inputs"]["password"], "$encrypted$", "{copy}");
+    let original = admin.get_json(&format!("/api/v2/credentials/{original}/"));
+    assert_eq!(original["description"], "found by id", "{original}");
+    assert_eq!(original["name"], "deploy key", "{original}");
 }

@@ -18,6 +18,7 @@ mod browser_login;
 mod browser_pages;
 mod change_feed;
 mod conventions;
+mod copies;
 mod cors;
 mod credential_sublists;
 mod credential_type_change;

@@ -1,5 +1,6 @@
 //! `/api/v2/credentials/`, `<id>/`, and `/api/v2/credential_types/<id>/credentials/`.
 
+mod copy;
 mod create;
 mod delete;
 mod detail;
@@ -11,6 +12,7 @@ pub(crate) mod secrets;
 mod update;
 mod validate;
 
+pub use copy::{copy_credential, copy_credential_check, options_copy};
 pub use list::TypeCredentials;
 pub use options::META;
 pub use render::{CredentialRecord, render_page};

@@ -37,6 +37,7 @@ pub struct Related {
     activity_stream: String,
     object_roles: String,
     access_list: String,
+    copy: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     organization: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,6 +93,7 @@ fn render(
         activity_stream: format!("{base}activity_stream/"),
         object_roles: format!("{base}object_roles/"),
         access_list: format!("{base}access_list/"),
+        copy: format!("{base}copy/"),
         organization: credential
             .organization_id
             .map(|id| format!("/api/v2/organizations/{id}/")),
@@ -111,7 +113,7 @@ fn render(
         user_capabilities: Capabilities {
             edit: caps.edit,
             delete: caps.delete,
-            copy: false,
+            copy: acs_authz::can_copy_credential(&viewer.actor, target).is_ok(),
             use_: usable,
         },
     };
