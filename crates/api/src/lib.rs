@@ -11,6 +11,7 @@ pub mod config;
 pub mod context;
 pub mod error;
 pub mod handlers;
+pub mod heartbeat;
 #[cfg(test)]
 mod hostile_input;
 pub mod housekeeping;

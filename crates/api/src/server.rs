@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::handlers::account::Problem;
 use crate::state::AppState;
-use crate::{bootstrap, handlers, housekeeping, http, pages, routes};
+use crate::{bootstrap, handlers, heartbeat, housekeeping, http, pages, routes};
 use acs_app::settings;
 
 /// How long a client may take to send a request's head (request line and headers) before the
@@ -23,6 +23,7 @@ pub const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 /// migrations, settings from the environment, the first superuser.
 pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
     let rng = SystemRandom::new();
+    let started = chrono::Utc::now().naive_utc();
     bootstrap::data_dir(&config)?;
     let keys = acs_app::secret_key::Keyring::open(
         acs_app::secret_key::KeyFiles::new(&config.secret_key_file),
@@ -40,6 +41,8 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         bootstrap::seed_settings(&mut conn, &config.setting_overrides, &keys.cipher(), &rng)?;
         bootstrap::first_superuser(&mut conn, &config, &rng)?;
         bootstrap::managed_credential_types(&mut conn)?;
+        // Listed by `/api/v2/ping/` from the first request on.
+        crate::heartbeat::first_beat(&mut conn, &config, started)?;
         let lost = acs_runner::fail_unfinished(&mut conn, &config.node_name)?;
         if lost > 0 {
             tracing::warn!(lost, node = %config.node_name, "unfinished runs of this node ended as error");
@@ -69,6 +72,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         rng,
         keys,
         config,
+        started,
         pages,
     }))
 }
@@ -116,6 +120,7 @@ pub fn http_server(
     .shutdown_timeout(10)
     .listen(listener)?
     .run();
-    housekeeping::spawn(schedule);
+    housekeeping::spawn(schedule.clone());
+    heartbeat::spawn(schedule);
     Ok(server)
 }

@@ -34,6 +34,8 @@ pub struct AppState {
     pub runs: acs_runner::RunQueue,
     /// Start-time configuration.
     pub config: Config,
+    /// When this node started (its heartbeats say so).
+    pub started: chrono::NaiveDateTime,
     /// Server-rendered pages.
     pub pages: Pages,
     /// The deployment's secret keys, followed on disk: [`acs_app::secret_key::Keyring::cipher`]

@@ -28,6 +28,7 @@ mod error;
 pub mod external_identities;
 pub mod group_commit;
 pub mod hosts;
+pub mod instances;
 pub mod inventories;
 pub mod inventory_sources;
 pub mod issued_tokens;

@@ -323,6 +323,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    instances (node) {
+        node -> Text,
+        version -> Text,
+        capacity -> BigInt,
+        started -> Timestamp,
+        heartbeat -> Timestamp,
+    }
+}
+
+diesel::table! {
     external_identities (id) {
         id -> BigInt,
         user_id -> BigInt,

@@ -64,6 +64,28 @@ fn ping_is_anonymous(backend: Backend) {
         .expect(200)
         .json();
     assert!(body.is_object(), "{body}");
+    // The reference's fields: this node, alive by its heartbeat, alone.
+    let node = body["active_node"].as_str().expect("the active node");
+    assert!(!node.is_empty(), "{body}");
+    assert_eq!(body["ha"], false, "{body}");
+    let instances = body["instances"].as_array().expect("instances");
+    assert_eq!(instances.len(), 1, "{body}");
+    assert_eq!(instances[0]["node"], node, "{body}");
+    assert_eq!(instances[0]["version"], body["version"], "{body}");
+    assert!(
+        instances[0]["capacity"].as_i64().is_some_and(|c| c > 0),
+        "{body}"
+    );
+    assert!(instances[0]["heartbeat"].is_string(), "{body}");
+    assert_eq!(
+        body["instance_groups"][0]["instances"],
+        serde_json::json!([node]),
+        "{body}"
+    );
+    assert_eq!(
+        body["instance_groups"][0]["capacity"], instances[0]["capacity"],
+        "{body}"
+    );
 }
 
 fn unknown_api_path_is_404_with_detail(backend: Backend) {

@@ -309,3 +309,28 @@ fn memberships_a_directory_login_changes_on_one_node_hold_on_the_other_within_th
     let stale = honoured_within_bound(Instant::now(), refused, probe);
     eprintln!("the directory's removal reached the other node after {stale:?}");
 }
+
+/// `/api/v2/ping/` on either node lists both (by their heartbeats), and names itself.
+#[test]
+fn ping_lists_every_node_alive() {
+    let first = TestServer::start(Backend::Postgres);
+    let second = first.start_peer();
+    let on_first = first.anonymous().get_json("/api/v2/ping/");
+    let on_second = second.anonymous().get_json("/api/v2/ping/");
+    assert_eq!(on_first["ha"], true, "{on_first}");
+    assert_ne!(on_first["active_node"], on_second["active_node"]);
+    let nodes = |ping: &serde_json::Value| -> Vec<String> {
+        ping["instances"]
+            .as_array()
+            .expect("instances")
+            .iter()
+            .map(|instance| instance["node"].as_str().expect("a node").to_owned())
+            .collect()
+    };
+    assert_eq!(nodes(&on_first), nodes(&on_second));
+    for ping in [&on_first, &on_second] {
+        let listed = nodes(ping);
+        assert_eq!(listed.len(), 2, "{ping}");
+        assert!(listed.contains(&ping["active_node"].as_str().expect("a name").to_owned()));
+    }
+}

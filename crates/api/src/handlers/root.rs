@@ -53,7 +53,10 @@ pub async fn api_v2_root() -> HttpResponse {
     }))
 }
 
-/// `GET /api/v2/ping/`: anonymous health check that also proves the database answers.
+/// `GET /api/v2/ping/`: anonymous health check that also proves the database answers, with
+/// the reference's fields: the node answering (`active_node`), the nodes alive on this
+/// database (`instances`, by their heartbeats), whether there are several (`ha`), and the one
+/// group they all take runs in (`instance_groups`).
 pub async fn ping(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let reply = run(&state, &req, |ctx| {
         let backend = match ctx.conn()? {
@@ -61,7 +64,35 @@ pub async fn ping(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<Htt
             acs_storage::DbConnection::Postgres(_) => "postgresql",
         };
         acs_storage::revisions::current(ctx.conn()?)?;
-        Ok(json!({ "version": env!("CARGO_PKG_VERSION"), "database": backend, "status": "ok" }))
+        let since = ctx.now
+            - chrono::Duration::from_std(crate::heartbeat::ALIVE_WITHIN).unwrap_or_default();
+        let alive = acs_storage::instances::alive(ctx.conn()?, since)?;
+        let instances: Vec<_> = alive
+            .iter()
+            .map(|instance| {
+                json!({
+                    "node": instance.node,
+                    "node_type": "hybrid",
+                    "heartbeat": acs_app::timestamp(&instance.heartbeat),
+                    "capacity": instance.capacity,
+                    "version": instance.version,
+                })
+            })
+            .collect();
+        let names: Vec<&str> = alive
+            .iter()
+            .map(|instance| instance.node.as_str())
+            .collect();
+        let capacity: i64 = alive.iter().map(|instance| instance.capacity).sum();
+        Ok(json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "database": backend,
+            "status": "ok",
+            "ha": alive.len() > 1,
+            "active_node": ctx.state.config.node_name,
+            "instances": instances,
+            "instance_groups": [{"name": "default", "capacity": capacity, "instances": names}],
+        }))
     })
     .await?;
     Ok(HttpResponse::Ok().json(reply.value))
