@@ -735,6 +735,22 @@ fn register_activity_and_settings(routes: &mut Routes<'_>) {
     );
 }
 
+/// The copy route of an automation resource.
+fn copies<R: auto::Copied>(routes: &mut Routes<'_>) {
+    routes.add(
+        Endpoint::new(format!("/api/v2/{}/{{id}}/copy/", R::COLLECTION))
+            .get(
+                auto::copy_check::<R>,
+                Op::read("Whether the caller may copy it"),
+            )
+            .post(
+                auto::copy::<R>,
+                Op::action("Copy it under a new name", COPY, 201),
+            )
+            .options(creds::options_copy, Op::metadata("A copy: metadata")),
+    );
+}
+
 /// The collection and detail routes of an automation resource.
 fn automation<R: auto::Resource>(routes: &mut Routes<'_>) {
     let meta = &R::META;
@@ -926,6 +942,9 @@ fn register_automation(routes: &mut Routes<'_>) {
     automation::<auto::Hosts>(routes);
     automation::<auto::InventorySources>(routes);
     automation::<auto::JobTemplates>(routes);
+    copies::<auto::Projects>(routes);
+    copies::<auto::Inventories>(routes);
+    copies::<auto::JobTemplates>(routes);
     register_teams(routes);
     routes.add(
         Endpoint::new("/api/v2/job_templates/{id}/credentials/")

@@ -63,33 +63,47 @@ impl<R: Resource> Create for R {
         let now = ctx.now;
         ctx.write(|conn| {
             let sent = Body::new(&body.0, &principal.actor, &settings);
-            let (input, organization) = R::read(conn, sent)?;
-            R::may_create(conn, &principal.actor, &input, organization)?;
-            let by = principal.user.id;
-            let row = R::insert(Write { conn, by, now }, input).map_err(name_conflict::<R>)?;
-            let granted = if R::OWNS_ROLES {
-                make_creator_admin::<R>(conn, principal, &row)?
-            } else {
-                None
-            };
-            // The answer shows what the creator may do now, the new grant included.
-            let creator = granted.map(|role| principal.with_grant(role));
-            let record = R::render(conn, creator.as_ref().unwrap_or(principal), &row)?;
-            let subject = Subject::named(R::KIND, R::id(&row), R::name(&row));
-            activity::record_creation(conn, now, &principal.user, &subject, &record)?;
-            tracing::info!(
-                actor = principal.user.id,
-                kind = R::KIND,
-                id = R::id(&row),
-                "created"
-            );
-            Ok(record)
+            create_row::<R>(conn, principal, sent, now, |_, _| Ok(()))
         })
     }
 
     fn location(created: &Value) -> Option<String> {
         created["id"].as_i64().map(R::url)
     }
+}
+
+/// Creates a row of `R` from `sent` for `principal` at `now`, as `POST` on the collection does
+/// (read and checked, its creator made its admin, recorded), then does `also` with the new
+/// row in the same transaction; answers the new record.
+pub fn create_row<R: Resource>(
+    conn: &mut acs_storage::DbConnection,
+    principal: &Principal,
+    sent: Body<'_, R::Row>,
+    now: acs_storage::Timestamp,
+    also: impl FnOnce(&mut acs_storage::DbConnection, &R::Row) -> ApiResult<()>,
+) -> ApiResult<Value> {
+    let (input, organization) = R::read(conn, sent)?;
+    R::may_create(conn, &principal.actor, &input, organization)?;
+    let by = principal.user.id;
+    let row = R::insert(Write { conn, by, now }, input).map_err(name_conflict::<R>)?;
+    let granted = if R::OWNS_ROLES {
+        make_creator_admin::<R>(conn, principal, &row)?
+    } else {
+        None
+    };
+    also(conn, &row)?;
+    // The answer shows what the creator may do now, the new grant included.
+    let creator = granted.map(|role| principal.with_grant(role));
+    let record = R::render(conn, creator.as_ref().unwrap_or(principal), &row)?;
+    let subject = Subject::named(R::KIND, R::id(&row), R::name(&row));
+    activity::record_creation(conn, now, &principal.user, &subject, &record)?;
+    tracing::info!(
+        actor = principal.user.id,
+        kind = R::KIND,
+        id = R::id(&row),
+        "created"
+    );
+    Ok(record)
 }
 
 /// The rows of `R` within one inventory (hosts, inventory sources).

@@ -57,6 +57,7 @@ impl Resource for Inventories {
         json!({
             "hosts": format!("{base}hosts/"),
             "inventory_sources": format!("{base}inventory_sources/"),
+            "copy": format!("{base}copy/"),
         })
     }
 

@@ -125,6 +125,7 @@ impl Resource for JobTemplates {
         let mut related = json!({
             "credentials": format!("{base}credentials/"),
             "launch": format!("{base}launch/"),
+            "copy": format!("{base}copy/"),
             "jobs": format!("{base}jobs/"),
         });
         if let Some(project) = row.project_id {

@@ -6,6 +6,7 @@
 //! changes and runs it.
 
 mod collection;
+mod copy;
 mod hosts;
 mod inventories;
 mod inventory_sources;
@@ -17,6 +18,7 @@ pub mod resource;
 mod template_credentials;
 
 pub use collection::InventoryChildren;
+pub use copy::{Copied, copy, copy_check};
 pub use hosts::Hosts;
 pub use inventories::Inventories;
 pub use inventory_sources::InventorySources;

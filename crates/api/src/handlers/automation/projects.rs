@@ -89,6 +89,7 @@ impl Resource for Projects {
         json!({
             "update": format!("{base}update/"),
             "project_updates": format!("{base}project_updates/"),
+            "copy": format!("{base}copy/"),
         })
     }
 

@@ -20,10 +20,10 @@ use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
 use crate::state::AppState;
 use acs_app::activity::{self, Subject};
 
-/// What `OPTIONS` says of the copy.
+/// What `OPTIONS` says of a copy (of a credential, or of an automation resource).
 const META: ResourceMeta = ResourceMeta {
-    name: "Copy Credential",
-    description: "Whether the caller may copy the credential; POST {\"name\": …} copies it.",
+    name: "Copy",
+    description: "Whether the caller may copy the record; POST {\"name\": …} copies it.",
     fields: &[
         FieldMeta::read_only("can_copy", "boolean", "Can copy"),
         FieldMeta::read_only(
