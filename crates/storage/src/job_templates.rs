@@ -36,6 +36,16 @@ pub struct JobTemplate {
     pub created: Timestamp,
     /// Last modification time.
     pub modified: Timestamp,
+    /// The hosts it runs on (an Ansible host pattern; empty: all).
+    pub job_limit: String,
+    /// A launcher may give the limit.
+    pub ask_limit_on_launch: bool,
+    /// A launcher may give the inventory.
+    pub ask_inventory_on_launch: bool,
+    /// A launcher may give the credentials (in place of the template's).
+    pub ask_credential_on_launch: bool,
+    /// A launcher may give extra variables (over the template's).
+    pub ask_variables_on_launch: bool,
 }
 
 /// The values a job template is created or changed with: a `None` takes the column's default on
@@ -57,6 +67,16 @@ pub struct JobTemplateValues {
     pub playbook: Option<String>,
     /// Extra variables as YAML or JSON text.
     pub extra_vars: Option<String>,
+    /// The hosts it runs on.
+    pub job_limit: Option<String>,
+    /// A launcher may give the limit.
+    pub ask_limit_on_launch: Option<bool>,
+    /// A launcher may give the inventory.
+    pub ask_inventory_on_launch: Option<bool>,
+    /// A launcher may give the credentials.
+    pub ask_credential_on_launch: Option<bool>,
+    /// A launcher may give extra variables.
+    pub ask_variables_on_launch: Option<bool>,
 }
 
 crate::row_functions!(job_templates, JobTemplate, stamped JobTemplateValues);

@@ -276,6 +276,11 @@ diesel::table! {
         modified_by -> Nullable<BigInt>,
         created -> Timestamp,
         modified -> Timestamp,
+        job_limit -> Text,
+        ask_limit_on_launch -> Bool,
+        ask_inventory_on_launch -> Bool,
+        ask_credential_on_launch -> Bool,
+        ask_variables_on_launch -> Bool,
     }
 }
 

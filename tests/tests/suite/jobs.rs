@@ -314,6 +314,12 @@ fn a_read_token_cannot_launch(backend: Backend) {
         "a refused launch creates no job"
     );
 
+    // The limit is the launcher's to give once the template prompts for it.
+    admin
+        .patch(&format!("/api/v2/job_templates/{template}/"))
+        .json(&json!({"ask_limit_on_launch": true}))
+        .call()
+        .expect(200);
     let write = admin.with_bearer(&admin.personal_token("write"));
     let path = launch(&write, template, json!({"limit": "localhost", "bogus": 1}));
     let job = wait_for_run(&admin, &path);
@@ -634,6 +640,11 @@ fn machine_and_vault_credentials_reach_the_playbook(backend: Backend) {
     );
     attach(&admin, template, machine);
     attach(&admin, template, vault);
+    admin
+        .patch(&format!("/api/v2/job_templates/{template}/"))
+        .json(&json!({"ask_limit_on_launch": true}))
+        .call()
+        .expect(200);
     let path = launch(&admin, template, json!({"limit": "-localhost"}));
     let job = wait_for_run(&admin, &path);
     // `-localhost` excludes the only host: the play matches nothing, yet the limit was

@@ -30,6 +30,7 @@ mod hostile_input;
 mod https_proxy;
 mod jobs;
 mod key_rotation;
+mod launch_prompts;
 mod layers;
 mod ldap_harness;
 mod list_prefixes;

@@ -11,6 +11,14 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::fields::Text;
 use crate::http::options::{FieldMeta, ResourceMeta};
 
+/// The launch prompts a template may allow, in the order its values read them.
+pub const PROMPTS: [&str; 4] = [
+    "ask_limit_on_launch",
+    "ask_inventory_on_launch",
+    "ask_credential_on_launch",
+    "ask_variables_on_launch",
+];
+
 /// The job template resource.
 #[derive(Debug)]
 pub struct JobTemplates;
@@ -36,6 +44,37 @@ impl Resource for JobTemplates {
                 .required()
                 .max_length(1024),
             FieldMeta::writable("extra_vars", "json", "Extra variables", "In JSON or YAML."),
+            FieldMeta::writable(
+                "limit",
+                "string",
+                "Limit",
+                "Run on these hosts only (an Ansible host pattern).",
+            )
+            .max_length(1024),
+            FieldMeta::writable(
+                "ask_limit_on_launch",
+                "boolean",
+                "Prompt for limit",
+                "A launcher may give the limit.",
+            ),
+            FieldMeta::writable(
+                "ask_inventory_on_launch",
+                "boolean",
+                "Prompt for inventory",
+                "A launcher may give the inventory.",
+            ),
+            FieldMeta::writable(
+                "ask_credential_on_launch",
+                "boolean",
+                "Prompt for credentials",
+                "A launcher may give the credentials, in place of the template's.",
+            ),
+            FieldMeta::writable(
+                "ask_variables_on_launch",
+                "boolean",
+                "Prompt for variables",
+                "A launcher may give extra variables, over the template's.",
+            ),
             FieldMeta::read_only("organization", "id", "Organization"),
         ],
     };
@@ -75,6 +114,12 @@ impl Resource for JobTemplates {
         let playbook = fields.text("playbook", Text::required(1024));
         let playbook = references::relative_path(&mut fields, "playbook", playbook);
         let extra_vars = references::variables(&mut fields, sent.object, "extra_vars");
+        let limit = fields.text("limit", Text::optional(1024));
+        let [ask_limit, ask_inventory, ask_credential, ask_variables] = PROMPTS.map(|prompt| {
+            fields
+                .boolean(prompt)
+                .or_else(|| sent.full.then_some(false))
+        });
         fields.finish()?;
         let project = match project {
             Some(id) => Some(references::project(conn, sent.actor, "project", id)?),
@@ -117,6 +162,11 @@ impl Resource for JobTemplates {
             project_id: Some(Some(project.id)),
             playbook,
             extra_vars: extra_vars.or_else(|| sent.full.then(String::new)),
+            job_limit: limit.or_else(|| sent.full.then(String::new)),
+            ask_limit_on_launch: ask_limit,
+            ask_inventory_on_launch: ask_inventory,
+            ask_credential_on_launch: ask_credential,
+            ask_variables_on_launch: ask_variables,
         };
         Ok((input, project.organization_id))
     }
@@ -144,6 +194,20 @@ impl Resource for JobTemplates {
             ("inventory", json!(row.inventory_id)),
             ("playbook", json!(row.playbook)),
             ("extra_vars", json!(row.extra_vars)),
+            ("limit", json!(row.job_limit)),
+            ("ask_limit_on_launch", json!(row.ask_limit_on_launch)),
+            (
+                "ask_inventory_on_launch",
+                json!(row.ask_inventory_on_launch),
+            ),
+            (
+                "ask_credential_on_launch",
+                json!(row.ask_credential_on_launch),
+            ),
+            (
+                "ask_variables_on_launch",
+                json!(row.ask_variables_on_launch),
+            ),
         ])
     }
 }

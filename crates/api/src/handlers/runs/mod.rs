@@ -7,6 +7,7 @@ mod detail;
 mod events;
 mod list;
 mod options;
+mod prompts;
 mod render;
 mod start;
 mod stdout;

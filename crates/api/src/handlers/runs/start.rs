@@ -12,31 +12,48 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value, json};
 
-use super::render_run;
+use super::{prompts, render_run};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::automation::{InventorySources, JobTemplates, Projects, visible};
+use crate::handlers::automation::{InventorySources, JobTemplates, Projects, references, visible};
 use crate::handlers::frame::{signed_in_reply, signed_in_taking_post};
 use crate::http::body::JsonObject;
-use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::state::AppState;
 
-/// The launch fields ACS reads; others are answered in `ignored_fields`.
-const LAUNCH_FIELDS: [&str; 1] = ["limit"];
-
-/// What `POST …/launch/` reads, for `OPTIONS` (awxkit builds `launch` options from it).
+/// What `POST …/launch/` reads, for `OPTIONS` (awxkit builds `launch` options from it); each
+/// only where the template prompts for it, and answered in `ignored_fields` otherwise.
 pub const LAUNCH_META: ResourceMeta = ResourceMeta {
     name: "Job Template Launch",
     description: "Launches a job of the template.",
-    fields: &[FieldMeta::writable(
-        "limit",
-        "string",
-        "Limit",
-        "Run on these hosts only (an Ansible host pattern).",
-    )
-    .max_length(1024)],
+    fields: &[
+        FieldMeta::writable(
+            "limit",
+            "string",
+            "Limit",
+            "Run on these hosts only (an Ansible host pattern); with ask_limit_on_launch.",
+        )
+        .max_length(1024),
+        FieldMeta::writable(
+            "inventory",
+            "id",
+            "Inventory",
+            "The inventory to run against; with ask_inventory_on_launch.",
+        ),
+        FieldMeta::writable(
+            "credentials",
+            "list",
+            "Credentials",
+            "In place of the template's; with ask_credential_on_launch.",
+        ),
+        FieldMeta::writable(
+            "extra_vars",
+            "json",
+            "Extra variables",
+            "Over the template's; with ask_variables_on_launch.",
+        ),
+    ],
 };
 
 /// `OPTIONS /api/v2/job_templates/<id>/launch/`: the launch fields. It does not depend on the
@@ -54,7 +71,7 @@ pub async fn options_launch(
     Ok(reply.options())
 }
 
-/// What a launch of job template `id` would need.
+/// What a launch of job template `id` would need, and what it may be given.
 pub async fn launch_requirements(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -63,19 +80,46 @@ pub async fn launch_requirements(
     let id = path.into_inner();
     signed_in_taking_post(&req, &state, move |ctx, principal, page_wanted| {
         let (template, governed) = visible::<JobTemplates>(ctx, principal, id)?;
-        let needed = missing_resources(&template);
+        let needed = missing_resources(&template, template.inventory_id);
         let may_launch = page_wanted
             && acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Execute)
                 .is_ok();
+        let conn = ctx.conn()?;
+        let inventory = match template.inventory_id {
+            Some(id) => {
+                let inventory = acs_storage::inventories::find(conn, id)?;
+                json!({"id": inventory.id, "name": inventory.name})
+            }
+            None => json!({}),
+        };
+        let credentials: Vec<Value> = acs_storage::job_templates::credentials_of(conn, id)?
+            .iter()
+            .map(|credential| {
+                json!({
+                    "id": credential.id,
+                    "name": credential.name,
+                    "credential_type": credential.credential_type_id,
+                })
+            })
+            .collect();
+        let inventory_needed = template.inventory_id.is_none() && template.ask_inventory_on_launch;
         let requirements = json!({
-            "can_start_without_user_input": needed.is_empty(),
+            "can_start_without_user_input": needed.is_empty() && !inventory_needed,
             "passwords_needed_to_start": [],
             "variables_needed_to_start": [],
             "credential_needed_to_start": false,
-            "inventory_needed_to_start": template.inventory_id.is_none(),
-            "ask_limit_on_launch": true,
+            "inventory_needed_to_start": inventory_needed,
+            "ask_limit_on_launch": template.ask_limit_on_launch,
+            "ask_inventory_on_launch": template.ask_inventory_on_launch,
+            "ask_credential_on_launch": template.ask_credential_on_launch,
+            "ask_variables_on_launch": template.ask_variables_on_launch,
             "resources_needed_to_start": needed,
-            "defaults": { "limit": "", "extra_vars": template.extra_vars },
+            "defaults": {
+                "limit": template.job_limit,
+                "extra_vars": template.extra_vars,
+                "inventory": inventory,
+                "credentials": credentials,
+            },
             "job_template_data": {
                 "id": template.id,
                 "name": template.name,
@@ -87,18 +131,24 @@ pub async fn launch_requirements(
     .await
 }
 
-fn missing_resources(template: &acs_storage::job_templates::JobTemplate) -> Vec<&'static str> {
+/// What a launch cannot do without: a project, and an inventory (the template's, or the one
+/// given at launch, `inventory`; a template that prompts for one needs it given).
+fn missing_resources(
+    template: &acs_storage::job_templates::JobTemplate,
+    inventory: Option<i64>,
+) -> Vec<&'static str> {
     let mut needed = Vec::new();
     if template.project_id.is_none() {
         needed.push("Job Template Project is missing or undefined.");
     }
-    if template.inventory_id.is_none() {
+    if inventory.is_none() && !template.ask_inventory_on_launch {
         needed.push("Job Template Inventory is missing or undefined.");
     }
     needed
 }
 
-/// Launches a job of template `id`: 201 with the job and `"job": id`.
+/// Launches a job of template `id`: 201 with the job and `"job": id`, the values given that
+/// the template does not prompt for in `ignored_fields`.
 pub async fn launch_job(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -110,40 +160,48 @@ pub async fn launch_job(
         let (template, governed) = visible::<JobTemplates>(ctx, principal, id)?;
         acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Execute)?;
         let organization = governed.organization.unwrap_or_default();
-        let mut fields = FieldReader::new(&body.0, false);
-        let limit = fields
-            .text("limit", Text::optional(1024))
-            .unwrap_or_default();
-        fields.finish()?;
-        let ignored: Map<String, Value> = body
-            .0
-            .iter()
-            .filter(|(key, _)| !LAUNCH_FIELDS.contains(&key.as_str()))
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
-        let needed = missing_resources(&template);
+        let given = prompts::read(&template, &body.0)?;
+        let conn = ctx.conn()?;
+        let inventory = match given.inventory {
+            Some(id) => Some(references::inventory(conn, &principal.actor, id)?.id),
+            None => template.inventory_id,
+        };
+        let defaults = acs_storage::job_templates::credentials_of(conn, id)?;
+        let credentials = match &given.credentials {
+            Some(ids) => prompts::credentials(conn, &principal.actor, &defaults, ids)?,
+            None => defaults.iter().map(|credential| credential.id).collect(),
+        };
+        let extra_vars = match &given.extra_vars {
+            Some(vars) => prompts::merged_variables(&template.extra_vars, vars)?,
+            None => template.extra_vars.clone(),
+        };
+        let limit = given
+            .limit
+            .clone()
+            .unwrap_or_else(|| template.job_limit.clone());
+        let mut needed = missing_resources(&template, inventory);
+        if inventory.is_none() && needed.is_empty() {
+            // Prompted for, and not given.
+            needed.push("Job Template Inventory is missing or undefined.");
+        }
         if !needed.is_empty() {
             let mut body = Map::new();
             body.insert("resources_needed_to_start".into(), json!(needed));
             return Err(ApiError::Invalid(body));
         }
-        let credentials: Vec<i64> = acs_storage::job_templates::credentials_of(ctx.conn()?, id)?
-            .iter()
-            .map(|credential| credential.id)
-            .collect();
         let new = NewUnifiedJob {
             job_template_id: Some(template.id),
             project_id: template.project_id,
-            inventory_id: template.inventory_id,
+            inventory_id: inventory,
             playbook: &template.playbook,
             job_limit: &limit,
-            extra_vars: &template.extra_vars,
+            extra_vars: &extra_vars,
             ..pending(ctx, principal, RunKind::Job, &template.name, organization)
         };
         let job = create(ctx, principal, RunKind::Job, &new, &credentials)?;
         let mut record = render_run(principal, &job, &credentials);
         record["job"] = json!(job.id);
-        record["ignored_fields"] = Value::Object(ignored);
+        record["ignored_fields"] = Value::Object(given.ignored);
         Ok((job.id, record))
     })
     .await?;
