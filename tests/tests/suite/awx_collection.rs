@@ -12,6 +12,7 @@ backend_tests!(
     role_module_grants_and_revokes_idempotently,
     team_and_role_modules_manage_teams_and_their_roles,
     credential_module_copies_and_finds_by_id,
+    job_launch_module_gives_the_prompted_values,
 );
 
 /// (a) one setting by `name`/`value`, (b) several with `settings:`, (c) the same again, which
@@ -631,4 +632,120 @@ fn credential_module_copies_and_finds_by_id(backend: Backend) {
     let original = admin.get_json(&format!("/api/v2/credentials/{original}/"));
     assert_eq!(original["description"], "found by id", "{original}");
     assert_eq!(original["name"], "deploy key", "{original}");
+}
+
+/// The `job_launch` module with the values its template prompts for (it refuses, before
+/// sending anything, one the template does not prompt for, reading the template's
+/// `ask_*_on_launch`).
+const LAUNCH_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    awx.awx.job_launch:
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+  tasks:
+    - name: Launch with prompts
+      awx.awx.job_launch:
+        job_template: deploy
+        organization: Launches
+        inventory: second
+        credentials: [other]
+        limit: "db*"
+        extra_vars: {b: 3}
+      register: launched
+    - name: A value the template does not prompt for
+      awx.awx.job_launch:
+        job_template: deploy
+        organization: Launches
+        job_type: check
+      register: refused
+      ignore_errors: true
+    - name: Report the results
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: "{{ {'launched': launched, 'refused': refused} | to_json }}"
+"#;
+
+fn job_launch_module_gives_the_prompted_values(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let organization = server.create_organization("Launches");
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let root = scratch.path().join("projects");
+    std::fs::create_dir_all(root.join("site")).expect("the project directory");
+    std::fs::write(root.join("site/site.yml"), "- hosts: all\n  tasks: []\n").expect("a playbook");
+    admin
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({ "PROJECTS_ROOT": root }))
+        .call()
+        .expect(200);
+    let created = |path: &str, body: Value| {
+        acs_tests::id_of(&admin.post(path).json(&body).call().expect(201).json())
+    };
+    let project = created(
+        "/api/v2/projects/",
+        json!({"name": "site", "organization": organization, "local_path": "site"}),
+    );
+    let first = created(
+        "/api/v2/inventories/",
+        json!({"name": "first", "organization": organization}),
+    );
+    let second = created(
+        "/api/v2/inventories/",
+        json!({"name": "second", "organization": organization}),
+    );
+    let machine = server.managed_type_id("ssh");
+    let usual = created(
+        "/api/v2/credentials/",
+        json!({"name": "usual", "organization": organization, "credential_type": machine, "inputs": {"username": "u"}}),
+    );
+    let other = created(
+        "/api/v2/credentials/",
+        json!({"name": "other", "organization": organization, "credential_type": machine, "inputs": {"username": "o"}}),
+    );
+    let template = created(
+        "/api/v2/job_templates/",
+        json!({
+            "name": "deploy", "project": project, "inventory": first, "playbook": "site.yml",
+            "extra_vars": "a: 1", "ask_limit_on_launch": true, "ask_inventory_on_launch": true,
+            "ask_credential_on_launch": true, "ask_variables_on_launch": true,
+        }),
+    );
+    admin
+        .post(&format!("/api/v2/job_templates/{template}/credentials/"))
+        .json(&json!({"id": usual}))
+        .call()
+        .expect(204);
+    let (report, log) = played(
+        scratch.path(),
+        LAUNCH_PLAYBOOK,
+        json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+        }),
+    );
+    let launched = &report["launched"];
+    assert_eq!(launched["changed"], true, "{launched}\n{log}");
+    let job = admin.get_json(&format!("/api/v2/jobs/{}/", launched["id"]));
+    assert_eq!(job["inventory"], second, "{job}");
+    assert_eq!(job["limit"], "db*", "{job}");
+    assert_eq!(job["credentials"], json!([other]), "{job}");
+    let variables: Value =
+        serde_json::from_str(job["extra_vars"].as_str().expect("text")).expect("JSON");
+    assert_eq!(variables, json!({"a": 1, "b": 3}), "{job}");
+    let refused = &report["refused"];
+    assert_eq!(refused["failed"], true, "{refused}");
+    assert_eq!(
+        refused["errors"],
+        json!([
+            "The field job_type was specified but the job template does not allow for it to be overridden"
+        ]),
+        "{refused}"
+    );
 }

@@ -178,6 +178,21 @@ fn a_template_may_leave_its_inventory_to_the_launcher(backend: Backend) {
         &json!({"name": "anywhere", "project": project, "playbook": "site.yml", "ask_inventory_on_launch": true}),
     );
     let launch = format!("/api/v2/job_templates/{template}/launch/");
+    // The reference's other prompts are shown off, and cannot be turned on.
+    let path = format!("/api/v2/job_templates/{template}/");
+    assert_eq!(admin.get_json(&path)["ask_tags_on_launch"], false);
+    let refused = admin
+        .patch(&path)
+        .json(&json!({"ask_tags_on_launch": true}))
+        .call()
+        .expect(400)
+        .field_errors("ask_tags_on_launch");
+    assert!(refused[0].contains("cannot prompt"), "{refused:?}");
+    admin
+        .patch(&path)
+        .json(&json!({"ask_tags_on_launch": false}))
+        .call()
+        .expect(200);
     let asked = admin.get_json(&launch);
     assert_eq!(asked["inventory_needed_to_start"], true, "{asked}");
     assert_eq!(asked["can_start_without_user_input"], false, "{asked}");

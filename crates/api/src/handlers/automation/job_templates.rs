@@ -19,6 +19,24 @@ pub const PROMPTS: [&str; 4] = [
     "ask_variables_on_launch",
 ];
 
+/// The reference's other prompts: ACS's templates have none of these values to prompt for
+/// (or, for execution environments, instance groups and labels, no such thing), so each is
+/// shown `false`, and asking for one is refused rather than silently not done.
+pub const UNSUPPORTED_PROMPTS: [&str; 12] = [
+    "ask_scm_branch_on_launch",
+    "ask_diff_mode_on_launch",
+    "ask_tags_on_launch",
+    "ask_skip_tags_on_launch",
+    "ask_job_type_on_launch",
+    "ask_verbosity_on_launch",
+    "ask_execution_environment_on_launch",
+    "ask_labels_on_launch",
+    "ask_forks_on_launch",
+    "ask_job_slice_count_on_launch",
+    "ask_timeout_on_launch",
+    "ask_instance_groups_on_launch",
+];
+
 /// The job template resource.
 #[derive(Debug)]
 pub struct JobTemplates;
@@ -115,6 +133,11 @@ impl Resource for JobTemplates {
         let playbook = references::relative_path(&mut fields, "playbook", playbook);
         let extra_vars = references::variables(&mut fields, sent.object, "extra_vars");
         let limit = fields.text("limit", Text::optional(1024));
+        for prompt in UNSUPPORTED_PROMPTS {
+            if fields.boolean(prompt) == Some(true) {
+                fields.error(prompt, "ACS cannot prompt for this at launch.");
+            }
+        }
         let [ask_limit, ask_inventory, ask_credential, ask_variables] = PROMPTS.map(|prompt| {
             fields
                 .boolean(prompt)
@@ -188,7 +211,7 @@ impl Resource for JobTemplates {
     }
 
     fn fields(_: &mut DbConnection, row: &JobTemplate) -> ApiResult<Vec<(&'static str, Value)>> {
-        Ok(vec![
+        Ok([
             ("organization", json!(row.organization_id)),
             ("project", json!(row.project_id)),
             ("inventory", json!(row.inventory_id)),
@@ -208,6 +231,9 @@ impl Resource for JobTemplates {
                 "ask_variables_on_launch",
                 json!(row.ask_variables_on_launch),
             ),
-        ])
+        ]
+        .into_iter()
+        .chain(UNSUPPORTED_PROMPTS.map(|prompt| (prompt, json!(false))))
+        .collect())
     }
 }
