@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 backend_tests!(
     the_roles_list_shows_the_roles_of_what_the_caller_sees,
     access_lists_name_everyone_with_access_and_why,
+    grant_lists_describe_the_grant_to_who_may_post,
 );
 
 /// The `(resource_type, resource_id)` of every listed role (`None`s for the system roles).
@@ -272,4 +273,51 @@ fn access_lists_name_everyone_with_access_and_why(backend: Backend) {
         record["related"]["access_list"],
         format!("/api/v2/credentials/{credential}/access_list/")
     );
+}
+
+/// `OPTIONS` on the lists roles are granted through describes the grant's body (`POST`), as
+/// the reference does and awxkit's `import` reads; to a read-scoped token only the `GET`;
+/// an access list is only read.
+fn grant_lists_describe_the_grant_to_who_may_post(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let user = server.create_user("alice", "Alice-pass-1", false);
+    let organization = server.create_organization("Ops");
+    let role = admin.get_json(&format!("/api/v2/organizations/{organization}/"))["summary_fields"]
+        ["object_roles"]["member_role"]["id"]
+        .as_i64()
+        .expect("the member role");
+    for (path, id_help) in [
+        (
+            format!("/api/v2/users/{user}/roles/"),
+            "Database ID for this role.",
+        ),
+        (
+            format!("/api/v2/roles/{role}/users/"),
+            "Database ID for this user.",
+        ),
+    ] {
+        let options = admin.options(&path).call().expect(200).json();
+        let post = &options["actions"]["POST"];
+        assert_eq!(post["id"]["help_text"], id_help, "{path}: {options}");
+        assert_eq!(post["id"]["required"], true, "{path}: {options}");
+        assert!(post["disassociate"].is_object(), "{path}: {options}");
+    }
+    // A read-scoped token writes nothing: only the `GET`.
+    let reader = admin.with_bearer(&admin.personal_token("read"));
+    let options = reader
+        .options(&format!("/api/v2/users/{user}/roles/"))
+        .call()
+        .expect(200)
+        .json();
+    assert!(options["actions"]["GET"].is_object(), "{options}");
+    assert!(options["actions"].get("POST").is_none(), "{options}");
+    let access = admin
+        .options(&format!(
+            "/api/v2/organizations/{organization}/access_list/"
+        ))
+        .call()
+        .expect(200)
+        .json();
+    assert!(access["actions"].get("POST").is_none(), "{access}");
 }

@@ -220,6 +220,17 @@ impl ResourceMeta {
         (Value::Object(self.body(None)), allow.to_owned())
     }
 
+    /// Metadata of a list one associates records through (a role's users, a user's roles):
+    /// `GET` of the records, and, when given, `POST` of `post`, the association's body.
+    pub fn association(&self, post: Option<&'static [FieldMeta]>) -> (Value, String) {
+        let mut body = self.body(None);
+        if let (Some(fields), Some(Value::Object(actions))) = (post, body.get_mut("actions")) {
+            let association = ResourceMeta { fields, ..*self };
+            actions.insert("POST".into(), association.write_action());
+        }
+        (Value::Object(body), "GET, POST, HEAD, OPTIONS".to_owned())
+    }
+
     /// Metadata of a detail; `can_change` adds the `PUT` action. The `Allow` header lists
     /// every method the view implements: awxkit probes `OPTIONS /<collection>/1/` once to
     /// decide which subcommands exist, so it must not depend on which object 1 is.

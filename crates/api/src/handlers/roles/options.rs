@@ -58,10 +58,28 @@ pub async fn options_role(req: HttpRequest, state: web::Data<AppState>) -> ApiRe
 }
 
 /// The metadata of a list one grants roles through (`/roles/<id>/users/`,
-/// `/users/<id>/roles/`).
+/// `/users/<id>/roles/`, a team's): to a caller who may write, the `POST` of the grant's
+/// body too, which awxkit's `import` reads to know what to send (without it, it warns and
+/// guesses). An access list is only read.
 pub async fn options_grants(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    answer_read_only(req, state, &META, "GET, POST, HEAD, OPTIONS").await
+    let path = req.path().to_owned();
+    let grant = if path.ends_with("/access_list/") {
+        None
+    } else if path.ends_with("/roles/") {
+        Some(GRANT_FIELDS)
+    } else if path.starts_with("/api/v2/roles/") && path.ends_with("/teams/") {
+        Some(GRANT_TO_TEAM_FIELDS)
+    } else {
+        Some(GRANT_TO_USER_FIELDS)
+    };
+    let reply = crate::context::run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let post = grant.filter(|_| !principal.actor.read_only);
+        Ok(META.association(post))
+    })
+    .await?;
+    Ok(reply.options())
 }
