@@ -778,6 +778,58 @@ impl Agent {
         self.get(path).call().expect(200).json()
     }
 
+    /// The results of the list at `path` (one page, whose `count` must agree), each as
+    /// `item` reads it, sorted.
+    #[track_caller]
+    fn listed<T: Ord>(&self, path: &str, item: impl Fn(&Value) -> T) -> Vec<T> {
+        let page = self.get_json(path);
+        let mut items: Vec<T> = page["results"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no results in {page}"))
+            .iter()
+            .map(item)
+            .collect();
+        assert_eq!(
+            page["count"],
+            serde_json::json!(items.len()),
+            "{path}: {page}"
+        );
+        items.sort();
+        items
+    }
+
+    /// The ids listed at `path`, sorted.
+    #[track_caller]
+    pub fn ids_at(&self, path: &str) -> Vec<i64> {
+        self.listed(path, id_of)
+    }
+
+    /// The usernames listed at `path`, sorted.
+    #[track_caller]
+    pub fn usernames_at(&self, path: &str) -> Vec<String> {
+        self.listed(path, |user| {
+            user["username"].as_str().expect("a username").to_owned()
+        })
+    }
+
+    /// The activity-stream entries whose changes name `source` (`ldap`, `oidc:<provider>`),
+    /// oldest first, each as `operation changes`.
+    pub fn activity_from(&self, source: &str) -> Vec<String> {
+        self.get_json("/api/v2/activity_stream/?page_size=200&order_by=id")["results"]
+            .as_array()
+            .expect("a page")
+            .iter()
+            .filter(|entry| entry["changes"]["source"] == source)
+            .map(|entry| {
+                format!(
+                    "{} {}",
+                    entry["operation"].as_str().unwrap_or(""),
+                    entry["changes"]
+                )
+            })
+            .collect()
+    }
+
     /// The value of cookie `name` in this agent's jar (panics for agents without a jar).
     pub fn cookie(&self, name: &str) -> Option<String> {
         let jar = self.jar.as_ref().expect("this agent has no cookie jar");

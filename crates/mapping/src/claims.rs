@@ -15,7 +15,6 @@
 use serde_json::{Map, Value, json};
 
 use crate::fields::{allow_only, boolean, dictionary, entries, organization_of};
-use crate::plan::decide;
 use crate::{MapError, OrganizationRole, Plan};
 
 /// Who a role of a claim map entry is for.
@@ -256,16 +255,15 @@ impl GroupClaimMaps {
                 ),
                 (OrganizationRole::Member, &entry.users, entry.remove_users),
             ] {
-                if let Some(change) = decide(matched.matches(groups), remove) {
-                    plan.organizations.push((name.clone(), role, change));
-                }
+                plan.organization_role(name, role, (matched.matches(groups), remove));
             }
         }
         for (name, entry) in &self.teams {
-            if let Some(change) = decide(entry.users.matches(groups), entry.remove) {
-                plan.teams
-                    .push((entry.organization.clone(), name.clone(), change));
-            }
+            plan.team(
+                &entry.organization,
+                name,
+                (entry.users.matches(groups), entry.remove),
+            );
         }
         let member = |wanted: &Option<Vec<String>>| {
             wanted

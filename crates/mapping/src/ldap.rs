@@ -9,7 +9,6 @@
 use serde_json::{Map, Value, json};
 
 use crate::fields::{allow_only, boolean, dictionary, entries, organization_of};
-use crate::plan::decide;
 use crate::{Dn, GroupMatch, MapError, OrganizationRole, Plan};
 
 /// One organization's entry of `AUTH_LDAP_ORGANIZATION_MAP`.
@@ -96,16 +95,15 @@ impl LdapMaps {
                 ),
                 (OrganizationRole::Member, &entry.users, entry.remove_users),
             ] {
-                if let Some(change) = decide(matched.matches(groups), remove) {
-                    plan.organizations.push((name.clone(), role, change));
-                }
+                plan.organization_role(name, role, (matched.matches(groups), remove));
             }
         }
         for (name, entry) in &self.teams {
-            if let Some(change) = decide(entry.users.matches(groups), entry.remove) {
-                plan.teams
-                    .push((entry.organization.clone(), name.clone(), change));
-            }
+            plan.team(
+                &entry.organization,
+                name,
+                (entry.users.matches(groups), entry.remove),
+            );
         }
         let member = |wanted: &Option<Vec<(String, Dn)>>| {
             wanted

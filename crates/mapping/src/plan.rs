@@ -99,8 +99,36 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// Adds what a role of organization `name` becomes when its map value `matched` the user
+    /// (`None`: the value leaves it as it is) and its remove flag is `remove`.
+    pub(crate) fn organization_role(
+        &mut self,
+        name: &str,
+        role: OrganizationRole,
+        (matched, remove): (Option<bool>, bool),
+    ) {
+        if let Some(change) = decide(matched, remove) {
+            self.organizations.push((name.to_owned(), role, change));
+        }
+    }
+
+    /// Adds what membership of team `team` of `organization` becomes, as for a role.
+    pub(crate) fn team(
+        &mut self,
+        organization: &str,
+        team: &str,
+        (matched, remove): (Option<bool>, bool),
+    ) {
+        if let Some(change) = decide(matched, remove) {
+            self.teams
+                .push((organization.to_owned(), team.to_owned(), change));
+        }
+    }
+}
+
 /// What a role's match and remove flag make of a login: hold it, lose it, or leave it.
-pub(crate) fn decide(matched: Option<bool>, remove: bool) -> Option<Change> {
+fn decide(matched: Option<bool>, remove: bool) -> Option<Change> {
     match matched {
         Some(true) => Some(Change::Add),
         Some(false) if remove => Some(Change::Remove),

@@ -5,7 +5,6 @@
 use regex::Regex;
 use serde_json::{Map, Value, json};
 
-use crate::plan::decide;
 use crate::{MapError, OrganizationRole, Plan};
 
 /// One literal or pattern of a map value.
@@ -216,21 +215,20 @@ impl SocialMaps {
     pub fn plan(&self, username: &str, email: &str) -> Plan {
         let mut plan = Plan::default();
         for (key, entry) in &self.organizations {
-            let name = entry.alias.clone().unwrap_or_else(|| key.clone());
+            let name = entry.alias.as_deref().unwrap_or(key);
             for (role, matched, remove) in [
                 (OrganizationRole::Admin, &entry.admins, entry.remove_admins),
                 (OrganizationRole::Member, &entry.users, entry.remove_users),
             ] {
-                if let Some(change) = decide(matched.matches(username, email), remove) {
-                    plan.organizations.push((name.clone(), role, change));
-                }
+                plan.organization_role(name, role, (matched.matches(username, email), remove));
             }
         }
         for (name, entry) in &self.teams {
-            if let Some(change) = decide(entry.users.matches(username, email), entry.remove) {
-                plan.teams
-                    .push((entry.organization.clone(), name.clone(), change));
-            }
+            plan.team(
+                &entry.organization,
+                name,
+                (entry.users.matches(username, email), entry.remove),
+            );
         }
         plan
     }

@@ -137,16 +137,6 @@ fn copying_needs_the_original_and_its_owner(backend: Backend) {
     );
 }
 
-/// The ids listed at `path`.
-fn ids_at(agent: &Agent, path: &str) -> Vec<i64> {
-    agent.get_json(path)["results"]
-        .as_array()
-        .expect("a page")
-        .iter()
-        .map(id_of)
-        .collect()
-}
-
 /// Grants `user` the role `field` of the record at `path`.
 fn grant(admin: &Agent, path: &str, field: &str, user: i64) {
     let record: Value = admin.get_json(path);
@@ -227,10 +217,7 @@ fn automation_resources_are_copied_with_what_belongs_with_them(backend: Backend)
         assert_eq!(copy[field], template[field], "{field}: {copy}");
     }
     assert_eq!(
-        ids_at(
-            &admin,
-            &format!("/api/v2/job_templates/{copy_id}/credentials/")
-        ),
+        admin.ids_at(&format!("/api/v2/job_templates/{copy_id}/credentials/")),
         [credential]
     );
 
@@ -271,11 +258,9 @@ fn automation_resources_are_copied_with_what_belongs_with_them(backend: Backend)
             .json(),
     );
     assert!(
-        ids_at(
-            &admin,
-            &format!("/api/v2/job_templates/{theirs}/credentials/")
-        )
-        .is_empty()
+        admin
+            .ids_at(&format!("/api/v2/job_templates/{theirs}/credentials/"))
+            .is_empty()
     );
     // Its creator administers the copy, as any template they make.
     planner

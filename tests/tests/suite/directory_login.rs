@@ -376,40 +376,11 @@ fn search_groups(server: &TestServer, directory: &Directory, more: Value) {
         .expect(200);
 }
 
-/// The usernames listed at `path`.
-fn usernames(agent: &Agent, path: &str) -> Vec<String> {
-    let mut names: Vec<String> = agent.get_json(path)["results"]
-        .as_array()
-        .expect("a page")
-        .iter()
-        .map(|user| user["username"].as_str().expect("a username").to_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// The id of the one object at `path` (a filtered list).
 fn only_id(agent: &Agent, path: &str) -> i64 {
     let page = agent.get_json(path);
     assert_eq!(page["count"], 1, "{path}: {page}");
     page["results"][0]["id"].as_i64().expect("an id")
-}
-
-/// The activity-stream entries a directory login wrote, as `operation changes`.
-fn directory_activity(agent: &Agent) -> Vec<String> {
-    agent.get_json("/api/v2/activity_stream/?page_size=200&order_by=id")["results"]
-        .as_array()
-        .expect("a page")
-        .iter()
-        .filter(|entry| entry["changes"]["source"] == "ldap")
-        .map(|entry| {
-            format!(
-                "{} {}",
-                entry["operation"].as_str().unwrap_or(""),
-                entry["changes"]
-            )
-        })
-        .collect()
 }
 
 fn directory_groups_decide_memberships_and_flags(backend: Backend) {
@@ -456,11 +427,11 @@ fn directory_groups_decide_memberships_and_flags(backend: Backend) {
         &format!("/api/v2/teams/?name=On-call&organization={ops}"),
     );
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/organizations/{ops}/admins/")),
+        admin.usernames_at(&format!("/api/v2/organizations/{ops}/admins/")),
         ["gina"]
     );
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        admin.usernames_at(&format!("/api/v2/teams/{on_call}/users/")),
         ["gina"]
     );
 
@@ -468,15 +439,16 @@ fn directory_groups_decide_memberships_and_flags(backend: Backend) {
     let hugo_id = me(&hugo)["id"].as_i64().expect("hugo's id");
     assert_eq!(me(&hugo)["is_system_auditor"], false);
     assert!(
-        usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"))
+        admin
+            .usernames_at(&format!("/api/v2/organizations/{ops}/users/"))
             .contains(&"hugo".to_owned())
     );
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/organizations/{ops}/admins/")),
+        admin.usernames_at(&format!("/api/v2/organizations/{ops}/admins/")),
         ["gina"]
     );
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        admin.usernames_at(&format!("/api/v2/teams/{on_call}/users/")),
         ["gina", "hugo"]
     );
 
@@ -494,7 +466,7 @@ fn directory_groups_decide_memberships_and_flags(backend: Backend) {
 
     // Each change once: two made, gina's three roles and one flag, hugo's two roles; a login
     // that changes nothing writes nothing.
-    let written = directory_activity(&admin);
+    let written = admin.activity_from("ldap");
     assert_eq!(written.len(), 8, "{written:#?}");
     assert_eq!(
         written
@@ -519,25 +491,26 @@ fn directory_groups_decide_memberships_and_flags(backend: Backend) {
     );
     me(&gina);
     me(&server.anonymous().with_basic("hugo", "hug0-dir-pw"));
-    assert_eq!(directory_activity(&admin).len(), 8);
+    assert_eq!(admin.activity_from("ldap").len(), 8);
 
     // Leaving a group in the directory takes the membership away at the next login.
     directory.remove_group_member("ops", "hugo");
     directory.remove_group_member("auditors", "gina");
     me(&server.anonymous().with_basic("hugo", "hug0-dir-pw"));
     assert!(
-        !usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"))
+        !admin
+            .usernames_at(&format!("/api/v2/organizations/{ops}/users/"))
             .contains(&"hugo".to_owned())
     );
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        admin.usernames_at(&format!("/api/v2/teams/{on_call}/users/")),
         ["gina"]
     );
     assert_eq!(
         me(&server.anonymous().with_basic("gina", "g1na-dir-pw"))["is_system_auditor"],
         false
     );
-    let written = directory_activity(&admin);
+    let written = admin.activity_from("ldap");
     assert_eq!(written.len(), 11, "{written:#?}");
     assert_eq!(
         written
@@ -561,11 +534,12 @@ fn directory_groups_decide_memberships_and_flags(backend: Backend) {
     directory.remove_group_member("ops", "hugo");
     me(&server.anonymous().with_basic("hugo", "hug0-dir-pw"));
     assert!(
-        usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"))
+        admin
+            .usernames_at(&format!("/api/v2/organizations/{ops}/users/"))
             .contains(&"hugo".to_owned())
     );
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        admin.usernames_at(&format!("/api/v2/teams/{on_call}/users/")),
         ["gina", "hugo"]
     );
 
@@ -657,10 +631,7 @@ fn require_group_and_other_group_types(backend: Backend) {
     me(&server.anonymous().with_basic("kurt", "kurt-dir-pw"));
     let organization = only_id(&admin, "/api/v2/organizations/?name=Engineering");
     assert_eq!(
-        usernames(
-            &admin,
-            &format!("/api/v2/organizations/{organization}/users/")
-        ),
+        admin.usernames_at(&format!("/api/v2/organizations/{organization}/users/")),
         ["kurt"]
     );
 
@@ -680,7 +651,7 @@ fn require_group_and_other_group_types(backend: Backend) {
     me(&server.anonymous().with_basic("jill", "jill-dir-pw"));
     let dev = only_id(&admin, "/api/v2/organizations/?name=Dev");
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/organizations/{dev}/users/")),
+        admin.usernames_at(&format!("/api/v2/organizations/{dev}/users/")),
         ["jill"]
     );
 

@@ -4,37 +4,8 @@
 //! plain filters; what a caller may not see stays out whatever the prefixes say. The
 //! collection's "id or name" lookup (`?or__id=3&or__username=3`) is the everyday case.
 
-use acs_tests::{Agent, Backend, Call, TestServer, backend_tests, id_of};
+use acs_tests::{Backend, Call, TestServer, backend_tests, id_of};
 use serde_json::json;
-
-/// The usernames listed at `path`, sorted.
-#[track_caller]
-fn usernames(agent: &Agent, path: &str) -> Vec<String> {
-    let page = agent.get_json(path);
-    let mut names: Vec<String> = page["results"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no results in {page}"))
-        .iter()
-        .map(|user| user["username"].as_str().expect("a username").to_owned())
-        .collect();
-    assert_eq!(page["count"], json!(names.len()), "{path}: {page}");
-    names.sort();
-    names
-}
-
-/// The ids listed at `path`, sorted.
-#[track_caller]
-fn ids(agent: &Agent, path: &str) -> Vec<i64> {
-    let page = agent.get_json(path);
-    let mut ids: Vec<i64> = page["results"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no results in {page}"))
-        .iter()
-        .map(id_of)
-        .collect();
-    ids.sort_unstable();
-    ids
-}
 
 fn users_are_found_by_id_or_name(backend: Backend) {
     let server = TestServer::start(backend);
@@ -44,56 +15,41 @@ fn users_are_found_by_id_or_name(backend: Backend) {
     server.create_user("carol", "Carol-pass-1", false);
     // The collection's lookup, given an id and given a name.
     assert_eq!(
-        usernames(
-            &admin,
-            &format!("/api/v2/users/?or__id={bob}&or__username={bob}")
-        ),
+        admin.usernames_at(&format!("/api/v2/users/?or__id={bob}&or__username={bob}")),
         ["bob"]
     );
     assert_eq!(
-        usernames(&admin, "/api/v2/users/?or__id=99999&or__username=carol"),
+        admin.usernames_at("/api/v2/users/?or__id=99999&or__username=carol"),
         ["carol"]
     );
     // Lookups, repeated keys, and a plain filter beside the alternatives.
     assert_eq!(
-        usernames(
-            &admin,
-            "/api/v2/users/?or__username__startswith=al&or__username__endswith=ol"
-        ),
+        admin.usernames_at("/api/v2/users/?or__username__startswith=al&or__username__endswith=ol"),
         ["alice", "carol"]
     );
     assert_eq!(
-        usernames(&admin, "/api/v2/users/?or__username=alice&or__username=bob"),
+        admin.usernames_at("/api/v2/users/?or__username=alice&or__username=bob"),
         ["alice", "bob"]
     );
     assert_eq!(
-        usernames(
-            &admin,
-            "/api/v2/users/?is_superuser=false&or__username=admin&or__username=bob"
-        ),
+        admin.usernames_at("/api/v2/users/?is_superuser=false&or__username=admin&or__username=bob"),
         ["bob"]
     );
     // not__, alone, with a lookup, and inside an or__.
     assert_eq!(
-        usernames(&admin, "/api/v2/users/?not__username__icontains=a"),
+        admin.usernames_at("/api/v2/users/?not__username__icontains=a"),
         ["bob"]
     );
     assert_eq!(
-        usernames(
-            &admin,
-            "/api/v2/users/?not__is_superuser=true&not__username=alice"
-        ),
+        admin.usernames_at("/api/v2/users/?not__is_superuser=true&not__username=alice"),
         ["bob", "carol"]
     );
     assert_eq!(
-        usernames(
-            &admin,
-            "/api/v2/users/?or__not__username__icontains=o&or__username=bob"
-        ),
+        admin.usernames_at("/api/v2/users/?or__not__username__icontains=o&or__username=bob"),
         ["admin", "alice", "bob"]
     );
     assert_eq!(
-        usernames(&admin, "/api/v2/users/?chain__username=alice"),
+        admin.usernames_at("/api/v2/users/?chain__username=alice"),
         ["alice"]
     );
 }
@@ -177,22 +133,20 @@ fn prefixes_never_show_what_the_caller_may_not_see(backend: Backend) {
     let shared = credential("shared", ("organization", organization));
     let bob_agent = server.as_user("bob", "Bob-pass-1");
     assert_eq!(
-        ids(
-            &bob_agent,
-            &format!("/api/v2/credentials/?or__id={alices}&or__name=bob's")
-        ),
+        bob_agent.ids_at(&format!(
+            "/api/v2/credentials/?or__id={alices}&or__name=bob's"
+        )),
         [bobs]
     );
     assert_eq!(
-        ids(&bob_agent, &format!("/api/v2/credentials/?not__id={bobs}")),
+        bob_agent.ids_at(&format!("/api/v2/credentials/?not__id={bobs}")),
         Vec::<i64>::new()
     );
     // not__ on a nullable field keeps the rows where it is null (the personal ones).
     assert_eq!(
-        ids(
-            &admin,
-            &format!("/api/v2/credentials/?not__organization={organization}")
-        ),
+        admin.ids_at(&format!(
+            "/api/v2/credentials/?not__organization={organization}"
+        )),
         {
             let mut personal = vec![alices, bobs];
             personal.sort_unstable();
@@ -200,10 +154,9 @@ fn prefixes_never_show_what_the_caller_may_not_see(backend: Backend) {
         }
     );
     assert_eq!(
-        ids(
-            &admin,
-            &format!("/api/v2/credentials/?or__organization={organization}&or__user={bob}")
-        ),
+        admin.ids_at(&format!(
+            "/api/v2/credentials/?or__organization={organization}&or__user={bob}"
+        )),
         {
             let mut both = vec![bobs, shared];
             both.sort_unstable();

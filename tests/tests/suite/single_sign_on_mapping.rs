@@ -82,39 +82,11 @@ fn sign_in_with(server: &TestServer, browser: &Agent, login: &str) -> acs_tests:
     browser.get(&path).call()
 }
 
-fn usernames(agent: &Agent, path: &str) -> Vec<String> {
-    let mut names: Vec<String> = agent.get_json(path)["results"]
-        .as_array()
-        .expect("a page")
-        .iter()
-        .map(|user| user["username"].as_str().expect("a username").to_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// The id of the organization `name`, which must exist.
 fn organization(agent: &Agent, name: &str) -> i64 {
     let page = agent.get_json(&format!("/api/v2/organizations/?name={name}"));
     assert_eq!(page["count"], 1, "{name}: {page}");
     page["results"][0]["id"].as_i64().expect("an id")
-}
-
-/// The activity-stream entries the sign-ins wrote, as `operation changes`.
-fn sign_in_activity(agent: &Agent) -> Vec<String> {
-    agent.get_json("/api/v2/activity_stream/?page_size=200&order_by=id")["results"]
-        .as_array()
-        .expect("a page")
-        .iter()
-        .filter(|entry| entry["changes"]["source"] == "oidc:corp")
-        .map(|entry| {
-            format!(
-                "{} {}",
-                entry["operation"].as_str().unwrap_or(""),
-                entry["changes"]
-            )
-        })
-        .collect()
 }
 
 fn maps_match_username_or_email(backend: Backend) {
@@ -154,15 +126,15 @@ fn maps_match_username_or_email(backend: Backend) {
     sign_in(&server, "carol");
     let default = organization(&admin, "Default");
     let eng = organization(&admin, "Eng");
-    let members = usernames(&admin, &format!("/api/v2/organizations/{default}/users/"));
+    let members = admin.usernames_at(&format!("/api/v2/organizations/{default}/users/"));
     for name in ["alice", "adm-bob", "carol"] {
         assert!(members.contains(&name.to_owned()), "{members:?}");
     }
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/organizations/{eng}/admins/")),
+        admin.usernames_at(&format!("/api/v2/organizations/{eng}/admins/")),
         ["adm-bob", "alice"]
     );
-    let eng_members = usernames(&admin, &format!("/api/v2/organizations/{eng}/users/"));
+    let eng_members = admin.usernames_at(&format!("/api/v2/organizations/{eng}/users/"));
     assert!(eng_members.contains(&"alice".to_owned()), "{eng_members:?}");
     assert!(
         !eng_members.contains(&"carol".to_owned()),
@@ -172,14 +144,14 @@ fn maps_match_username_or_email(backend: Backend) {
     assert_eq!(team["count"], 1, "{team}");
     let oncall = team["results"][0]["id"].as_i64().expect("an id");
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/teams/{oncall}/users/")),
+        admin.usernames_at(&format!("/api/v2/teams/{oncall}/users/")),
         ["carol"]
     );
 
     // Each change once: Default, Eng and Oncall made; alice's Default, Eng admin, Eng
     // member; adm-bob's Default and Eng admin (his capital E misses the case-sensitive
     // users pattern); carol's Default and Oncall. Signing in again changes nothing.
-    let written = sign_in_activity(&admin);
+    let written = admin.activity_from("oidc:corp");
     assert_eq!(
         written.iter().filter(|e| e.starts_with("create ")).count(),
         3,
@@ -196,7 +168,7 @@ fn maps_match_username_or_email(backend: Backend) {
     assert_eq!(written.len(), 10, "{written:#?}");
     sign_in(&server, "alice");
     sign_in(&server, "carol");
-    assert_eq!(sign_in_activity(&admin).len(), 10);
+    assert_eq!(admin.activity_from("oidc:corp").len(), 10);
 
     // A map that no longer matches removes where the remove flags are on (the default),
     // and keeps where they are off.
@@ -211,13 +183,17 @@ fn maps_match_username_or_email(backend: Backend) {
     sign_in(&server, "alice");
     sign_in(&server, "carol");
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/organizations/{eng}/admins/")),
+        admin.usernames_at(&format!("/api/v2/organizations/{eng}/admins/")),
         ["adm-bob"]
     );
-    let eng_members = usernames(&admin, &format!("/api/v2/organizations/{eng}/users/"));
+    let eng_members = admin.usernames_at(&format!("/api/v2/organizations/{eng}/users/"));
     assert!(eng_members.contains(&"alice".to_owned()), "{eng_members:?}");
-    assert!(usernames(&admin, &format!("/api/v2/teams/{oncall}/users/")).is_empty());
-    let written = sign_in_activity(&admin);
+    assert!(
+        admin
+            .usernames_at(&format!("/api/v2/teams/{oncall}/users/"))
+            .is_empty()
+    );
+    let written = admin.activity_from("oidc:corp");
     assert_eq!(
         written
             .iter()
@@ -228,7 +204,9 @@ fn maps_match_username_or_email(backend: Backend) {
     );
     // Default is in no map now: nobody leaves it.
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/organizations/{default}/users/")).len(),
+        admin
+            .usernames_at(&format!("/api/v2/organizations/{default}/users/"))
+            .len(),
         3
     );
 }
@@ -330,13 +308,17 @@ fn a_groups_claim_gives_organizations_teams_and_flags(backend: Backend) {
     let fay = sign_in(&server, "fay");
     assert_eq!(me(&fay)["is_system_auditor"], false);
     let ops = organization(&admin, "Ops");
-    let members = usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"));
+    let members = admin.usernames_at(&format!("/api/v2/organizations/{ops}/users/"));
     assert_eq!(members, ["dora", "eli"]);
-    assert!(usernames(&admin, &format!("/api/v2/organizations/{ops}/admins/")).is_empty());
+    assert!(
+        admin
+            .usernames_at(&format!("/api/v2/organizations/{ops}/admins/"))
+            .is_empty()
+    );
     let team = admin.get_json(&format!("/api/v2/teams/?name=On-call&organization={ops}"));
     let on_call = team["results"][0]["id"].as_i64().expect("the team");
     assert_eq!(
-        usernames(&admin, &format!("/api/v2/teams/{on_call}/users/")),
+        admin.usernames_at(&format!("/api/v2/teams/{on_call}/users/")),
         ["dora", "eli"]
     );
 
@@ -361,7 +343,7 @@ fn a_groups_claim_gives_organizations_teams_and_flags(backend: Backend) {
         .expect(200);
     sign_in(&server, "fay");
     sign_in(&server, "dora");
-    let members = usernames(&admin, &format!("/api/v2/organizations/{ops}/users/"));
+    let members = admin.usernames_at(&format!("/api/v2/organizations/{ops}/users/"));
     assert_eq!(members, ["dora", "eli", "fay"]);
 
     // A flag whose groups the user is no longer in is taken away, and recorded.
@@ -377,7 +359,7 @@ fn a_groups_claim_gives_organizations_teams_and_flags(backend: Backend) {
         .expect(200);
     let dora = sign_in(&server, "dora");
     assert_eq!(me(&dora)["is_system_auditor"], false);
-    let written = sign_in_activity(&admin);
+    let written = admin.activity_from("oidc:corp");
     let flag_changes: Vec<_> = written
         .iter()
         .filter(|e| e.contains("is_system_auditor"))
