@@ -773,6 +773,27 @@ fn automation<R: auto::Resource>(routes: &mut Routes<'_>) {
     );
 }
 
+/// A membership list of inventory groups, at `/api/v2/<owners>/{id}/<members>/`.
+fn memberships<M: auto::Membership>(routes: &mut Routes<'_>, owners: &str, members: &str) {
+    let meta = &<M::Member as auto::Resource>::META;
+    routes.add(
+        Endpoint::new(format!("/api/v2/{owners}/{{id}}/{members}/"))
+            .get(auto::list_members::<M>, Op::list(meta))
+            .post(
+                auto::change_members::<M>,
+                Op::command(
+                    "Add, take out, or create and add a member",
+                    ASSOCIATION,
+                    204,
+                ),
+            )
+            .options(
+                detail::options_collection::<M::Member>,
+                Op::metadata("Members: metadata"),
+            ),
+    );
+}
+
 /// An inventory's sub-collection of `R` (hosts, inventory sources).
 fn inventory_children<R: auto::Resource>(routes: &mut Routes<'_>) {
     let meta = &R::META;
@@ -940,6 +961,7 @@ fn register_automation(routes: &mut Routes<'_>) {
     automation::<auto::Projects>(routes);
     automation::<auto::Inventories>(routes);
     automation::<auto::Hosts>(routes);
+    automation::<auto::Groups>(routes);
     automation::<auto::InventorySources>(routes);
     automation::<auto::JobTemplates>(routes);
     copies::<auto::Projects>(routes);
@@ -993,7 +1015,11 @@ fn register_automation(routes: &mut Routes<'_>) {
     run_type::<runs::ProjectUpdates>(routes);
     run_type::<runs::InventoryUpdates>(routes);
     inventory_children::<auto::Hosts>(routes);
+    inventory_children::<auto::Groups>(routes);
     inventory_children::<auto::InventorySources>(routes);
+    memberships::<auto::GroupHosts>(routes, "groups", "hosts");
+    memberships::<auto::GroupChildren>(routes, "groups", "children");
+    memberships::<auto::HostGroups>(routes, "hosts", "groups");
 }
 
 fn register_roles(routes: &mut Routes<'_>) {

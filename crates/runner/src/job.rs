@@ -1,5 +1,6 @@
 //! Preparing a job: the playbook run of a job template, with every credential injected.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use acs_injectors::{InjectionPlan, PlanOptions};
@@ -154,14 +155,49 @@ pub fn inject(
     Ok(plan)
 }
 
-/// The inventory as a JSON document `ansible-playbook -i` reads (the YAML inventory format).
+/// The inventory as a JSON document `ansible-playbook -i` reads (the YAML inventory format):
+/// every enabled host with its variables under `all`, and every group under `all` too, with
+/// its variables, its direct hosts and its direct children by name (ansible joins the
+/// levels). A disabled host is left out everywhere, as in the reference.
 fn inventory_document(conn: &mut DbConnection, inventory: i64) -> Result<String, Explained> {
     let mut hosts = Map::new();
+    let mut host_names = HashMap::new();
     for host in acs_storage::hosts::of_inventory(conn, inventory)? {
+        if !host.enabled {
+            continue;
+        }
         let variables = parse_variables(&host.variables).map_err(|reason| {
             Explained::new(format!("The variables of host {}: {reason}", host.name))
         })?;
+        host_names.insert(host.id, host.name.clone());
         hosts.insert(host.name, Value::Object(variables));
     }
-    Ok(json!({ "all": { "hosts": hosts } }).to_string())
+    let groups = acs_storage::inventory_groups::of_inventory(conn, inventory)?;
+    let mut entries = HashMap::new();
+    for group in &groups {
+        let vars = parse_variables(&group.variables).map_err(|reason| {
+            Explained::new(format!("The variables of group {}: {reason}", group.name))
+        })?;
+        entries.insert(
+            group.id,
+            json!({ "hosts": {}, "vars": vars, "children": {} }),
+        );
+    }
+    for (group, host) in acs_storage::inventory_groups::host_memberships(conn, inventory)? {
+        if let (Some(entry), Some(name)) = (entries.get_mut(&group), host_names.get(&host)) {
+            entry["hosts"][name] = json!({});
+        }
+    }
+    // Children by name: ansible finds each one's own entry under `all`.
+    let group_names: HashMap<i64, &str> = groups.iter().map(|g| (g.id, g.name.as_str())).collect();
+    for (parent, child) in acs_storage::inventory_groups::child_links(conn, inventory)? {
+        if let (Some(entry), Some(child)) = (entries.get_mut(&parent), group_names.get(&child)) {
+            entry["children"][*child] = json!({});
+        }
+    }
+    let children: Map<String, Value> = groups
+        .iter()
+        .filter_map(|group| Some((group.name.clone(), entries.remove(&group.id)?)))
+        .collect();
+    Ok(json!({ "all": { "hosts": hosts, "children": children } }).to_string())
 }

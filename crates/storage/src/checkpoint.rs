@@ -17,9 +17,13 @@
 //!   nearly every one of them, and the log grew by gigabytes. Should the writes outpace the
 //!   copying, the restart waits until the log reaches [`FORCE_RESTART_AT_FRAMES`], the size
 //!   the file is truncated back to, and then holds the writes up while it copies the rest.
+//! - Should the thread itself fall behind (starved of CPU or of I/O while the writes go on),
+//!   the writer restarts the log after the commit that takes the file past
+//!   [`WRITER_RESTARTS_AT_BYTES`]: a bound that holds however the thread is scheduled.
 //!
 //! Other processes (management commands) keep SQLite's automatic checkpoints.
 
+use std::path::Path;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -42,6 +46,14 @@ pub const RESTART_AT_FRAMES: i32 = 8_192;
 /// times [`RESTART_AT_FRAMES`], a steady load of group-committed writes took the file to
 /// 140 MiB before it restarted.
 pub const FORCE_RESTART_AT_FRAMES: i32 = RESTART_AT_FRAMES * 2;
+
+/// The log file's size past which the writer itself restarts the log after a commit (80 MiB,
+/// above the file's size limit so that the thread's rounds normally get there first). The
+/// file grows past its limit only while the log is as long as the file.
+pub const WRITER_RESTARTS_AT_BYTES: u64 = 80 * 1024 * 1024;
+
+/// The busy timeout of every pooled connection, the writer's included (see `Database::connect`).
+pub(crate) const BUSY_TIMEOUT_MS: u32 = 5_000;
 
 /// Passive rounds at most before a restart, until one finds at most [`RESTART_LEFT_FRAMES`]
 /// pages to copy: each copies what was written during the one before.
@@ -161,6 +173,25 @@ fn checkpoint(
     Ok(())
 }
 
+/// Restarts the log on the writer's connection `conn`, between two groups, once the log file
+/// at `log` is past [`WRITER_RESTARTS_AT_BYTES`]. Costs one `stat` when it is not.
+pub(crate) fn restart_if_far_too_long(conn: &mut diesel::SqliteConnection, log: &Path) {
+    let too_long = std::fs::metadata(log).is_ok_and(|meta| meta.len() > WRITER_RESTARTS_AT_BYTES);
+    if !too_long {
+        return;
+    }
+    // Writes wait meanwhile: wait for readers of the old log no longer than the thread does
+    // (the next commit tries again), then give the connection back its usual patience.
+    let restarted = conn
+        .batch_execute(&format!("PRAGMA busy_timeout = {RESTART_WAIT_MS};"))
+        .map_err(StorageError::from)
+        .and_then(|()| wal_checkpoint(conn, "RESTART"));
+    let restored = conn.batch_execute(&format!("PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"));
+    if let Err(error) = restarted.and(restored.map_err(StorageError::from)) {
+        tracing::warn!(%error, "restarting the SQLite log after a commit failed");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
@@ -215,6 +246,50 @@ mod tests {
             );
             std::thread::sleep(INTERVAL / 2);
         }
+    }
+
+    #[test]
+    fn the_writer_restarts_a_log_the_thread_let_grow_past_the_bound() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let file = dir.path().join("acs.sqlite3");
+        let log = dir.path().join("acs.sqlite3-wal");
+        let DbConnection::Sqlite(mut conn) = Database::Sqlite(file).connect().expect("connects")
+        else {
+            unreachable!("an SQLite database gives an SQLite connection")
+        };
+        conn.batch_execute(POOLED_PRAGMAS).expect("pragmas");
+        conn.batch_execute("CREATE TABLE t (v BLOB)")
+            .expect("table");
+        let pages = WRITER_RESTARTS_AT_BYTES / PAGE_SIZE + 1_000;
+        let write = |conn: &mut diesel::SqliteConnection, pages: u64| {
+            conn.batch_execute(&format!(
+                "DELETE FROM t; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 \
+                 FROM n WHERE i < {pages}) INSERT INTO t SELECT zeroblob({PAGE_SIZE} - 100) FROM n"
+            ))
+            .expect("write");
+        };
+        let log_bytes = || std::fs::metadata(&log).map_or(0, |meta| meta.len());
+        write(&mut conn, pages);
+        assert!(log_bytes() > WRITER_RESTARTS_AT_BYTES, "no checkpoint ran");
+        restart_if_far_too_long(&mut conn, &log);
+        // The next write starts the log from its beginning and truncates the file.
+        write(&mut conn, 10);
+        assert!(
+            log_bytes() <= 64 * 1024 * 1024,
+            "the log file is still {} bytes",
+            log_bytes()
+        );
+        let timeout: i64 = diesel::sql_query("PRAGMA busy_timeout")
+            .get_result::<BusyTimeout>(&mut conn)
+            .expect("busy timeout")
+            .timeout;
+        assert_eq!(timeout, i64::from(BUSY_TIMEOUT_MS));
+    }
+
+    #[derive(QueryableByName)]
+    struct BusyTimeout {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        timeout: i64,
     }
 
     #[test]

@@ -116,11 +116,12 @@ impl Database {
                 // "database is locked". WAL lets readers run beside the writer; NORMAL sync is
                 // durable in WAL mode except for the last commits on power loss; LIKE is
                 // case-sensitive as on PostgreSQL so filters behave the same on both backends.
-                conn.batch_execute(
-                    "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+                conn.batch_execute(&format!(
+                    "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
                      PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
                      PRAGMA case_sensitive_like = ON;",
-                )?;
+                    crate::checkpoint::BUSY_TIMEOUT_MS
+                ))?;
                 Ok(DbConnection::Sqlite(conn))
             }
         }

@@ -26,7 +26,7 @@ use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionMa
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use crate::checkpoint::POOLED_PRAGMAS;
+use crate::checkpoint::{self, POOLED_PRAGMAS};
 use crate::{Database, DbConnection, StorageError};
 
 /// Writes in one group at most: bounds how long the first of them waits for the commit.
@@ -36,6 +36,8 @@ pub const MAX_GROUP: usize = 64;
 #[derive(Debug)]
 pub(crate) struct Writer {
     database: Database,
+    /// The SQLite log file, whose size the writer checks after each commit.
+    log_file: Option<std::path::PathBuf>,
     state: Mutex<WriterState>,
     /// Writes waiting for the lock: while there are any, the holder leaves the commit to them.
     waiting: AtomicUsize,
@@ -122,8 +124,17 @@ impl Group {
 
 impl Writer {
     pub(crate) fn new(database: Database) -> Self {
+        let log_file = match &database {
+            Database::Sqlite(file) => {
+                let mut log = file.clone().into_os_string();
+                log.push("-wal");
+                Some(log.into())
+            }
+            Database::Postgres(_) => None,
+        };
         Writer {
             database,
+            log_file,
             state: Mutex::default(),
             waiting: AtomicUsize::new(0),
             groups: AtomicUsize::new(0),
@@ -154,6 +165,11 @@ impl Writer {
         if self.waiting.load(Ordering::Acquire) == 0 || writes >= MAX_GROUP {
             turn.commit(&group);
             self.groups.fetch_add(1, Ordering::Relaxed);
+            if let (Some(log), Some(DbConnection::Sqlite(conn))) =
+                (&self.log_file, turn.state.conn.as_mut())
+            {
+                checkpoint::restart_if_far_too_long(conn, log);
+            }
         }
         drop(turn);
         // Work that failed was rolled back alone: its error stands whatever the group does.

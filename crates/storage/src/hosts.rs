@@ -3,8 +3,9 @@
 use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
+use crate::inventories::Within;
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{hosts, inventories};
+use crate::schema::{hosts, inventories, inventory_group_hosts};
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A host row.
@@ -23,6 +24,8 @@ pub struct Host {
     pub variables: String,
     /// The inventory source that imported it, if any.
     pub inventory_source_id: Option<i64>,
+    /// Whether runs include it.
+    pub enabled: bool,
     /// Creation time.
     pub created: Timestamp,
     /// Last modification time.
@@ -42,9 +45,21 @@ pub struct HostValues {
     pub inventory_id: Option<i64>,
     /// Host variables as YAML or JSON text.
     pub variables: Option<String>,
+    /// Whether runs include it.
+    pub enabled: Option<bool>,
 }
 
 crate::row_functions!(hosts, Host, timed HostValues);
+
+/// Whether `inventory` has a host named `name`.
+pub fn named(conn: &mut DbConnection, inventory: i64, name: &str) -> StorageResult<bool> {
+    Ok(diesel::select(diesel::dsl::exists(
+        hosts::table
+            .filter(hosts::inventory_id.eq(inventory))
+            .filter(hosts::name.eq(name)),
+    ))
+    .get_result(conn)?)
+}
 
 /// Every host of `inventory` by name order, for a job's inventory file.
 pub fn of_inventory(conn: &mut DbConnection, inventory: i64) -> StorageResult<Vec<Host>> {
@@ -56,7 +71,7 @@ pub fn of_inventory(conn: &mut DbConnection, inventory: i64) -> StorageResult<Ve
 }
 
 /// Copies every host of inventory `from` into inventory `to` at `now` (name, description,
-/// variables; a copied host belongs to no inventory source); returns how many.
+/// variables, enabled; a copied host belongs to no inventory source); returns how many.
 pub fn copy_all(
     conn: &mut DbConnection,
     from: i64,
@@ -72,6 +87,7 @@ pub fn copy_all(
                 hosts::description.eq(&host.description),
                 hosts::inventory_id.eq(to),
                 hosts::variables.eq(&host.variables),
+                hosts::enabled.eq(host.enabled),
                 hosts::created.eq(now),
                 hosts::modified.eq(now),
             ))
@@ -138,17 +154,18 @@ crate::list_fields! {
         "description" => text(hosts::description),
         "inventory" => integer(hosts::inventory_id),
         "inventory_source" => nullable_integer(hosts::inventory_source_id),
+        "enabled" => boolean(hosts::enabled),
         "created" => timestamp(hosts::created),
         "modified" => timestamp(hosts::modified),
     }
 }
 
-/// Lists the hosts `visibility` allows (through their inventory's organization), within
-/// `inventory` when given, as `params` ask.
+/// Lists the hosts `visibility` allows (through their inventory's organization), `within` an
+/// inventory or directly in a group, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,
     visibility: &ObjectVisibility,
-    inventory: Option<i64>,
+    within: Within,
     params: &ListParams,
 ) -> StorageResult<Result<Page<Host>, ListError>> {
     crate::list_page!(
@@ -171,8 +188,18 @@ pub fn list(
                     .select(inventories::id);
                 query = query.filter(hosts::inventory_id.eq_any(inventories));
             }
-            if let Some(inventory) = inventory {
-                query = query.filter(hosts::inventory_id.eq(inventory));
+            match within {
+                Within::Anywhere => {}
+                Within::Inventory(inventory) => {
+                    query = query.filter(hosts::inventory_id.eq(inventory));
+                }
+                Within::Group(group) => {
+                    let members = inventory_group_hosts::table
+                        .filter(inventory_group_hosts::group_id.eq(group))
+                        .select(inventory_group_hosts::host_id);
+                    query = query.filter(hosts::id.eq_any(members));
+                }
+                Within::Host(host) => query = query.filter(hosts::id.eq(host)),
             }
             filtered(query, params)
         },

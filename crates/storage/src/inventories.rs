@@ -44,6 +44,20 @@ pub struct InventoryValues {
 
 crate::row_functions!(inventories, Inventory, stamped InventoryValues);
 
+/// Where in the inventories a list of what lives in them (hosts, groups, sources) looks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Within {
+    /// Every inventory.
+    #[default]
+    Anywhere,
+    /// One inventory.
+    Inventory(i64),
+    /// Directly in one group: its hosts, or its child groups.
+    Group(i64),
+    /// One host: the groups it is directly in (the host itself, in a list of hosts).
+    Host(i64),
+}
+
 /// How many hosts `inventory` holds.
 pub fn host_count(conn: &mut DbConnection, inventory: i64) -> StorageResult<i64> {
     Ok(hosts::table

@@ -4,6 +4,7 @@
 use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
 
+use crate::inventories::Within;
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{inventories, inventory_sources};
 use crate::{DbConnection, StorageResult, Timestamp};
@@ -89,11 +90,12 @@ crate::list_fields! {
 }
 
 /// Lists the inventory sources `visibility` allows (through their inventory's organization),
-/// within `inventory` when given, as `params` ask.
+/// `within` an inventory, as `params` ask. Sources belong to no group or host: within one,
+/// the list is empty.
 pub fn list(
     conn: &mut DbConnection,
     visibility: &ObjectVisibility,
-    inventory: Option<i64>,
+    within: Within,
     params: &ListParams,
 ) -> StorageResult<Result<Page<InventorySource>, ListError>> {
     crate::list_page!(
@@ -116,8 +118,14 @@ pub fn list(
                     .select(inventories::id);
                 query = query.filter(inventory_sources::inventory_id.eq_any(inventories));
             }
-            if let Some(inventory) = inventory {
-                query = query.filter(inventory_sources::inventory_id.eq(inventory));
+            match within {
+                Within::Anywhere => {}
+                Within::Inventory(inventory) => {
+                    query = query.filter(inventory_sources::inventory_id.eq(inventory));
+                }
+                Within::Group(_) | Within::Host(_) => {
+                    query = query.filter(inventory_sources::id.eq_any(Vec::<i64>::new()));
+                }
             }
             filtered(query, params)
         },

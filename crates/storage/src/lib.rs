@@ -30,6 +30,7 @@ pub mod group_commit;
 pub mod hosts;
 pub mod instances;
 pub mod inventories;
+pub mod inventory_groups;
 pub mod inventory_sources;
 pub mod issued_tokens;
 pub mod job_templates;

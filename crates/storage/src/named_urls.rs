@@ -10,8 +10,8 @@
 use diesel::prelude::*;
 
 use crate::schema::{
-    applications, credential_types, credentials, hosts, inventories, inventory_sources,
-    job_templates, organizations, projects, teams,
+    applications, credential_types, credentials, hosts, inventories, inventory_groups,
+    inventory_sources, job_templates, organizations, projects, teams,
 };
 use crate::{DbConnection, StorageResult};
 
@@ -106,6 +106,9 @@ pub fn resolve(conn: &mut DbConnection, collection: &str, key: &str) -> StorageR
         ("job_templates", [name, org]) => in_organization!(conn, job_templates, *name, org),
         ("applications", [name, org]) => in_organization!(conn, applications, *name, org),
         ("hosts", [name, inventory, org]) => in_inventory!(conn, hosts, *name, inventory, org),
+        ("groups", [name, inventory, org]) => {
+            in_inventory!(conn, inventory_groups, *name, inventory, org)
+        }
         ("inventory_sources", [name, inventory, org]) => {
             in_inventory!(conn, inventory_sources, *name, inventory, org)
         }
@@ -137,7 +140,7 @@ pub fn resolve(conn: &mut DbConnection, collection: &str, key: &str) -> StorageR
 }
 
 /// The collections [`resolve`] knows.
-pub const COLLECTIONS: [&str; 10] = [
+pub const COLLECTIONS: [&str; 11] = [
     "organizations",
     "teams",
     "projects",
@@ -145,6 +148,7 @@ pub const COLLECTIONS: [&str; 10] = [
     "job_templates",
     "applications",
     "hosts",
+    "groups",
     "inventory_sources",
     "credential_types",
     "credentials",

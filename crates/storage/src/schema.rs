@@ -257,8 +257,35 @@ diesel::table! {
         inventory_id -> BigInt,
         variables -> Text,
         inventory_source_id -> Nullable<BigInt>,
+        enabled -> Bool,
         created -> Timestamp,
         modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    inventory_groups (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        inventory_id -> BigInt,
+        variables -> Text,
+        created -> Timestamp,
+        modified -> Timestamp,
+    }
+}
+
+diesel::table! {
+    inventory_group_hosts (group_id, host_id) {
+        group_id -> BigInt,
+        host_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    inventory_group_children (parent_id, child_id) {
+        parent_id -> BigInt,
+        child_id -> BigInt,
     }
 }
 
@@ -376,6 +403,9 @@ diesel::joinable!(credentials -> credential_types (credential_type_id));
 diesel::joinable!(organization_source_credentials -> credentials (credential_id));
 diesel::joinable!(organization_source_credentials -> organizations (organization_id));
 diesel::joinable!(hosts -> inventories (inventory_id));
+diesel::joinable!(inventory_groups -> inventories (inventory_id));
+diesel::joinable!(inventory_group_hosts -> inventory_groups (group_id));
+diesel::joinable!(inventory_group_hosts -> hosts (host_id));
 diesel::joinable!(external_identities -> users (user_id));
 diesel::joinable!(inventory_sources -> inventories (inventory_id));
 diesel::joinable!(job_template_credentials -> job_templates (job_template_id));
@@ -459,6 +489,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     inventories,
     inventory_sources,
     hosts,
+    inventory_groups,
+    inventory_group_hosts,
+    inventory_group_children,
     job_templates,
     job_template_credentials,
     unified_jobs,

@@ -13,6 +13,7 @@ backend_tests!(
     team_and_role_modules_manage_teams_and_their_roles,
     credential_module_copies_and_finds_by_id,
     job_launch_module_gives_the_prompted_values,
+    inventory_host_and_group_modules_build_an_inventory_idempotently,
 );
 
 /// (a) one setting by `name`/`value`, (b) several with `settings:`, (c) the same again, which
@@ -748,4 +749,103 @@ fn job_launch_module_gives_the_prompted_values(backend: Backend) {
         ]),
         "{refused}"
     );
+}
+
+/// The `inventory`, `host` and `group` modules building an inventory with nested groups
+/// (hosts and children looked up by name within the inventory, then associated through the
+/// group's `related.hosts` and `related.children`), the same again (no change), one group's
+/// members replaced, and a group removed.
+const INVENTORY_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+    controller: &controller
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+  module_defaults:
+    awx.awx.inventory: *controller
+    awx.awx.host: *controller
+    awx.awx.group: *controller
+  tasks:
+    - name: Build it
+      block:
+        - awx.awx.inventory: {name: fleet, organization: Fleet}
+        - awx.awx.host: {name: web1, inventory: fleet, variables: {port: 80}}
+        - awx.awx.host: {name: web2, inventory: fleet, enabled: false}
+        - awx.awx.host: {name: db1, inventory: fleet}
+        - awx.awx.group: {name: web, inventory: fleet, hosts: [web1, web2], variables: {tier: web}}
+        - awx.awx.group: {name: db, inventory: fleet, hosts: [db1]}
+        - awx.awx.group: {name: prod, inventory: fleet, children: [web, db]}
+    - name: The same again
+      block:
+        - awx.awx.host: {name: web1, inventory: fleet, variables: {port: 80}}
+          register: host_again
+        - awx.awx.group: {name: web, inventory: fleet, hosts: [web1, web2], variables: {tier: web}}
+          register: group_again
+        - awx.awx.group: {name: prod, inventory: fleet, children: [web, db]}
+          register: children_again
+    - awx.awx.group: {name: web, inventory: fleet, hosts: [web1]}
+      register: replaced
+    - awx.awx.group: {name: db, inventory: fleet, state: absent}
+      register: removed
+    - name: Report the results
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: >-
+          {{ {'host_again': host_again, 'group_again': group_again,
+              'children_again': children_again, 'replaced': replaced,
+              'removed': removed} | to_json }}
+"#;
+
+fn inventory_host_and_group_modules_build_an_inventory_idempotently(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    server.create_organization("Fleet");
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let (report, log) = played(
+        scratch.path(),
+        INVENTORY_PLAYBOOK,
+        json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+        }),
+    );
+    for again in ["host_again", "group_again", "children_again"] {
+        assert_eq!(
+            report[again]["changed"], false,
+            "{again}: {}\n{log}",
+            report[again]
+        );
+    }
+    assert_eq!(report["replaced"]["changed"], true, "{log}");
+    assert_eq!(report["removed"]["changed"], true, "{log}");
+    let group = |name: &str| -> Value {
+        admin.get_json(&format!("/api/v2/groups/?name={name}"))["results"][0].clone()
+    };
+    let web = group("web");
+    assert_eq!(web["variables"], r#"{"tier": "web"}"#, "{web}");
+    let members = |path: String| -> Vec<String> {
+        admin.get_json(&path)["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|item| item["name"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        members(format!("/api/v2/groups/{}/hosts/", web["id"])),
+        ["web1"]
+    );
+    let prod = group("prod");
+    assert_eq!(
+        members(format!("/api/v2/groups/{}/children/", prod["id"])),
+        ["web"]
+    );
+    assert_eq!(admin.get_json("/api/v2/groups/?name=db")["count"], 0);
+    let web2 = admin.get_json("/api/v2/hosts/?name=web2");
+    assert_eq!(web2["results"][0]["enabled"], false, "{web2}");
 }

@@ -28,6 +28,7 @@ mod directory_login;
 mod faults;
 mod hostile_input;
 mod https_proxy;
+mod inventory_groups;
 mod jobs;
 mod key_rotation;
 mod launch_prompts;

@@ -56,6 +56,7 @@ impl Copied for Inventories {
         now: Timestamp,
     ) -> ApiResult<()> {
         acs_storage::hosts::copy_all(conn, original.id, copy.id, now)?;
+        acs_storage::inventory_groups::copy_all(conn, original.id, copy.id, now)?;
         Ok(())
     }
 }

@@ -32,6 +32,7 @@ impl Resource for Inventories {
             FieldMeta::DESCRIPTION,
             FieldMeta::ORGANIZATION,
             FieldMeta::read_only("total_hosts", "integer", "Total hosts"),
+            FieldMeta::read_only("total_groups", "integer", "Total groups"),
         ],
     };
 
@@ -56,6 +57,7 @@ impl Resource for Inventories {
     fn related(_: &Inventory, base: &str) -> Value {
         json!({
             "hosts": format!("{base}hosts/"),
+            "groups": format!("{base}groups/"),
             "inventory_sources": format!("{base}inventory_sources/"),
             "copy": format!("{base}copy/"),
         })
@@ -67,6 +69,10 @@ impl Resource for Inventories {
             (
                 "total_hosts",
                 json!(acs_storage::inventories::host_count(conn, row.id)?),
+            ),
+            (
+                "total_groups",
+                json!(acs_storage::inventory_groups::count(conn, row.id)?),
             ),
         ])
     }

@@ -1,4 +1,4 @@
-//! The automation resources (contract §6): projects, inventories, hosts, inventory sources and
+//! The automation resources (contract §6): projects, inventories, hosts, groups, inventory sources and
 //! job templates, served by one set of generic handlers over the [`Resource`] trait, plus the
 //! endpoints that start runs (launch, project and inventory updates).
 //!
@@ -7,11 +7,13 @@
 
 mod collection;
 mod copy;
+mod groups;
 mod hosts;
 mod inventories;
 mod inventory_sources;
 mod job_templates;
 mod member;
+mod memberships;
 mod projects;
 pub mod references;
 pub mod resource;
@@ -19,10 +21,14 @@ mod template_credentials;
 
 pub use collection::InventoryChildren;
 pub use copy::{Copied, copy, copy_check};
+pub use groups::Groups;
 pub use hosts::Hosts;
 pub use inventories::Inventories;
 pub use inventory_sources::InventorySources;
 pub use job_templates::JobTemplates;
+pub use memberships::{
+    GroupChildren, GroupHosts, HostGroups, Membership, change_members, list_members,
+};
 pub use projects::Projects;
 pub use references::{parse_variables, relative_path_problem};
 pub use resource::{Resource, visible};

@@ -367,7 +367,11 @@ macro_rules! stored_rows {
             inventory: Option<i64>,
             params: &acs_storage::list::ListParams,
         ) -> acs_storage::StorageResult<Result<acs_storage::list::Page<Self::Row>, acs_storage::list::ListError>> {
-            $($module)::+::list(conn, visibility, inventory, params)
+            let within = inventory.map_or(
+                acs_storage::inventories::Within::Anywhere,
+                acs_storage::inventories::Within::Inventory,
+            );
+            $($module)::+::list(conn, visibility, within, params)
         }
     };
     (@common $($module:ident)::+) => {
