@@ -47,6 +47,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         // `=`: a limit starting with `-` must not read as another option.
         args.push(format!("--limit={}", row.job_limit));
     }
+    args.extend(playbook_options(row));
     args.extend(builtin.args.iter().cloned());
     let template_vars = parse_variables(&row.extra_vars)
         .map_err(|reason| Explained::new(format!("The job template's extra_vars: {reason}")))?;
@@ -92,6 +93,32 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         project: Some((project_dir, false)),
         sandboxed: false,
     })
+}
+
+/// The job's options of `ansible-playbook` (each value after `=`, so that one starting with
+/// `-` cannot read as another option).
+fn playbook_options(row: &acs_storage::unified_jobs::UnifiedJob) -> Vec<String> {
+    let mut args = Vec::new();
+    if row.job_type == "check" {
+        args.push("--check".to_owned());
+    }
+    if !row.job_tags.is_empty() {
+        args.push(format!("--tags={}", row.job_tags));
+    }
+    if !row.skip_tags.is_empty() {
+        args.push(format!("--skip-tags={}", row.skip_tags));
+    }
+    if row.verbosity > 0 {
+        let count = usize::try_from(row.verbosity).unwrap_or_default().min(5);
+        args.push(format!("-{}", "v".repeat(count)));
+    }
+    if row.diff_mode {
+        args.push("--diff".to_owned());
+    }
+    if row.forks > 0 {
+        args.push(format!("--forks={}", row.forks));
+    }
+    args
 }
 
 /// Why a project without a directory runs nothing (`local_path` is `''` only for a project

@@ -303,7 +303,12 @@ fn execute_steps(
     if !started {
         return Ok(Ending::Canceled);
     }
-    let timeout = u64::try_from(settings.value("DEFAULT_JOB_TIMEOUT").as_i64().unwrap_or(0))
+    // A job's own timeout, else the setting's.
+    let seconds = match row.timeout {
+        0 => settings.value("DEFAULT_JOB_TIMEOUT").as_i64().unwrap_or(0),
+        own => i64::from(own),
+    };
+    let timeout = u64::try_from(seconds)
         .ok()
         .filter(|seconds| *seconds > 0)
         .map(Duration::from_secs);

@@ -46,6 +46,34 @@ pub struct JobTemplate {
     pub ask_credential_on_launch: bool,
     /// A launcher may give extra variables (over the template's).
     pub ask_variables_on_launch: bool,
+    /// `run` or `check` (`--check`).
+    pub job_type: String,
+    /// The tags to run (`--tags`; empty: every task).
+    pub job_tags: String,
+    /// The tags to skip (`--skip-tags`).
+    pub skip_tags: String,
+    /// `-v` this many times, 0 to 5.
+    pub verbosity: i32,
+    /// `--diff`.
+    pub diff_mode: bool,
+    /// `--forks` (0: ansible's default).
+    pub forks: i32,
+    /// Seconds a job may run (0: the `DEFAULT_JOB_TIMEOUT` setting).
+    pub timeout: i32,
+    /// A launcher may give the job type.
+    pub ask_job_type_on_launch: bool,
+    /// A launcher may give the tags to run.
+    pub ask_tags_on_launch: bool,
+    /// A launcher may give the tags to skip.
+    pub ask_skip_tags_on_launch: bool,
+    /// A launcher may give the verbosity.
+    pub ask_verbosity_on_launch: bool,
+    /// A launcher may turn diff mode on or off.
+    pub ask_diff_mode_on_launch: bool,
+    /// A launcher may give the forks.
+    pub ask_forks_on_launch: bool,
+    /// A launcher may give the timeout.
+    pub ask_timeout_on_launch: bool,
 }
 
 /// The values a job template is created or changed with: a `None` takes the column's default on
@@ -77,6 +105,34 @@ pub struct JobTemplateValues {
     pub ask_credential_on_launch: Option<bool>,
     /// A launcher may give extra variables.
     pub ask_variables_on_launch: Option<bool>,
+    /// `run` or `check` (`--check`).
+    pub job_type: Option<String>,
+    /// The tags to run (`--tags`; empty: every task).
+    pub job_tags: Option<String>,
+    /// The tags to skip (`--skip-tags`).
+    pub skip_tags: Option<String>,
+    /// `-v` this many times, 0 to 5.
+    pub verbosity: Option<i32>,
+    /// `--diff`.
+    pub diff_mode: Option<bool>,
+    /// `--forks` (0: ansible's default).
+    pub forks: Option<i32>,
+    /// Seconds a job may run (0: the `DEFAULT_JOB_TIMEOUT` setting).
+    pub timeout: Option<i32>,
+    /// A launcher may give the job type.
+    pub ask_job_type_on_launch: Option<bool>,
+    /// A launcher may give the tags to run.
+    pub ask_tags_on_launch: Option<bool>,
+    /// A launcher may give the tags to skip.
+    pub ask_skip_tags_on_launch: Option<bool>,
+    /// A launcher may give the verbosity.
+    pub ask_verbosity_on_launch: Option<bool>,
+    /// A launcher may turn diff mode on or off.
+    pub ask_diff_mode_on_launch: Option<bool>,
+    /// A launcher may give the forks.
+    pub ask_forks_on_launch: Option<bool>,
+    /// A launcher may give the timeout.
+    pub ask_timeout_on_launch: Option<bool>,
 }
 
 crate::row_functions!(job_templates, JobTemplate, stamped JobTemplateValues);
@@ -152,6 +208,8 @@ crate::list_fields! {
         "playbook" => text(job_templates::playbook),
         "created" => timestamp(job_templates::created),
         "modified" => timestamp(job_templates::modified),
+        "job_type" => text(job_templates::job_type),
+        "diff_mode" => boolean(job_templates::diff_mode),
     }
 }
 

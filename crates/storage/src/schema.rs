@@ -308,6 +308,20 @@ diesel::table! {
         ask_inventory_on_launch -> Bool,
         ask_credential_on_launch -> Bool,
         ask_variables_on_launch -> Bool,
+        job_type -> Text,
+        job_tags -> Text,
+        skip_tags -> Text,
+        verbosity -> Integer,
+        diff_mode -> Bool,
+        forks -> Integer,
+        timeout -> Integer,
+        ask_job_type_on_launch -> Bool,
+        ask_tags_on_launch -> Bool,
+        ask_skip_tags_on_launch -> Bool,
+        ask_verbosity_on_launch -> Bool,
+        ask_diff_mode_on_launch -> Bool,
+        ask_forks_on_launch -> Bool,
+        ask_timeout_on_launch -> Bool,
     }
 }
 
@@ -344,6 +358,13 @@ diesel::table! {
         modified -> Timestamp,
         started -> Nullable<Timestamp>,
         finished -> Nullable<Timestamp>,
+        job_type -> Text,
+        job_tags -> Text,
+        skip_tags -> Text,
+        verbosity -> Integer,
+        diff_mode -> Bool,
+        forks -> Integer,
+        timeout -> Integer,
     }
 }
 

@@ -121,6 +121,20 @@ pub struct UnifiedJob {
     pub started: Option<Timestamp>,
     /// When it ended.
     pub finished: Option<Timestamp>,
+    /// `run` or `check` (`--check`).
+    pub job_type: String,
+    /// The tags to run (`--tags`; empty: every task).
+    pub job_tags: String,
+    /// The tags to skip (`--skip-tags`).
+    pub skip_tags: String,
+    /// `-v` this many times, 0 to 5.
+    pub verbosity: i32,
+    /// `--diff`.
+    pub diff_mode: bool,
+    /// `--forks` (0: ansible's default).
+    pub forks: i32,
+    /// Seconds a job may run (0: the `DEFAULT_JOB_TIMEOUT` setting).
+    pub timeout: i32,
 }
 
 impl UnifiedJob {
@@ -165,6 +179,20 @@ pub struct NewUnifiedJob<'a> {
     pub created: Timestamp,
     /// Same as `created`.
     pub modified: Timestamp,
+    /// `run` or `check` (`--check`).
+    pub job_type: &'a str,
+    /// The tags to run (`--tags`; empty: every task).
+    pub job_tags: &'a str,
+    /// The tags to skip (`--skip-tags`).
+    pub skip_tags: &'a str,
+    /// `-v` this many times, 0 to 5.
+    pub verbosity: i32,
+    /// `--diff`.
+    pub diff_mode: bool,
+    /// `--forks` (0: ansible's default).
+    pub forks: i32,
+    /// Seconds a job may run (0: the `DEFAULT_JOB_TIMEOUT` setting).
+    pub timeout: i32,
 }
 
 /// How a run ended.
@@ -356,6 +384,8 @@ crate::list_fields! {
         "created" => timestamp(unified_jobs::created),
         "started" => nullable_timestamp(unified_jobs::started),
         "finished" => nullable_timestamp(unified_jobs::finished),
+        "job_type" => text(unified_jobs::job_type),
+        "diff_mode" => boolean(unified_jobs::diff_mode),
     }
 }
 

@@ -142,6 +142,48 @@ impl<'a> FieldReader<'a> {
         }
     }
 
+    /// An integer field within `min..=max`; `None` if absent or invalid.
+    pub fn integer(&mut self, field: &str, min: i64, max: i64) -> Option<i64> {
+        let value = self.present(field, false)?;
+        let Some(number) = value
+            .as_i64()
+            .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+        else {
+            self.error(field, "A valid integer is required.");
+            return None;
+        };
+        if number < min {
+            self.error(
+                field,
+                format!("Ensure this value is greater than or equal to {min}."),
+            );
+            return None;
+        }
+        if number > max {
+            self.error(
+                field,
+                format!("Ensure this value is less than or equal to {max}."),
+            );
+            return None;
+        }
+        Some(number)
+    }
+
+    /// A string field that must be one of `choices`; `None` if absent or invalid.
+    pub fn choice(&mut self, field: &str, choices: &[&str]) -> Option<String> {
+        let value = self.present(field, false)?;
+        match value.as_str() {
+            Some(text) if choices.contains(&text) => Some(text.to_owned()),
+            _ => {
+                let shown = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned);
+                self.error(field, format!("\"{shown}\" is not a valid choice."));
+                None
+            }
+        }
+    }
+
     /// Ends reading: `Err` with every collected field error, if any.
     pub fn finish(self) -> ApiResult<()> {
         if self.errors.is_empty() {

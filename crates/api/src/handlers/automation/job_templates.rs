@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::inventory_sources::optional_id;
 use super::references;
 use super::resource::{Body, Resource};
+use super::run_options::{self, RunOptions};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::Text;
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -19,21 +20,15 @@ pub const PROMPTS: [&str; 4] = [
     "ask_variables_on_launch",
 ];
 
-/// The reference's other prompts: ACS's templates have none of these values to prompt for
-/// (or, for execution environments, instance groups and labels, no such thing), so each is
-/// shown `false`, and asking for one is refused rather than silently not done.
-pub const UNSUPPORTED_PROMPTS: [&str; 12] = [
+/// The reference's other prompts: ACS has none of these things to prompt for (a project's
+/// branch comes with git projects; execution environments, labels, slices and instance groups
+/// it does not have), so each is shown `false`, and asking for one is refused rather than
+/// silently not done.
+pub const UNSUPPORTED_PROMPTS: [&str; 5] = [
     "ask_scm_branch_on_launch",
-    "ask_diff_mode_on_launch",
-    "ask_tags_on_launch",
-    "ask_skip_tags_on_launch",
-    "ask_job_type_on_launch",
-    "ask_verbosity_on_launch",
     "ask_execution_environment_on_launch",
     "ask_labels_on_launch",
-    "ask_forks_on_launch",
     "ask_job_slice_count_on_launch",
-    "ask_timeout_on_launch",
     "ask_instance_groups_on_launch",
 ];
 
@@ -93,6 +88,73 @@ impl Resource for JobTemplates {
                 "Prompt for variables",
                 "A launcher may give extra variables, over the template's.",
             ),
+            FieldMeta::writable("job_type", "choice", "Job type", "run, or check (--check).")
+                .choices(&[("run", "Run"), ("check", "Check")]),
+            FieldMeta::writable("job_tags", "string", "Job tags", "Run only these tags.")
+                .max_length(1024),
+            FieldMeta::writable("skip_tags", "string", "Skip tags", "Skip these tags.")
+                .max_length(1024),
+            FieldMeta::writable(
+                "verbosity",
+                "integer",
+                "Verbosity",
+                "0 to 5 (-v to -vvvvv).",
+            ),
+            FieldMeta::writable(
+                "diff_mode",
+                "boolean",
+                "Diff mode",
+                "Show changes (--diff).",
+            ),
+            FieldMeta::writable("forks", "integer", "Forks", "0: ansible's default."),
+            FieldMeta::writable(
+                "timeout",
+                "integer",
+                "Timeout",
+                "Seconds a job may run; 0: the DEFAULT_JOB_TIMEOUT setting.",
+            ),
+            FieldMeta::writable(
+                "ask_job_type_on_launch",
+                "boolean",
+                "Prompt for job type",
+                "A launcher may give the job type.",
+            ),
+            FieldMeta::writable(
+                "ask_tags_on_launch",
+                "boolean",
+                "Prompt for tags",
+                "A launcher may give the tags to run.",
+            ),
+            FieldMeta::writable(
+                "ask_skip_tags_on_launch",
+                "boolean",
+                "Prompt for skip tags",
+                "A launcher may give the tags to skip.",
+            ),
+            FieldMeta::writable(
+                "ask_verbosity_on_launch",
+                "boolean",
+                "Prompt for verbosity",
+                "A launcher may give the verbosity.",
+            ),
+            FieldMeta::writable(
+                "ask_diff_mode_on_launch",
+                "boolean",
+                "Prompt for diff mode",
+                "A launcher may turn diff mode on or off.",
+            ),
+            FieldMeta::writable(
+                "ask_forks_on_launch",
+                "boolean",
+                "Prompt for forks",
+                "A launcher may give the forks.",
+            ),
+            FieldMeta::writable(
+                "ask_timeout_on_launch",
+                "boolean",
+                "Prompt for timeout",
+                "A launcher may give the timeout.",
+            ),
             FieldMeta::read_only("organization", "id", "Organization"),
         ],
     };
@@ -139,6 +201,23 @@ impl Resource for JobTemplates {
             }
         }
         let [ask_limit, ask_inventory, ask_credential, ask_variables] = PROMPTS.map(|prompt| {
+            fields
+                .boolean(prompt)
+                .or_else(|| sent.full.then_some(false))
+        });
+        let mut options = RunOptions::read_all(&mut fields);
+        if sent.full {
+            options = options.or_defaults();
+        }
+        let [
+            ask_job_type,
+            ask_tags,
+            ask_skip_tags,
+            ask_verbosity,
+            ask_diff_mode,
+            ask_forks,
+            ask_timeout,
+        ] = run_options::FIELDS_AND_PROMPTS.map(|(_, prompt)| {
             fields
                 .boolean(prompt)
                 .or_else(|| sent.full.then_some(false))
@@ -190,6 +269,20 @@ impl Resource for JobTemplates {
             ask_inventory_on_launch: ask_inventory,
             ask_credential_on_launch: ask_credential,
             ask_variables_on_launch: ask_variables,
+            job_type: options.job_type,
+            job_tags: options.job_tags,
+            skip_tags: options.skip_tags,
+            verbosity: options.verbosity,
+            diff_mode: options.diff_mode,
+            forks: options.forks,
+            timeout: options.timeout,
+            ask_job_type_on_launch: ask_job_type,
+            ask_tags_on_launch: ask_tags,
+            ask_skip_tags_on_launch: ask_skip_tags,
+            ask_verbosity_on_launch: ask_verbosity,
+            ask_diff_mode_on_launch: ask_diff_mode,
+            ask_forks_on_launch: ask_forks,
+            ask_timeout_on_launch: ask_timeout,
         };
         Ok((input, project.organization_id))
     }
@@ -233,6 +326,8 @@ impl Resource for JobTemplates {
             ),
         ]
         .into_iter()
+        .chain(run_options::shown(row))
+        .chain(run_options::prompts_shown(row))
         .chain(UNSUPPORTED_PROMPTS.map(|prompt| (prompt, json!(false))))
         .collect())
     }

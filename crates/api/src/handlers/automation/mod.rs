@@ -17,6 +17,7 @@ mod memberships;
 mod projects;
 pub mod references;
 pub mod resource;
+pub mod run_options;
 mod template_credentials;
 
 pub use collection::InventoryChildren;

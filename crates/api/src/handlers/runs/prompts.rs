@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::references;
+use crate::handlers::automation::run_options::{self, RunOptions};
 use crate::http::fields::{FieldReader, Text};
 
 /// What a launch body gives that its template prompts for, read and shaped (the records it
@@ -25,6 +26,8 @@ pub struct Given {
     pub credentials: Option<Vec<i64>>,
     /// `extra_vars` (YAML or JSON text), with `ask_variables_on_launch`.
     pub extra_vars: Option<String>,
+    /// How ansible-playbook runs, each with its own prompt.
+    pub options: RunOptions,
     /// Everything else the body holds, as given.
     pub ignored: Map<String, Value>,
 }
@@ -36,7 +39,7 @@ pub fn read(template: &JobTemplate, body: &Map<String, Value>) -> ApiResult<Give
         "inventory" => template.ask_inventory_on_launch,
         "credentials" => template.ask_credential_on_launch,
         "extra_vars" => template.ask_variables_on_launch,
-        _ => false,
+        other => run_options::prompts_for(template, other),
     };
     let mut fields = FieldReader::new(body, false);
     let mut given = Given::default();
@@ -49,7 +52,10 @@ pub fn read(template: &JobTemplate, body: &Map<String, Value>) -> ApiResult<Give
             "limit" => given.limit = fields.text("limit", Text::optional(1024)),
             "inventory" => given.inventory = fields.id("inventory", false),
             "credentials" => given.credentials = ids(&mut fields, value),
-            _ => given.extra_vars = references::variables(&mut fields, body, "extra_vars"),
+            "extra_vars" => {
+                given.extra_vars = references::variables(&mut fields, body, "extra_vars");
+            }
+            other => given.options.read(&mut fields, other),
         }
     }
     fields.finish()?;

@@ -85,6 +85,13 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
         ("playbook", json!(run.playbook)),
         ("limit", json!(run.job_limit)),
         ("extra_vars", json!(run.extra_vars)),
+        ("job_type", json!(run.job_type)),
+        ("job_tags", json!(run.job_tags)),
+        ("skip_tags", json!(run.skip_tags)),
+        ("verbosity", json!(run.verbosity)),
+        ("diff_mode", json!(run.diff_mode)),
+        ("forks", json!(run.forks)),
+        ("timeout", json!(run.timeout)),
         ("credentials", json!(credentials)),
     ];
     for (name, value) in fields {

@@ -16,7 +16,9 @@ use super::{prompts, render_run};
 use crate::auth::Principal;
 use crate::context::{Context, run};
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::automation::{InventorySources, JobTemplates, Projects, references, visible};
+use crate::handlers::automation::{
+    InventorySources, JobTemplates, Projects, references, run_options, visible,
+};
 use crate::handlers::frame::{signed_in_reply, signed_in_taking_post};
 use crate::http::body::JsonObject;
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -103,7 +105,7 @@ pub async fn launch_requirements(
             })
             .collect();
         let inventory_needed = template.inventory_id.is_none() && template.ask_inventory_on_launch;
-        let requirements = json!({
+        let mut requirements = json!({
             "can_start_without_user_input": needed.is_empty() && !inventory_needed,
             "passwords_needed_to_start": [],
             "variables_needed_to_start": [],
@@ -126,6 +128,12 @@ pub async fn launch_requirements(
                 "description": template.description,
             },
         });
+        for (prompt, asked) in run_options::prompts_shown(&template) {
+            requirements[prompt] = asked;
+        }
+        for (field, value) in run_options::shown(&template) {
+            requirements["defaults"][field] = value;
+        }
         Ok((may_launch, requirements))
     })
     .await
@@ -189,6 +197,7 @@ pub async fn launch_job(
             body.insert("resources_needed_to_start".into(), json!(needed));
             return Err(ApiError::Invalid(body));
         }
+        let options = given.options.over(&template);
         let new = NewUnifiedJob {
             job_template_id: Some(template.id),
             project_id: template.project_id,
@@ -196,6 +205,13 @@ pub async fn launch_job(
             playbook: &template.playbook,
             job_limit: &limit,
             extra_vars: &extra_vars,
+            job_type: options.job_type.as_deref().unwrap_or_default(),
+            job_tags: options.job_tags.as_deref().unwrap_or_default(),
+            skip_tags: options.skip_tags.as_deref().unwrap_or_default(),
+            verbosity: options.verbosity.unwrap_or_default(),
+            diff_mode: options.diff_mode.unwrap_or_default(),
+            forks: options.forks.unwrap_or_default(),
+            timeout: options.timeout.unwrap_or_default(),
             ..pending(ctx, principal, RunKind::Job, &template.name, organization)
         };
         let job = create(ctx, principal, RunKind::Job, &new, &credentials)?;
@@ -315,6 +331,13 @@ fn pending<'a>(
         playbook: "",
         job_limit: "",
         extra_vars: "",
+        job_type: "run",
+        job_tags: "",
+        skip_tags: "",
+        verbosity: 0,
+        diff_mode: false,
+        forks: 0,
+        timeout: 0,
         node: &ctx.state.config.node_name,
         launched_by: Some(principal.user.id),
         created: ctx.now,
