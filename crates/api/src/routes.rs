@@ -13,10 +13,17 @@ use crate::http::options::FieldMeta;
 use crate::openapi::{Endpoint, Operation as Op, Routes};
 
 /// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
-const UNSERVED_COLLECTIONS: &[&str] = &["workflow_job_templates", "instance_groups"];
+pub const UNSERVED_COLLECTIONS: &[&str] = &[
+    "workflow_job_templates",
+    "instance_groups",
+    "notification_templates",
+    "execution_environments",
+    "schedules",
+    "system_job_templates",
+];
 
 /// The body of an association change (`{"id": …}`, with `"disassociate": true` to undo).
-const ASSOCIATION: &[FieldMeta] = &[
+pub const ASSOCIATION: &[FieldMeta] = &[
     FieldMeta::writable("id", "id", "ID", "The record to associate.").required(),
     FieldMeta::writable(
         "disassociate",
@@ -788,7 +795,7 @@ fn memberships<M: auto::Membership>(routes: &mut Routes<'_>, owners: &str, membe
                 ),
             )
             .options(
-                detail::options_collection::<M::Member>,
+                auto::options_members::<M>,
                 Op::metadata("Members: metadata"),
             ),
     );
@@ -976,7 +983,7 @@ fn register_automation(routes: &mut Routes<'_>) {
                 Op::command("Attach or detach a credential", ASSOCIATION, 204),
             )
             .options(
-                detail::options_collection::<creds::Credentials>,
+                auto::options_template_credentials,
                 Op::metadata("Credentials: metadata"),
             ),
     );

@@ -103,7 +103,7 @@ pub fn create_user(
     let values = UserValues {
         username: Some(username),
         // No local password: `!` never verifies.
-        password: Some("!".into()),
+        password: Some(crate::users::UNUSABLE_PASSWORD.into()),
         first_name: Some(who.first_name.into()),
         last_name: Some(who.last_name.into()),
         email: Some(who.email.into()),

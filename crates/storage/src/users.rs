@@ -9,6 +9,10 @@ use crate::list::{ListError, ListParams, Page};
 use crate::schema::{organization_roles, users};
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
+/// The stored password of an account that has none: no password verifies against it (a
+/// directory account, or one created without a password until one is set).
+pub const UNUSABLE_PASSWORD: &str = "!";
+
 /// A user row. The default is an empty, inactive user (id 0, no password, created at the
 /// epoch), for fixtures to fill in.
 #[derive(Clone, Default, PartialEq, Eq, Queryable, Selectable)]

@@ -25,9 +25,12 @@ pub async fn api_root(req: HttpRequest, state: web::Data<AppState>) -> ApiResult
     })))
 }
 
-/// `GET /api/v2/`: resource name to path; awxkit turns each key into a subcommand.
+/// `GET /api/v2/`: resource name to path; awxkit turns each key into a subcommand. The
+/// reference's collections ACS does not serve are listed too (they answer `OPTIONS` with
+/// empty actions, 404 otherwise): awxkit's `export` and `import` look up every collection
+/// they know in this map.
 pub async fn api_v2_root() -> HttpResponse {
-    HttpResponse::Ok().json(json!({
+    let mut root = json!({
         "ping": "/api/v2/ping/",
         "config": "/api/v2/config/",
         "me": "/api/v2/me/",
@@ -44,13 +47,18 @@ pub async fn api_v2_root() -> HttpResponse {
         "project_updates": "/api/v2/project_updates/",
         "inventory": "/api/v2/inventories/",
         "hosts": "/api/v2/hosts/",
+        "groups": "/api/v2/groups/",
         "inventory_sources": "/api/v2/inventory_sources/",
         "inventory_updates": "/api/v2/inventory_updates/",
         "job_templates": "/api/v2/job_templates/",
         "jobs": "/api/v2/jobs/",
         "activity_stream": "/api/v2/activity_stream/",
         "settings": "/api/v2/settings/",
-    }))
+    });
+    for name in crate::routes::UNSERVED_COLLECTIONS {
+        root[*name] = json!(format!("/api/v2/{name}/"));
+    }
+    HttpResponse::Ok().json(root)
 }
 
 /// `GET /api/v2/ping/`: anonymous health check that also proves the database answers, with

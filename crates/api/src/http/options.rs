@@ -231,6 +231,30 @@ impl ResourceMeta {
         (Value::Object(body), "GET, POST, HEAD, OPTIONS".to_owned())
     }
 
+    /// Metadata of a list one both associates records through and creates them in (an
+    /// inventory group's hosts): `GET` of the records and, when `may_post`, `POST` taking a
+    /// new record's fields or the association's (`association`).
+    pub fn association_or_creation(
+        &self,
+        association: &'static [FieldMeta],
+        may_post: bool,
+    ) -> (Value, String) {
+        let mut body = self.body(may_post.then_some("POST"));
+        let attach = ResourceMeta {
+            fields: association,
+            ..*self
+        }
+        .write_action();
+        if let (Some(Value::Object(post)), Value::Object(attach)) = (
+            body.get_mut("actions")
+                .and_then(|actions| actions.get_mut("POST")),
+            attach,
+        ) {
+            post.extend(attach);
+        }
+        (Value::Object(body), "GET, POST, HEAD, OPTIONS".to_owned())
+    }
+
     /// Metadata of a detail; `can_change` adds the `PUT` action. The `Allow` header lists
     /// every method the view implements: awxkit probes `OPTIONS /<collection>/1/` once to
     /// decide which subcommands exist, so it must not depend on which object 1 is.

@@ -290,6 +290,21 @@ pub async fn change_members<M: Membership>(
     })
 }
 
+/// `OPTIONS`: the members' fields, and the `POST` of an association or of a new member to
+/// whoever may write (awxkit's `export` follows the lists whose `POST` takes an `id`).
+pub async fn options_members<M: Membership>(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = crate::context::run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let meta = &<M::Member as Resource>::META;
+        Ok(meta.association_or_creation(crate::routes::ASSOCIATION, !principal.actor.read_only))
+    })
+    .await?;
+    Ok(reply.options())
+}
+
 /// Member `id`, if it exists and the caller may see it (400 naming `id` otherwise, whichever
 /// it is, so that the answer tells nothing of records the caller may not see).
 fn member_in<R: Resource>(

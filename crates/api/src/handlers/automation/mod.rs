@@ -29,8 +29,11 @@ pub use inventory_sources::InventorySources;
 pub use job_templates::JobTemplates;
 pub use memberships::{
     GroupChildren, GroupHosts, HostGroups, Membership, change_members, list_members,
+    options_members,
 };
 pub use projects::Projects;
 pub use references::{parse_variables, relative_path_problem};
 pub use resource::{Resource, visible};
-pub use template_credentials::{change_template_credentials, list_template_credentials};
+pub use template_credentials::{
+    change_template_credentials, list_template_credentials, options_template_credentials,
+};

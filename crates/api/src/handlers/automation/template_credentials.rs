@@ -45,6 +45,21 @@ pub async fn list_template_credentials(
     .await
 }
 
+/// `OPTIONS`: the credentials' fields, and the association's `POST` to whoever may write
+/// (awxkit's `export` follows the lists whose `POST` takes an `id`).
+pub async fn options_template_credentials(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let reply = crate::context::run(&state, &req, move |ctx| {
+        let principal = ctx.require_user()?;
+        let post = (!principal.actor.read_only).then_some(crate::routes::ASSOCIATION);
+        Ok(crate::handlers::credentials::META.association(post))
+    })
+    .await?;
+    Ok(reply.options())
+}
+
 /// Attaches or detaches a credential.
 pub async fn change_template_credentials(
     req: HttpRequest,

@@ -28,12 +28,17 @@ impl Create for Users {
         };
         // Hashing takes a while: do it without holding a connection.
         ctx.release();
-        let hash = acs_oauth2::hash_password(
-            password,
-            ctx.state.config.password_iterations,
-            &ctx.state.rng,
-        )
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let hash = if password.is_empty() {
+            // No password: none verifies against the unusable marker.
+            acs_storage::users::UNUSABLE_PASSWORD.to_owned()
+        } else {
+            acs_oauth2::hash_password(
+                password,
+                ctx.state.config.password_iterations,
+                &ctx.state.rng,
+            )
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+        };
         let now = ctx.now;
         let user = ctx.write(|conn| {
             let values = UserValues {

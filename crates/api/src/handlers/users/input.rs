@@ -9,6 +9,7 @@ use crate::http::fields::{FieldReader, Text};
 #[derive(Debug, Default)]
 pub struct UserInput {
     pub username: Option<String>,
+    /// The new password; on create, `""` for an account without one (see [`UserInput::read`]).
     pub password: Option<String>,
     pub first_name: Option<String>,
     pub last_name: Option<String>,
@@ -50,13 +51,17 @@ impl UserInput {
             "password",
             Text {
                 required: creating,
-                allow_blank: false,
+                allow_blank: true,
                 max_length: 1024,
             },
         );
         // `$encrypted$` is what reads show; sending it back means "unchanged", which a new
-        // user has nothing to keep.
-        let password = password.filter(|p| p != "$encrypted$");
+        // user has nothing to keep. A blank one means "unchanged" too, as in the reference,
+        // and on create an account with no password to sign in with until one is set: what
+        // awxkit's `import` sends for the users it exported (their passwords never leave).
+        let password = password
+            .filter(|p| p != "$encrypted$")
+            .filter(|p| creating || !p.is_empty());
         if creating && password.is_none() && !fields.has_error("password") {
             fields.error("password", "This field is required.");
         }
