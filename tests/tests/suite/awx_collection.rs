@@ -14,6 +14,7 @@ backend_tests!(
     credential_module_copies_and_finds_by_id,
     job_launch_module_gives_the_prompted_values,
     inventory_host_and_group_modules_build_an_inventory_idempotently,
+    organization_user_and_host_modules_by_name_and_by_id,
 );
 
 /// (a) one setting by `name`/`value`, (b) several with `settings:`, (c) the same again, which
@@ -848,4 +849,110 @@ fn inventory_host_and_group_modules_build_an_inventory_idempotently(backend: Bac
     assert_eq!(admin.get_json("/api/v2/groups/?name=db")["count"], 0);
     let web2 = admin.get_json("/api/v2/hosts/?name=web2");
     assert_eq!(web2["results"][0]["enabled"], false, "{web2}");
+}
+
+/// The `organization` module setting the organization's `galaxy_credentials` in order (then
+/// the same again: no change), and the `user` and `host` modules given an id where a name
+/// goes (the collection looks every reference up by "id or name").
+const BY_ID_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+    controller: &controller
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+  module_defaults:
+    awx.awx.organization: *controller
+    awx.awx.user: *controller
+    awx.awx.host: *controller
+  tasks:
+    - awx.awx.organization: {name: Galaxy, galaxy_credentials: [second hub, first hub]}
+      register: sources
+    - awx.awx.organization: {name: Galaxy, galaxy_credentials: [second hub, first hub]}
+      register: sources_again
+    - awx.awx.user: {username: "{{ alice_id }}", email: alice@example.com}
+      register: user_by_id
+    - awx.awx.host: {name: "{{ host_id }}", inventory: "{{ inventory_id }}", description: by id}
+      register: host_by_id
+    - name: Report the results
+      ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: >-
+          {{ {'sources': sources, 'sources_again': sources_again,
+              'user_by_id': user_by_id, 'host_by_id': host_by_id} | to_json }}
+"#;
+
+fn organization_user_and_host_modules_by_name_and_by_id(backend: Backend) {
+    let server = TestServer::start(backend);
+    let admin = server.admin();
+    let organization = server.create_organization("Galaxy");
+    let source = |name: &str| -> i64 {
+        acs_tests::id_of(
+            &admin
+                .post("/api/v2/credentials/")
+                .json(&json!({
+                    "name": name, "organization": organization,
+                    "credential_type": server.managed_type_id("content_source_token"),
+                    "inputs": {"url": "https://hub.example.com/", "token": "tok"},
+                }))
+                .call()
+                .expect(201)
+                .json(),
+        )
+    };
+    let (first, second) = (source("first hub"), source("second hub"));
+    let alice = server.create_user("alice", "Alice-pass-1", false);
+    let inventory = acs_tests::id_of(
+        &admin
+            .post("/api/v2/inventories/")
+            .json(&json!({"name": "fleet", "organization": organization}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let host = acs_tests::id_of(
+        &admin
+            .post(&format!("/api/v2/inventories/{inventory}/hosts/"))
+            .json(&json!({"name": "web1"}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let (report, log) = played(
+        scratch.path(),
+        BY_ID_PLAYBOOK,
+        json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+            "alice_id": alice.to_string(),
+            "host_id": host.to_string(),
+            "inventory_id": inventory.to_string(),
+        }),
+    );
+    assert_eq!(report["sources"]["changed"], true, "{log}");
+    assert_eq!(report["sources_again"]["changed"], false, "{log}");
+    let listed: Vec<i64> = admin.get_json(&format!(
+        "/api/v2/organizations/{organization}/galaxy_credentials/"
+    ))["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter_map(|credential| credential["id"].as_i64())
+        .collect();
+    assert_eq!(listed, [second, first], "{log}");
+    assert_eq!(report["user_by_id"]["changed"], true, "{log}");
+    let alice = admin.get_json(&format!("/api/v2/users/{alice}/"));
+    assert_eq!(alice["email"], "alice@example.com", "{alice}");
+    assert_eq!(alice["username"], "alice", "{alice}");
+    assert_eq!(report["host_by_id"]["changed"], true, "{log}");
+    let host = admin.get_json(&format!("/api/v2/hosts/{host}/"));
+    assert_eq!(
+        (host["name"].clone(), host["description"].clone()),
+        (json!("web1"), json!("by id"))
+    );
 }
