@@ -202,6 +202,20 @@ impl TestHost {
         .expect("the namespace thread")
     }
 
+    /// Starts `program` with `args` inside the test host's network namespace (a server a run
+    /// should reach, such as `git daemon`); the caller stops it.
+    pub fn spawn(&self, program: &str, args: &[&str]) -> std::process::Child {
+        Command::new("nsenter")
+            .arg(format!("--net={}", self.namespace.path()))
+            .arg(program)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("nsenter {program} cannot run: {error}"))
+    }
+
     /// A counting listener on the test host.
     pub fn listen(&self, greeting: &'static str) -> Listener {
         Listener::serve(self.bind(), greeting)

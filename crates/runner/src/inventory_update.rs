@@ -67,7 +67,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         output: dir.path().join("inventory.json"),
         errors: Some(dir.path().join("stderr")),
         secrets: credentials::secret_values(&credentials),
-        project: Some((project_dir, false)),
+        project: Some((project_dir, super::ProjectAccess::Read)),
         sandboxed: false,
     })
 }

@@ -17,7 +17,7 @@ use super::process::Invocation;
 use super::sandbox::{
     Isolation, Limits, RunNetwork, RunUser, RunView, ShownPath, program_directory, run_user_passwd,
 };
-use super::{Explained, Prepared};
+use super::{Explained, Prepared, ProjectAccess};
 use crate::Host;
 use acs_app::settings::Settings;
 
@@ -72,14 +72,19 @@ pub fn apply(
         let host_passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
         dir.write_file(&passwd, &run_user_passwd(&host_passwd, user, dir.path()))?;
         hand_over(dir.path(), user)?;
-        if let Some((project, true)) = &prepared.project {
-            // A project update installs into these two; the rest of the project stays the
-            // owner's.
-            for target in ["collections", "roles"] {
-                let path = project.join(target);
-                std::fs::create_dir_all(&path)?;
-                hand_over(&path, user)?;
+        match &prepared.project {
+            Some((project, ProjectAccess::Requirements)) => {
+                // A local project's update installs into these two; the rest of the project
+                // stays the owner's.
+                for target in ["collections", "roles"] {
+                    let path = project.join(target);
+                    std::fs::create_dir_all(&path)?;
+                    hand_over(&path, user)?;
+                }
             }
+            // A git project's directory is ACS's, filled from the repository by its updates.
+            Some((project, ProjectAccess::Checkout)) => hand_over(project, user)?,
+            _ => {}
         }
     }
     let view = RunView {
@@ -87,7 +92,7 @@ pub fn apply(
         project: prepared
             .project
             .as_ref()
-            .map(|(path, writable)| (path.as_path(), *writable)),
+            .map(|(path, access)| (path.as_path(), access.writable())),
         passwd: isolation.run_as.map(|_| passwd.as_path()),
         resolv_conf: resolv_conf
             .as_ref()

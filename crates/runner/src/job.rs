@@ -90,7 +90,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         output: dir.path().join("stdout"),
         errors: None,
         secrets: credentials::secret_values(&credentials),
-        project: Some((project_dir, false)),
+        project: Some((project_dir, super::ProjectAccess::Read)),
         sandboxed: false,
     })
 }

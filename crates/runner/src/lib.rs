@@ -18,6 +18,7 @@ mod builtin;
 mod cgroup;
 mod credentials;
 mod environment;
+mod git_checkout;
 mod hand_over;
 mod inventory_update;
 mod isolate;
@@ -182,11 +183,29 @@ pub(crate) struct Prepared {
     /// The secret input values of the run's credentials: the stored output never shows them,
     /// whatever the process printed (`ansible-config dump` prints content-source tokens).
     pub secrets: Vec<String>,
-    /// The run's project directory, and whether the run may write to it (a project update
-    /// installs its requirements there).
-    pub project: Option<(std::path::PathBuf, bool)>,
+    /// The run's project directory, and what the run may write in it.
+    pub project: Option<(std::path::PathBuf, ProjectAccess)>,
     /// The steps run inside bwrap (`isolate::apply`).
     pub sandboxed: bool,
+}
+
+/// What a run may write in its project directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ProjectAccess {
+    /// Nothing (a job, an inventory update).
+    Read,
+    /// Its `collections/` and `roles/`, where requirements are installed (a local project's
+    /// update).
+    Requirements,
+    /// All of it (a git project's update checks the repository out there).
+    Checkout,
+}
+
+impl ProjectAccess {
+    /// Whether the run writes in the directory at all.
+    pub(crate) fn writable(self) -> bool {
+        self != ProjectAccess::Read
+    }
 }
 
 impl Prepared {
@@ -271,6 +290,14 @@ fn run(host: &dyn Host, run_id: i64) -> Result<RunOutcome, Explained> {
         if let Some(explanation) = isolate::limit_reached(&settings, said.into_iter().flatten()) {
             outcome.explanation = explanation;
         }
+    }
+    if let Some((project_dir, ProjectAccess::Checkout)) = &prepared.project
+        && outcome.status == RunStatus::Successful
+        && let (Some(project), Some(revision)) =
+            (row.project_id, git_checkout::revision(project_dir))
+    {
+        host.pool()
+            .write(|conn| acs_storage::projects::record_revision(conn, project, &revision))?;
     }
     if row.kind == RunKind::InventoryUpdate.as_str() && outcome.status == RunStatus::Successful {
         let mut conn = host.pool().get()?;

@@ -1,4 +1,5 @@
-//! Project updates: install the project's `collections/requirements.yml` and
+//! Project updates: for a git project, fetch and check out the repository first
+//! ([`super::git_checkout`]); then install the project's `collections/requirements.yml` and
 //! `roles/requirements.yml` with `ansible-galaxy`, configured from the organization's content
 //! sources in precedence order (contract §6), after showing that configuration with
 //! `ansible-config dump`. An organization without content sources installs nothing.
@@ -6,9 +7,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use std::path::Path;
+
 use super::job::project_directory;
 use super::process::Invocation;
-use super::{Explained, Prepared, Preparing, credentials, environment};
+use super::{
+    Explained, Prepared, Preparing, ProjectAccess, credentials, environment, git_checkout,
+};
 
 /// The requirement files an update installs, with the `ansible-galaxy` subcommand and the
 /// directory (beside the playbooks, where Ansible looks) each installs into.
@@ -20,7 +25,22 @@ const REQUIREMENTS: [(&str, &str, &str); 2] = [
 /// Everything the update's processes need.
 pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
     let (conn, host, settings, row, dir) = (run.conn, run.host, run.settings, run.row, run.dir);
-    let project_dir = project_directory(conn, settings, row.project_id)?;
+    let project = row
+        .project_id
+        .and_then(|id| acs_storage::projects::find(conn, id).ok())
+        .ok_or_else(|| Explained::new("The project no longer exists."))?;
+    let (project_dir, access) = if project.is_git() {
+        let root = settings.text("PROJECTS_ROOT");
+        (
+            git_checkout::directory(&project, Path::new(&root))?,
+            ProjectAccess::Checkout,
+        )
+    } else {
+        (
+            project_directory(conn, settings, row.project_id)?,
+            ProjectAccess::Requirements,
+        )
+    };
     let organization = row
         .organization_id
         .ok_or_else(|| Explained::new("The project has no organization."))?;
@@ -38,6 +58,20 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
     let env = environment::compose(&base, galaxy.clone());
     let mut preamble = String::new();
     let mut steps = Vec::new();
+    if project.is_git() {
+        let _ = writeln!(
+            preamble,
+            "Fetching {} ({}) into {}.",
+            project.scm_url,
+            match project.scm_branch.as_str() {
+                "" => "its default branch",
+                branch => branch,
+            },
+            project.local_path
+        );
+        let git_env = environment::compose(&base, git_checkout::environment());
+        steps.extend(git_checkout::steps(&project, &project_dir, &git_env));
+    }
     if sources.is_empty() {
         preamble.push_str(
             "No content sources are configured for this project's organization: requirements are not installed.\n",
@@ -90,7 +124,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         output: dir.path().join("stdout"),
         errors: None,
         secrets: credentials::secret_values(&sources),
-        project: Some((project_dir, true)),
+        project: Some((project_dir, access)),
         sandboxed: false,
     })
 }

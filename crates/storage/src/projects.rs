@@ -1,5 +1,6 @@
 //! Projects: a directory of playbooks under the `PROJECTS_ROOT` setting, owned by an
-//! organization.
+//! organization: a local directory (`scm_type` `""`), or a git repository's checkout that
+//! project updates fetch (`scm_type` `git`).
 
 use acs_authz::ObjectVisibility;
 use diesel::prelude::*;
@@ -9,7 +10,7 @@ use crate::schema::projects;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A project row.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = projects)]
 pub struct Project {
     /// Primary key.
@@ -20,7 +21,7 @@ pub struct Project {
     pub description: String,
     /// Owning organization.
     pub organization_id: i64,
-    /// Always `""` (a local directory): ACS does not fetch from source control.
+    /// `""` (a local directory) or `git`.
     pub scm_type: String,
     /// The directory's name under `PROJECTS_ROOT`.
     pub local_path: String,
@@ -32,6 +33,25 @@ pub struct Project {
     pub created: Timestamp,
     /// Last modification time.
     pub modified: Timestamp,
+    /// The repository of a git project.
+    pub scm_url: String,
+    /// What an update checks out: a branch, tag or commit (empty: the repository's default).
+    pub scm_branch: String,
+    /// What an update fetches besides the branches and tags (a git refspec).
+    pub scm_refspec: String,
+    /// An update removes what is not in the repository (ignored files stay).
+    pub scm_clean: bool,
+    /// An update starts from an empty directory.
+    pub scm_delete_on_update: bool,
+    /// The commit the last successful update checked out.
+    pub scm_revision: String,
+}
+
+impl Project {
+    /// Whether project updates fetch it from git.
+    pub fn is_git(&self) -> bool {
+        self.scm_type == "git"
+    }
 }
 
 /// The values a project is created or changed with: a `None` takes the column's default on
@@ -47,6 +67,26 @@ pub struct ProjectValues {
     pub organization_id: Option<i64>,
     /// The directory's name under `PROJECTS_ROOT`.
     pub local_path: Option<String>,
+    /// `""` or `git`.
+    pub scm_type: Option<String>,
+    /// The repository.
+    pub scm_url: Option<String>,
+    /// What an update checks out.
+    pub scm_branch: Option<String>,
+    /// What an update fetches besides.
+    pub scm_refspec: Option<String>,
+    /// An update removes what is not in the repository.
+    pub scm_clean: Option<bool>,
+    /// An update starts from an empty directory.
+    pub scm_delete_on_update: Option<bool>,
+}
+
+/// Records `revision` as the commit project `id`'s last successful update checked out.
+pub fn record_revision(conn: &mut DbConnection, id: i64, revision: &str) -> StorageResult<()> {
+    diesel::update(projects::table.find(id))
+        .set(projects::scm_revision.eq(revision))
+        .execute(conn)?;
+    Ok(())
 }
 
 crate::row_functions!(projects, Project, stamped ProjectValues);
@@ -62,6 +102,9 @@ crate::list_fields! {
         "organization" => integer(projects::organization_id),
         "scm_type" => text(projects::scm_type),
         "local_path" => text(projects::local_path),
+        "scm_url" => text(projects::scm_url),
+        "scm_branch" => text(projects::scm_branch),
+        "scm_revision" => text(projects::scm_revision),
         "created" => timestamp(projects::created),
         "modified" => timestamp(projects::modified),
     }

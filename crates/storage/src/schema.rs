@@ -216,6 +216,12 @@ diesel::table! {
         modified_by -> Nullable<BigInt>,
         created -> Timestamp,
         modified -> Timestamp,
+        scm_url -> Text,
+        scm_branch -> Text,
+        scm_refspec -> Text,
+        scm_clean -> Bool,
+        scm_delete_on_update -> Bool,
+        scm_revision -> Text,
     }
 }
 

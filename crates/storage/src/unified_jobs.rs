@@ -389,6 +389,20 @@ crate::list_fields! {
     }
 }
 
+/// The latest update of project `project`, if it had one.
+pub fn last_project_update(
+    conn: &mut DbConnection,
+    project: i64,
+) -> StorageResult<Option<UnifiedJob>> {
+    Ok(unified_jobs::table
+        .filter(unified_jobs::kind.eq(RunKind::ProjectUpdate.as_str()))
+        .filter(unified_jobs::project_id.eq(project))
+        .order(unified_jobs::id.desc())
+        .select(UnifiedJob::as_select())
+        .first(conn)
+        .optional()?)
+}
+
 /// Lists the runs of `kind` that `visibility` allows, as `params` ask.
 pub fn list(
     conn: &mut DbConnection,

@@ -96,13 +96,21 @@ fn projects_validate_their_directory(backend: Backend) {
             "local_path",
         );
     }
+    // A git project needs its repository (git projects have tests of their own).
     let scm = errors(
         &w.admin,
         path,
         with(json!({"local_path": "site", "scm_type": "git"})),
+        "scm_url",
+    );
+    assert_eq!(scm, ["A git project needs scm_url."], "{scm:?}");
+    let scm = errors(
+        &w.admin,
+        path,
+        with(json!({"local_path": "site", "scm_type": "svn"})),
         "scm_type",
     );
-    assert!(scm[0].contains("local directories only"), "{scm:?}");
+    assert!(scm[0].contains("not a valid choice"), "{scm:?}");
     let unknown = errors(
         &w.admin,
         path,

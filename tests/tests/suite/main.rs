@@ -26,6 +26,7 @@ mod credential_types;
 mod credentials;
 mod directory_login;
 mod faults;
+mod git_projects;
 mod hostile_input;
 mod https_proxy;
 mod inventory_groups;

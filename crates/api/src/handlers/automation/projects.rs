@@ -1,11 +1,13 @@
-//! `/api/v2/projects/`: a directory of playbooks under the `PROJECTS_ROOT` setting.
+//! `/api/v2/projects/`: a directory of playbooks under the `PROJECTS_ROOT` setting: a local
+//! directory an admin fills (`scm_type` `""`), or the checkout of a git repository that the
+//! project's updates fetch (`scm_type` `git`, in a directory ACS names `_<id>__<name>`).
 
 use acs_storage::DbConnection;
 use acs_storage::projects::{Project, ProjectValues};
 use serde_json::{Value, json};
 
 use super::references;
-use super::resource::{Body, Resource};
+use super::resource::{Body, Resource, Write};
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -41,48 +43,141 @@ impl Resource for Projects {
             FieldMeta::ORGANIZATION,
             FieldMeta::writable(
                 "scm_type",
-                "string",
+                "choice",
                 "Source control type",
-                "Always \"\": a local directory.",
-            ),
+                "\"\": a local directory; git: a repository that updates fetch.",
+            )
+            .choices(&[("", "Manual"), ("git", "Git")]),
             FieldMeta::writable(
                 "local_path",
                 "string",
                 "Local path",
-                "The name of a directory directly under PROJECTS_ROOT.",
+                "The name of a directory directly under PROJECTS_ROOT (ACS names a git project's).",
             )
-            .required()
             .max_length(1024),
+            FieldMeta::writable("scm_url", "string", "Source control URL", "").max_length(1024),
+            FieldMeta::writable(
+                "scm_branch",
+                "string",
+                "Source control branch",
+                "A branch, tag or commit; empty: the repository's default branch.",
+            )
+            .max_length(256),
+            FieldMeta::writable(
+                "scm_refspec",
+                "string",
+                "Source control refspec",
+                "Fetched besides the branches and tags.",
+            )
+            .max_length(1024),
+            FieldMeta::writable(
+                "scm_clean",
+                "boolean",
+                "Clean",
+                "An update removes what is not in the repository.",
+            ),
+            FieldMeta::writable(
+                "scm_delete_on_update",
+                "boolean",
+                "Delete on update",
+                "An update starts from an empty directory.",
+            ),
+            FieldMeta::read_only("scm_revision", "string", "Revision"),
+            FieldMeta::read_only("status", "choice", "Status"),
         ],
     };
 
-    crate::stored_rows!(acs_storage::projects, owner: organization, writes: stamped);
+    crate::stored_rows!(acs_storage::projects, owner: organization);
 
     fn read(conn: &mut DbConnection, sent: Body<'_, Self::Row>) -> ApiResult<(Self::Input, i64)> {
         let mut fields = sent.fields();
         let name = fields.text("name", Text::required(512));
         let description = fields.text("description", Text::optional(4096));
         let organization = fields.id("organization", true);
-        if let Some(scm_type) = fields.text("scm_type", Text::optional(16))
-            && !scm_type.is_empty()
-        {
-            fields.error(
-                "scm_type",
-                "ACS runs projects from local directories only: scm_type must be \"\".",
-            );
+        let scm_type = fields.choice("scm_type", &["", "git"]);
+        let git = match &scm_type {
+            Some(scm_type) => scm_type == "git",
+            None => sent.before.is_some_and(Project::is_git) && !sent.full,
+        };
+        let scm_url = fields.text("scm_url", Text::optional(1024));
+        let scm_branch = fields.text("scm_branch", Text::optional(256));
+        let scm_refspec = fields.text("scm_refspec", Text::optional(1024));
+        let scm_clean = fields.boolean("scm_clean");
+        let scm_delete_on_update = fields.boolean("scm_delete_on_update");
+        for (field, value) in [("scm_branch", &scm_branch), ("scm_refspec", &scm_refspec)] {
+            if let Some(problem) = value.as_deref().and_then(git_argument_problem) {
+                fields.error(field, problem);
+            }
         }
-        let local_path = fields.text("local_path", Text::required(1024));
-        let local_path = local_path.and_then(|path| directory(&mut fields, sent.settings, path));
+        for (field, what) in NOT_YET {
+            let given = sent.object.get(*field);
+            if given.is_some_and(|value| !value.is_null() && value != &json!(false)) {
+                fields.error(field, format!("ACS does not {what} yet."));
+            }
+        }
+        let url = scm_url.or_else(|| {
+            sent.before
+                .filter(|_| git && !sent.full)
+                .map(|project| project.scm_url.clone())
+        });
+        if git {
+            match url.as_deref().unwrap_or_default() {
+                "" => fields.error("scm_url", "A git project needs scm_url."),
+                url => {
+                    if let Some(problem) = git_url_problem(url, sent.actor.is_superuser) {
+                        fields.error("scm_url", problem);
+                    }
+                }
+            }
+        }
+        // A git project's directory is ACS's to name (once the row has its id: see
+        // `own_directory`); a local one's is the admin's.
+        let local_path = if git {
+            sent.full.then(String::new)
+        } else {
+            let required = sent.full || sent.before.is_some_and(Project::is_git);
+            let path = fields.text("local_path", Text::optional(1024));
+            if required
+                && path.as_deref().unwrap_or_default().is_empty()
+                && !fields.has_error("local_path")
+            {
+                fields.error("local_path", "This field is required.");
+            }
+            path.and_then(|path| directory(&mut fields, sent.settings, path))
+        };
         fields.finish()?;
         let before = sent.before.map(|project| project.organization_id);
         let (organization, owner) = references::organization(conn, organization, before)?;
+        let blank = |value: Option<String>| value.or_else(|| sent.full.then(String::new));
+        let off = |value: Option<bool>| value.or_else(|| sent.full.then_some(false));
         let input = ProjectValues {
             name,
-            description: description.or_else(|| sent.full.then(String::new)),
+            description: blank(description),
             organization_id: organization,
             local_path,
+            scm_type: scm_type.or_else(|| sent.full.then(String::new)),
+            scm_url: if git { url } else { Some(String::new()) },
+            scm_branch: blank(scm_branch),
+            scm_refspec: blank(scm_refspec),
+            scm_clean: off(scm_clean),
+            scm_delete_on_update: off(scm_delete_on_update),
         };
         Ok((input, owner))
+    }
+
+    /// A git project's directory is named after it once it has an id.
+    fn insert(write: Write<'_>, input: Self::Input) -> acs_storage::StorageResult<Self::Row> {
+        let project = acs_storage::projects::insert(write.conn, &input, write.creation())?;
+        own_directory(write, project)
+    }
+
+    fn update(
+        write: Write<'_>,
+        id: i64,
+        input: Self::Input,
+    ) -> acs_storage::StorageResult<Self::Row> {
+        let project = acs_storage::projects::update(write.conn, id, &input, write.modification())?;
+        own_directory(write, project)
     }
 
     fn related(_: &Project, base: &str) -> Value {
@@ -93,12 +188,131 @@ impl Resource for Projects {
         })
     }
 
-    fn fields(_: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
+    fn fields(conn: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
+        let last = acs_storage::unified_jobs::last_project_update(conn, row.id)?;
+        let status = match &last {
+            Some(update) => update.status.as_str(),
+            None if row.is_git() => "never updated",
+            None => "ok",
+        };
+        let last_failed = last.as_ref().is_some_and(|update| {
+            matches!(update.status.as_str(), "failed" | "error" | "canceled")
+        });
+        let last_run = last.as_ref().and_then(|update| update.finished);
         Ok(vec![
             ("organization", json!(row.organization_id)),
             ("scm_type", json!(row.scm_type)),
             ("local_path", json!(row.local_path)),
+            ("scm_url", json!(row.scm_url)),
+            ("scm_branch", json!(row.scm_branch)),
+            ("scm_refspec", json!(row.scm_refspec)),
+            ("scm_clean", json!(row.scm_clean)),
+            ("scm_delete_on_update", json!(row.scm_delete_on_update)),
+            ("scm_revision", json!(row.scm_revision)),
+            ("credential", Value::Null),
+            ("scm_track_submodules", json!(false)),
+            ("scm_update_on_launch", json!(false)),
+            ("scm_update_cache_timeout", json!(0)),
+            ("allow_override", json!(false)),
+            ("status", json!(status)),
+            (
+                "last_job_run",
+                crate::http::render::optional_timestamp(last_run.as_ref()),
+            ),
+            ("last_job_failed", json!(last_failed)),
+            ("last_update_failed", json!(last_failed)),
+            (
+                "last_updated",
+                crate::http::render::optional_timestamp(last_run.as_ref()),
+            ),
         ])
+    }
+}
+
+/// The reference's project fields for what ACS does not do yet, with what each would do: a
+/// value other than off is refused rather than stored and not acted on.
+const NOT_YET: &[(&str, &str)] = &[
+    (
+        "credential",
+        "inject Source Control credentials into project updates",
+    ),
+    ("scm_update_on_launch", "update projects at launch"),
+    ("scm_track_submodules", "track submodules"),
+    (
+        "allow_override",
+        "let job templates override a project's branch",
+    ),
+];
+
+/// Names a git project's directory after it, `_<id>__<name>` as the reference does (the
+/// name reduced to letters, digits and `_`): the name may change, the directory stays.
+fn own_directory(write: Write<'_>, project: Project) -> acs_storage::StorageResult<Project> {
+    if !project.is_git()
+        || project
+            .local_path
+            .starts_with(&format!("_{}__", project.id))
+    {
+        return Ok(project);
+    }
+    let slug: String = project
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let values = ProjectValues {
+        local_path: Some(format!("_{}__{slug}", project.id)),
+        ..ProjectValues::default()
+    };
+    acs_storage::projects::update(write.conn, project.id, &values, write.modification())
+}
+
+/// Why `value` may not reach git as a branch or refspec: an option, or characters no ref has.
+fn git_argument_problem(value: &str) -> Option<&'static str> {
+    if value.starts_with('-') {
+        return Some("May not start with \"-\".");
+    }
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some("May not hold spaces or control characters.");
+    }
+    None
+}
+
+/// Why git may not be given `url`: the reference's forms are `https://`, `http://`,
+/// `ssh://`, `git://`, `user@host:path`, and `file://` for superusers only (it reads the
+/// server's own disk). A password in the URL would be stored in clear: that is a
+/// credential's job.
+fn git_url_problem(url: &str, superuser: bool) -> Option<String> {
+    if url.starts_with('-') || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some("Invalid URL: it may not start with \"-\" nor hold spaces.".into());
+    }
+    if let Some((scheme, rest)) = url.split_once("://") {
+        let scheme = scheme.to_ascii_lowercase();
+        if scheme == "file" {
+            return (!superuser).then(|| "Only superusers may use file:// URLs.".to_owned());
+        }
+        if !matches!(scheme.as_str(), "https" | "http" | "ssh" | "git") {
+            return Some(format!("Unsupported URL scheme: {scheme}."));
+        }
+        let authority = rest.split('/').next().unwrap_or_default();
+        let (user_info, host) = authority.rsplit_once('@').unwrap_or(("", authority));
+        if host.is_empty() {
+            return Some("Invalid URL: it names no host.".into());
+        }
+        if user_info.contains(':') {
+            return Some("Put the password in a Source Control credential, not in the URL.".into());
+        }
+        return None;
+    }
+    // scp-like `[user@]host:path`.
+    match url.split_once(':') {
+        Some((host, path)) if !host.is_empty() && !host.contains('/') && !path.is_empty() => None,
+        _ => Some("Invalid URL: use https://, ssh://, git:// or user@host:path.".into()),
     }
 }
 
@@ -122,4 +336,46 @@ fn directory(fields: &mut FieldReader<'_>, settings: &Settings, name: String) ->
         return None;
     }
     Some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_urls_take_the_references_forms_and_no_password() {
+        for url in [
+            "https://git.example.com/ops/site.git",
+            "http://10.0.0.1:8080/site",
+            "ssh://git@git.example.com:2222/ops/site.git",
+            "git://10.213.0.2/site",
+            "git@github.com:ops/site.git",
+        ] {
+            assert_eq!(git_url_problem(url, false), None, "{url}");
+        }
+        assert_eq!(git_url_problem("file:///srv/git/site", true), None);
+        for (url, problem) in [
+            ("file:///etc", "superusers"),
+            ("https://deploy:hunter2@git.example.com/site", "credential"),
+            ("ftp://example.com/site", "scheme"),
+            ("--upload-pack=touch /tmp/x", "\"-\""),
+            ("https:///path-only", "no host"),
+            ("just-a-name", "Invalid URL"),
+            ("https://example.com/a b", "spaces"),
+        ] {
+            let found = git_url_problem(url, false).unwrap_or_default();
+            assert!(found.contains(problem), "{url}: {found}");
+        }
+    }
+
+    #[test]
+    fn branches_and_refspecs_cannot_read_as_options() {
+        assert_eq!(git_argument_problem("release/1.2"), None);
+        assert_eq!(
+            git_argument_problem("+refs/pull/*:refs/remotes/origin/pull/*"),
+            None
+        );
+        assert!(git_argument_problem("--upload-pack=x").is_some());
+        assert!(git_argument_problem("main\nother").is_some());
+    }
 }
