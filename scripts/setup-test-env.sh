@@ -300,6 +300,22 @@ ensure_oidc_provider() {
     || die "oidc-provider@$OIDC_PROVIDER_VERSION does not import with node $node_version"
 }
 
+# --- git, python3 and ssh-keygen (git projects) --------------------------------
+# Project updates run git; the git project tests serve repositories with
+# `git daemon` and `git http-backend` (behind a small python3 HTTP server) on a
+# test host, and make an SSH key with ssh-keygen.
+ensure_git() {
+  if ! command -v git >/dev/null 2>&1 || ! git daemon -h 2>&1 | grep -q "base-path"; then
+    say "installing git"
+    apt_install git
+  fi
+  command -v python3 >/dev/null 2>&1 || { say "installing python3"; apt_install python3; }
+  command -v ssh-keygen >/dev/null 2>&1 || { say "installing openssh-client"; apt_install openssh-client; }
+  git daemon -h 2>&1 | grep -q "base-path" || die "git daemon missing after installing git"
+  [ -x "$(git --exec-path)/git-http-backend" ] || die "git http-backend missing"
+  command -v ssh-keygen >/dev/null 2>&1 || die "ssh-keygen missing after installing openssh-client"
+}
+
 # --- bubblewrap (every run's sandbox, contract §6) ---------------------------
 # The runner starts each job, project update and inventory update inside bwrap;
 # the tests run real ansible through it and prove what a run cannot see.
@@ -402,6 +418,7 @@ ensure_slapd() {
 }
 
 ensure_nextest
+ensure_git
 ensure_bwrap
 ensure_slirp4netns
 ensure_wrk

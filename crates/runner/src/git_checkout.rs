@@ -10,12 +10,18 @@
 //! `scm_delete_on_update` starts from an empty directory. Every value reaches git as an
 //! argument of its own, never through a shell's parsing, and the API refuses branches and
 //! URLs that would read as options.
+//!
+//! A project's Source Control credential reaches git through an askpass program in the run's
+//! private directory, which answers git's username and password prompts from two files
+//! beside it (0600): never in the URL, the command line, the environment or the project.
 
 use std::path::{Path, PathBuf};
 
 use acs_storage::projects::Project;
 
 use super::Explained;
+use super::credentials::OpenedCredential;
+use super::private_dir::PrivateDir;
 use super::process::Invocation;
 
 /// What an update fetches besides the project's refspec: every branch, every tag (`--tags`)
@@ -72,6 +78,38 @@ pub fn environment() -> [(String, String); 5] {
         ("GIT_CONFIG_VALUE_0", "*"),
     ]
     .map(|(name, value)| (name.to_owned(), value.to_owned()))
+}
+
+/// Writes what lets git authenticate with `credential` (its username, and its password or
+/// token) into `env_dir` of `dir`; returns the environment that points git at it.
+pub fn authentication(
+    dir: &PrivateDir,
+    env_dir: &Path,
+    credential: &OpenedCredential,
+) -> Result<Vec<(String, String)>, Explained> {
+    let answer = |name: &str, value: Option<&str>| -> Result<PathBuf, Explained> {
+        let path = env_dir.join(name);
+        dir.write_file(&path, value.unwrap_or_default())?;
+        Ok(path)
+    };
+    let username = answer("git_username", credential.text("username"))?;
+    let password = answer("git_password", credential.text("password"))?;
+    let quoted = |path: &Path| format!("'{}'", path.display().to_string().replace('\'', r"'\''"));
+    let script = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  Username*) exec cat {} ;;\n  *) exec cat {} ;;\nesac\n",
+        quoted(&username),
+        quoted(&password)
+    );
+    let askpass = env_dir.join("git_askpass");
+    dir.write_file(&askpass, &script)?;
+    std::fs::set_permissions(
+        &askpass,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )?;
+    Ok(vec![(
+        "GIT_ASKPASS".to_owned(),
+        askpass.display().to_string(),
+    )])
 }
 
 /// The steps that bring `dir` to the commit `project` names, with `env` as their environment.

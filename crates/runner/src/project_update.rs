@@ -46,6 +46,10 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         .ok_or_else(|| Explained::new("The project has no organization."))?;
     let source_ids = acs_storage::source_credentials::ordered_ids(conn, organization)?;
     let sources = credentials::open(conn, host, &source_ids)?;
+    let source_control = match project.credential_id.filter(|_| project.is_git()) {
+        Some(id) => credentials::open(conn, host, &[id])?.pop(),
+        None => None,
+    };
     dir.subdirectory("tmp")?;
     let base = environment::base(
         dir.path(),
@@ -69,7 +73,17 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             },
             project.local_path
         );
-        let git_env = environment::compose(&base, git_checkout::environment());
+        let mut git_env: Vec<(String, String)> = git_checkout::environment().into();
+        if let Some(credential) = &source_control {
+            let env_dir = dir.subdirectory("env")?;
+            git_env.extend(git_checkout::authentication(dir, &env_dir, credential)?);
+            let _ = writeln!(
+                preamble,
+                "Authenticating with credential {}.",
+                credential.credential.name
+            );
+        }
+        let git_env = environment::compose(&base, git_env);
         steps.extend(git_checkout::steps(&project, &project_dir, &git_env));
     }
     if sources.is_empty() {
@@ -117,13 +131,17 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             });
         }
     }
+    let mut secrets = credentials::secret_values(&sources);
+    secrets.extend(credentials::secret_values(source_control.as_slice()));
+    // Longest first, as each list is: a secret holding another is replaced whole.
+    secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
     Ok(Prepared {
         steps,
         preamble,
         recorded_env: environment::recorded(&base, &galaxy, &BTreeMap::new()),
         output: dir.path().join("stdout"),
         errors: None,
-        secrets: credentials::secret_values(&sources),
+        secrets,
         project: Some((project_dir, access)),
         sandboxed: false,
     })

@@ -45,6 +45,8 @@ pub struct Project {
     pub scm_delete_on_update: bool,
     /// The commit the last successful update checked out.
     pub scm_revision: String,
+    /// The Source Control credential its updates authenticate with.
+    pub credential_id: Option<i64>,
 }
 
 impl Project {
@@ -79,6 +81,8 @@ pub struct ProjectValues {
     pub scm_clean: Option<bool>,
     /// An update starts from an empty directory.
     pub scm_delete_on_update: Option<bool>,
+    /// The Source Control credential.
+    pub credential_id: Option<Option<i64>>,
 }
 
 /// Records `revision` as the commit project `id`'s last successful update checked out.
@@ -105,6 +109,7 @@ crate::list_fields! {
         "scm_url" => text(projects::scm_url),
         "scm_branch" => text(projects::scm_branch),
         "scm_revision" => text(projects::scm_revision),
+        "credential" => nullable_integer(projects::credential_id),
         "created" => timestamp(projects::created),
         "modified" => timestamp(projects::modified),
     }

@@ -222,6 +222,7 @@ diesel::table! {
         scm_clean -> Bool,
         scm_delete_on_update -> Bool,
         scm_revision -> Text,
+        credential_id -> Nullable<BigInt>,
     }
 }
 

@@ -8,3 +8,5 @@ ALTER TABLE projects ADD COLUMN scm_refspec TEXT NOT NULL DEFAULT '';
 ALTER TABLE projects ADD COLUMN scm_clean BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE projects ADD COLUMN scm_delete_on_update BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE projects ADD COLUMN scm_revision TEXT NOT NULL DEFAULT '';
+-- The Source Control credential a git project's updates authenticate with.
+ALTER TABLE projects ADD COLUMN credential_id BIGINT NULL REFERENCES credentials (id) ON DELETE SET NULL;

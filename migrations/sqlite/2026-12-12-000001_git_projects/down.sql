@@ -1,3 +1,4 @@
+ALTER TABLE projects DROP COLUMN credential_id;
 ALTER TABLE projects DROP COLUMN scm_revision;
 ALTER TABLE projects DROP COLUMN scm_delete_on_update;
 ALTER TABLE projects DROP COLUMN scm_clean;

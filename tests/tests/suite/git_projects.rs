@@ -3,7 +3,9 @@
 //! namespace of its own, as a git server elsewhere would be). The update records the commit
 //! (`scm_revision`), a later one fetches what was pushed since, `scm_branch` picks a branch,
 //! a job runs the checkout, and a repository that is not there fails the update with git's
-//! words. The API refuses the URLs the reference refuses, and a password in a URL.
+//! words. The API refuses the URLs the reference refuses, and a password in a URL. A Source
+//! Control credential authenticates the update against a password-protected HTTP git server
+//! and appears nowhere: not in the output, the records, nor the checkout.
 
 use std::path::Path;
 use std::process::Command;
@@ -248,7 +250,6 @@ fn git_urls_and_values_are_checked_before_they_reach_git(backend: Backend) {
             "scm_update_on_launch",
             "not",
         ),
-        (json!({"credential": 1}), "credential", "not"),
     ] {
         let errors = boss
             .post("/api/v2/projects/")
@@ -293,7 +294,242 @@ fn git_urls_and_values_are_checked_before_they_reach_git(backend: Backend) {
     assert!(!errors.is_empty());
 }
 
+/// Git's smart HTTP protocol (`git http-backend`) behind HTTP Basic authentication, as a
+/// hosted git server answers: `server.py <repositories> <username> <password> <address>`
+/// listens on port 8080 and answers 401 to any other credentials.
+const HTTP_SERVER: &str = r#"import base64, http.server, os, subprocess, sys
+root, user, password, address = sys.argv[1:5]
+expected = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+class Git(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.git()
+
+    def do_POST(self):
+        self.git()
+
+    def git(self):
+        if self.headers.get("Authorization") != expected:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="git"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        path, _, query = self.path.partition("?")
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        env = dict(os.environ, GIT_PROJECT_ROOT=root, GIT_HTTP_EXPORT_ALL="1", PATH_INFO=path,
+                   QUERY_STRING=query, REQUEST_METHOD=self.command, REMOTE_USER=user,
+                   CONTENT_TYPE=self.headers.get("Content-Type", ""),
+                   CONTENT_LENGTH=str(length),
+                   HTTP_CONTENT_ENCODING=self.headers.get("Content-Encoding", ""))
+        out = subprocess.run(["git", "http-backend"], input=body, env=env,
+                             capture_output=True).stdout
+        head, _, rest = out.partition(b"\r\n\r\n")
+        status, headers = 200, []
+        for line in head.decode().split("\r\n"):
+            name, _, value = line.partition(":")
+            if name.lower() == "status":
+                status = int(value.split()[0])
+            elif name:
+                headers.append((name, value.strip()))
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(rest)))
+        self.end_headers()
+        self.wfile.write(rest)
+
+http.server.ThreadingHTTPServer((address, 8080), Git).serve_forever()
+"#;
+
+fn a_source_control_credential_authenticates_the_update_and_stays_secret(backend: Backend) {
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let bare = repositories.path().join("private.git");
+    std::fs::create_dir(&bare).expect("the bare repository");
+    git(&bare, &["init", "--quiet", "--bare"]);
+    let work_dir = tempfile::tempdir().expect("a work tree");
+    let work = work_dir.path();
+    git(
+        work,
+        &["clone", "--quiet", &bare.display().to_string(), "."],
+    );
+    let first = commit(work, "site.yml", PING_PLAYBOOK, "first");
+    let token = "s3cret-git-token-4821";
+    let script = repositories.path().join("server.py");
+    std::fs::write(&script, HTTP_SERVER).expect("the server's script");
+    let test_host = TestHost::start();
+    let address = test_host.address.to_string();
+    let _server = Daemon(test_host.spawn(
+        "python3",
+        &[
+            &script.display().to_string(),
+            &repositories.path().display().to_string(),
+            "deploy",
+            token,
+            &address,
+        ],
+    ));
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect((test_host.address, 8080)).is_err() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "no HTTP server"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let url = format!("http://{address}:8080/private.git");
+
+    let fixture = AutomationServer::start(backend, &[]);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Git");
+    let credential = |name: &str, password: &str| -> i64 {
+        id_of(
+            &admin
+                .post("/api/v2/credentials/")
+                .json(&json!({"name": name, "organization": organization,
+                              "credential_type": server.managed_type_id("scm"),
+                              "inputs": {"username": "deploy", "password": password}}))
+                .call()
+                .expect(201)
+                .json(),
+        )
+    };
+    let (right, wrong) = (
+        credential("deploy token", token),
+        credential("old token", "expired-token-1"),
+    );
+    let project = |name: &str, credential: Value| -> i64 {
+        id_of(
+            &admin
+                .post("/api/v2/projects/")
+                .json(
+                    &json!({"name": name, "organization": organization, "scm_type": "git",
+                              "scm_url": url, "credential": credential}),
+                )
+                .call()
+                .expect(201)
+                .json(),
+        )
+    };
+
+    let with = project("with", json!(right));
+    let record = admin.get_json(&format!("/api/v2/projects/{with}/"));
+    assert_eq!(record["credential"], right, "{record}");
+    let (done, stdout) = update(&admin, with);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    assert_eq!(
+        admin.get_json(&format!("/api/v2/projects/{with}/"))["scm_revision"],
+        first
+    );
+
+    // Without it, or with a wrong one, the update fails at once (no prompt waits).
+    for (name, credential) in [("without", Value::Null), ("wrong", json!(wrong))] {
+        let id = project(name, credential);
+        let (done, stdout) = update(&admin, id);
+        assert_eq!(done["status"], "failed", "{name}: {done}\n{stdout}");
+        assert!(
+            stdout.contains("Authentication failed") || stdout.contains("could not read"),
+            "{name}: {stdout}"
+        );
+        assert!(!stdout.contains("expired-token-1"), "{stdout}");
+    }
+
+    // The token is nowhere the API shows, nor in the run's records.
+    for path in [
+        "/api/v2/project_updates/".to_owned(),
+        format!("/api/v2/projects/{with}/"),
+        format!("/api/v2/credentials/{right}/"),
+    ] {
+        let shown = admin.get(&path).call().expect(200).body;
+        assert!(!shown.contains(token), "{path}: {shown}");
+    }
+    for update in admin.get_json("/api/v2/project_updates/")["results"]
+        .as_array()
+        .expect("updates")
+    {
+        assert!(!run_stdout(&admin, update).contains(token));
+    }
+    assert!(
+        !fixture
+            .projects_root
+            .path()
+            .join(format!("_{with}__with/.git/config"))
+            .exists_and_contains(token)
+    );
+
+    // Only a Source Control credential the caller may use, on a git project.
+    let machine = id_of(
+        &admin
+            .post("/api/v2/credentials/")
+            .json(&json!({"name": "machine", "organization": organization,
+                          "credential_type": server.managed_type_id("ssh"),
+                          "inputs": {"username": "root"}}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let errors = admin
+        .patch(&format!("/api/v2/projects/{with}/"))
+        .json(&json!({"credential": machine}))
+        .call()
+        .expect(400)
+        .field_errors("credential");
+    assert_eq!(errors, ["Credential kind must be 'scm'."]);
+    // An SSH key is not injected yet: refused rather than ignored.
+    let key_file = repositories.path().join("id_ed25519");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&key_file)
+        .status()
+        .expect("ssh-keygen (openssh-client) runs");
+    assert!(made.success());
+    let key = std::fs::read_to_string(&key_file).expect("the key");
+    let keyed = id_of(
+        &admin
+            .post("/api/v2/credentials/")
+            .json(&json!({"name": "deploy key", "organization": organization,
+                          "credential_type": server.managed_type_id("scm"),
+                          "inputs": {"username": "git", "ssh_key_data": key}}))
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let errors = admin
+        .patch(&format!("/api/v2/projects/{with}/"))
+        .json(&json!({"credential": keyed}))
+        .call()
+        .expect(400)
+        .field_errors("credential");
+    assert!(errors[0].contains("SSH keys"), "{errors:?}");
+    let boss = server.create_user("boss", "Boss-pass-1", false);
+    server.add_admin(server.create_organization("Other"), boss);
+    let theirs = admin.get_json("/api/v2/organizations/?name=Other")["results"][0]["id"].clone();
+    server
+        .as_user("boss", "Boss-pass-1")
+        .post("/api/v2/projects/")
+        .json(
+            &json!({"name": "borrow", "organization": theirs, "scm_type": "git",
+                      "scm_url": url, "credential": right}),
+        )
+        .call()
+        .expect(403);
+}
+
+/// Whether a file exists and holds `text`.
+trait ExistsAndContains {
+    fn exists_and_contains(&self, text: &str) -> bool;
+}
+
+impl ExistsAndContains for std::path::PathBuf {
+    fn exists_and_contains(&self, text: &str) -> bool {
+        std::fs::read_to_string(self).is_ok_and(|content| content.contains(text))
+    }
+}
+
 backend_tests!(
     a_git_project_is_checked_out_and_fetched_by_its_updates,
     git_urls_and_values_are_checked_before_they_reach_git,
+    a_source_control_credential_authenticates_the_update_and_stays_secret,
 );

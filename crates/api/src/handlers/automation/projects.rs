@@ -115,6 +115,8 @@ impl Resource for Projects {
                 fields.error(field, format!("ACS does not {what} yet."));
             }
         }
+        let credential =
+            super::inventory_sources::optional_id(&mut fields, sent.object, "credential");
         let url = scm_url.or_else(|| {
             sent.before
                 .filter(|_| git && !sent.full)
@@ -148,6 +150,9 @@ impl Resource for Projects {
         fields.finish()?;
         let before = sent.before.map(|project| project.organization_id);
         let (organization, owner) = references::organization(conn, organization, before)?;
+        if let Some(Some(id)) = credential {
+            source_control(conn, sent.actor, id, git)?;
+        }
         let blank = |value: Option<String>| value.or_else(|| sent.full.then(String::new));
         let off = |value: Option<bool>| value.or_else(|| sent.full.then_some(false));
         let input = ProjectValues {
@@ -161,6 +166,11 @@ impl Resource for Projects {
             scm_refspec: blank(scm_refspec),
             scm_clean: off(scm_clean),
             scm_delete_on_update: off(scm_delete_on_update),
+            credential_id: if git {
+                credential.or_else(|| sent.full.then_some(None))
+            } else {
+                Some(None)
+            },
         };
         Ok((input, owner))
     }
@@ -180,12 +190,16 @@ impl Resource for Projects {
         own_directory(write, project)
     }
 
-    fn related(_: &Project, base: &str) -> Value {
-        json!({
+    fn related(row: &Project, base: &str) -> Value {
+        let mut related = json!({
             "update": format!("{base}update/"),
             "project_updates": format!("{base}project_updates/"),
             "copy": format!("{base}copy/"),
-        })
+        });
+        if let Some(credential) = row.credential_id {
+            related["credential"] = json!(format!("/api/v2/credentials/{credential}/"));
+        }
+        related
     }
 
     fn fields(conn: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
@@ -209,7 +223,7 @@ impl Resource for Projects {
             ("scm_clean", json!(row.scm_clean)),
             ("scm_delete_on_update", json!(row.scm_delete_on_update)),
             ("scm_revision", json!(row.scm_revision)),
-            ("credential", Value::Null),
+            ("credential", json!(row.credential_id)),
             ("scm_track_submodules", json!(false)),
             ("scm_update_on_launch", json!(false)),
             ("scm_update_cache_timeout", json!(0)),
@@ -232,10 +246,6 @@ impl Resource for Projects {
 /// The reference's project fields for what ACS does not do yet, with what each would do: a
 /// value other than off is refused rather than stored and not acted on.
 const NOT_YET: &[(&str, &str)] = &[
-    (
-        "credential",
-        "inject Source Control credentials into project updates",
-    ),
     ("scm_update_on_launch", "update projects at launch"),
     ("scm_track_submodules", "track submodules"),
     (
@@ -243,6 +253,32 @@ const NOT_YET: &[(&str, &str)] = &[
         "let job templates override a project's branch",
     ),
 ];
+
+/// Checks credential `id` for a project's updates: a git project's, of the Source Control
+/// kind, one `actor` may use, and holding a username and password (or token): SSH keys are
+/// not injected yet.
+fn source_control(
+    conn: &mut DbConnection,
+    actor: &acs_authz::Actor,
+    id: i64,
+    git: bool,
+) -> ApiResult<()> {
+    let refuse = |message: &str| Err(crate::error::ApiError::field("credential", message));
+    if !git {
+        return refuse("Only a git project takes a credential.");
+    }
+    let (credential, credential_type) = references::credential(conn, actor, "credential", id)?;
+    if credential_type.kind != "scm" {
+        return refuse("Credential kind must be 'scm'.");
+    }
+    let inputs = crate::handlers::credentials::secrets::stored(&credential.inputs)?;
+    if inputs.contains_key("ssh_key_data") {
+        return refuse(
+            "ACS does not inject SSH keys into project updates yet: use a username and a password or token.",
+        );
+    }
+    Ok(())
+}
 
 /// Names a git project's directory after it, `_<id>__<name>` as the reference does (the
 /// name reduced to letters, digits and `_`): the name may change, the directory stays.
