@@ -58,6 +58,8 @@ pub struct Context<'a> {
     pub request: RequestInfo,
     principal: Option<Option<Principal>>,
     session_cookie: Option<SessionCookie>,
+    /// Runs the work committed, to start once it has succeeded.
+    runs_to_start: Vec<i64>,
 }
 
 impl std::fmt::Debug for Context<'_> {
@@ -94,6 +96,7 @@ impl<'a> Context<'a> {
             request,
             principal: None,
             session_cookie: None,
+            runs_to_start: Vec::new(),
         }
     }
 
@@ -108,6 +111,11 @@ impl<'a> Context<'a> {
         let https = self.request.is_https(settings.trusted_proxies());
         let scheme = if https { "https" } else { "http" };
         Ok(format!("{scheme}://{}", self.request.host))
+    }
+
+    /// Starts run `run` (committed, `pending`) once the request's work has succeeded.
+    pub fn start_when_done(&mut self, run: i64) {
+        self.runs_to_start.push(run);
     }
 
     /// Who is making the request, if anyone (authenticates on first call).
@@ -171,7 +179,11 @@ where
     let budget = state.config.pool_timeout;
     let deadline = Instant::now() + budget;
     if let Some(conn) = inline_connection(state, req, &request) {
-        return finish(Context::new(state, request, deadline, Some(conn)), work);
+        return finish(
+            state,
+            Context::new(state, request, deadline, Some(conn)),
+            work,
+        );
     }
     let _slot = match tokio::time::timeout(budget, state.blocking_slots.acquire()).await {
         Ok(Ok(slot)) => slot,
@@ -183,7 +195,7 @@ where
         }
     };
     let state = state.clone().into_inner();
-    web::block(move || finish(Context::new(&state, request, deadline, None), work)).await?
+    web::block(move || finish(&state, Context::new(&state, request, deadline, None), work)).await?
 }
 
 /// A connection to run a request's work with on the worker thread itself, when that is
@@ -215,14 +227,21 @@ fn inline_connection(
     state.pool.try_get_idle()
 }
 
-/// Runs `work` in `ctx`, on this thread.
-fn finish<T, F>(mut ctx: Context<'_>, work: F) -> ApiResult<Reply<T>>
+/// Runs `work` in `ctx`, on this thread, then starts the runs it committed.
+fn finish<T, F>(
+    state: &std::sync::Arc<AppState>,
+    mut ctx: Context<'_>,
+    work: F,
+) -> ApiResult<Reply<T>>
 where
     F: FnOnce(&mut Context<'_>) -> ApiResult<T>,
 {
     // Whatever the work changed, the pool counted for the change feed once it was durable
     // (`acs_storage::local_changes`): a request after this answer will not trust older counters.
     let value = work(&mut ctx)?;
+    for run in ctx.runs_to_start.drain(..) {
+        acs_runner::start(state.clone(), run);
+    }
     Ok(Reply {
         value,
         session: ctx.session_cookie.take(),

@@ -261,6 +261,14 @@ fn run(host: &dyn Host, run_id: i64) -> Result<RunOutcome, Explained> {
     // take hours, and each held connection is one fewer for the server's requests.
     let mut conn = host.pool().get()?;
     let row = acs_storage::unified_jobs::find(&mut conn, run_id)?;
+    // One update of a project at a time, held to the end of the run; waited for without a
+    // connection.
+    let mut _project_lock = None;
+    if let (true, Some(project)) = (row.kind == RunKind::ProjectUpdate.as_str(), row.project_id) {
+        drop(conn);
+        _project_lock = Some(project_update::ProjectLock::acquire(project));
+        conn = host.pool().get()?;
+    }
     let revision = acs_storage::revisions::current(&mut conn)?.settings;
     let settings = host.settings(&mut conn, revision)?;
     let dir = private_dir::PrivateDir::create(&host.data_dir().join("runs"), run_id, host.rng())?;

@@ -1,6 +1,7 @@
 //! Projects from git: a project with `scm_type: git` is checked out by its updates, inside
 //! the run's sandbox and network, from a real `git daemon` on a test host (a network
-//! namespace of its own, as a git server elsewhere would be). The update records the commit
+//! namespace of its own, as a git server elsewhere would be). Creating one starts its first
+//! update, one update of a project runs at a time, and each records the commit
 //! (`scm_revision`), a later one fetches what was pushed since, `scm_branch` picks a branch,
 //! a job runs the checkout, and a repository that is not there fails the update with git's
 //! words. The API refuses the URLs the reference refuses, and a password in a URL. A Source
@@ -80,6 +81,16 @@ fn serve(host: &TestHost, base: &Path) -> Daemon {
     daemon
 }
 
+/// Waits for the update a new project's record names (`summary_fields.current_update`) to
+/// end; the update's record and its output.
+fn first_update(admin: &Agent, project: &Value) -> (Value, String) {
+    let id = &project["summary_fields"]["current_update"]["id"];
+    assert!(id.is_i64(), "a new git project's update: {project}");
+    let update = wait_for_run(admin, &format!("/api/v2/project_updates/{id}/"));
+    let stdout = run_stdout(admin, &update);
+    (update, stdout)
+}
+
 /// Starts an update of `project` and waits for it to end; the record and its output.
 fn update(admin: &Agent, project: i64) -> (Value, String) {
     let started = admin
@@ -133,15 +144,16 @@ fn a_git_project_is_checked_out_and_fetched_by_its_updates(backend: Backend) {
         format!("_{id}__git_site"),
         "{project}"
     );
-    assert_eq!(project["status"], "never updated", "{project}");
+    assert_eq!(project["status"], "pending", "{project}");
     assert_eq!(project["scm_revision"], "", "{project}");
     let checkout = fixture
         .projects_root
         .path()
         .join(project["local_path"].as_str().expect("local_path"));
 
-    // The first update clones the default branch and records its commit.
-    let (done, stdout) = update(&admin, id);
+    // The first update, started by the creation, clones the default branch and records its
+    // commit.
+    let (done, stdout) = first_update(&admin, &project);
     assert_eq!(done["status"], "successful", "{done}\n{stdout}");
     assert!(stdout.contains(&format!("Checked out {first}")), "{stdout}");
     let project = admin.get_json(&format!("/api/v2/projects/{id}/"));
@@ -194,18 +206,17 @@ fn a_git_project_is_checked_out_and_fetched_by_its_updates(backend: Backend) {
     assert!(checkout.join("VERSION").is_file());
 
     // A repository that is not there fails the update, in git's words.
-    let missing = id_of(
-        &admin
-            .post("/api/v2/projects/")
-            .json(
-                &json!({"name": "missing", "organization": organization, "scm_type": "git",
-                          "scm_url": format!("git://{}/missing.git", test_host.address)}),
-            )
-            .call()
-            .expect(201)
-            .json(),
-    );
-    let (done, stdout) = update(&admin, missing);
+    let missing = admin
+        .post("/api/v2/projects/")
+        .json(
+            &json!({"name": "missing", "organization": organization, "scm_type": "git",
+                      "scm_url": format!("git://{}/missing.git", test_host.address)}),
+        )
+        .call()
+        .expect(201)
+        .json();
+    let (done, stdout) = first_update(&admin, &missing);
+    let missing = id_of(&missing);
     assert_eq!(done["status"], "failed", "{done}\n{stdout}");
     assert!(stdout.contains("missing.git"), "{stdout}");
     let project = admin.get_json(&format!("/api/v2/projects/{missing}/"));
@@ -400,24 +411,22 @@ fn a_source_control_credential_authenticates_the_update_and_stays_secret(backend
         credential("deploy token", token),
         credential("old token", "expired-token-1"),
     );
-    let project = |name: &str, credential: Value| -> i64 {
-        id_of(
-            &admin
-                .post("/api/v2/projects/")
-                .json(
-                    &json!({"name": name, "organization": organization, "scm_type": "git",
-                              "scm_url": url, "credential": credential}),
-                )
-                .call()
-                .expect(201)
-                .json(),
-        )
+    let project = |name: &str, credential: Value| -> Value {
+        admin
+            .post("/api/v2/projects/")
+            .json(
+                &json!({"name": name, "organization": organization, "scm_type": "git",
+                          "scm_url": url, "credential": credential}),
+            )
+            .call()
+            .expect(201)
+            .json()
     };
 
-    let with = project("with", json!(right));
-    let record = admin.get_json(&format!("/api/v2/projects/{with}/"));
+    let record = project("with", json!(right));
     assert_eq!(record["credential"], right, "{record}");
-    let (done, stdout) = update(&admin, with);
+    let (done, stdout) = first_update(&admin, &record);
+    let with = id_of(&record);
     assert_eq!(done["status"], "successful", "{done}\n{stdout}");
     assert_eq!(
         admin.get_json(&format!("/api/v2/projects/{with}/"))["scm_revision"],
@@ -426,8 +435,7 @@ fn a_source_control_credential_authenticates_the_update_and_stays_secret(backend
 
     // Without it, or with a wrong one, the update fails at once (no prompt waits).
     for (name, credential) in [("without", Value::Null), ("wrong", json!(wrong))] {
-        let id = project(name, credential);
-        let (done, stdout) = update(&admin, id);
+        let (done, stdout) = first_update(&admin, &project(name, credential));
         assert_eq!(done["status"], "failed", "{name}: {done}\n{stdout}");
         assert!(
             stdout.contains("Authentication failed") || stdout.contains("could not read"),
@@ -517,6 +525,71 @@ fn a_source_control_credential_authenticates_the_update_and_stays_secret(backend
         .expect(403);
 }
 
+/// The awx.awx `project` module making a git project and waiting for its first update (it
+/// waits on the `summary_fields.current_update` of the creation's answer), then the same
+/// again, which changes nothing.
+const PROJECT_PLAYBOOK: &str = r#"- hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    awx.awx.project:
+      controller_host: "{{ controller_host }}"
+      controller_username: "{{ controller_username }}"
+      controller_password: "{{ controller_password }}"
+      validate_certs: false
+  tasks:
+    - awx.awx.project: {name: site, organization: Git, scm_type: git, scm_url: "{{ url }}", wait: true}
+      register: made
+    - awx.awx.project: {name: site, organization: Git, scm_type: git, scm_url: "{{ url }}", wait: true}
+      register: again
+    - ansible.builtin.copy:
+        dest: "{{ report_path }}"
+        content: "{{ {'made': made, 'again': again} | to_json }}"
+"#;
+
+fn the_collections_project_module_waits_for_the_first_update(backend: Backend) {
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let bare = repositories.path().join("site.git");
+    std::fs::create_dir(&bare).expect("the bare repository");
+    git(&bare, &["init", "--quiet", "--bare"]);
+    let work_dir = tempfile::tempdir().expect("a work tree");
+    let work = work_dir.path();
+    git(
+        work,
+        &["clone", "--quiet", &bare.display().to_string(), "."],
+    );
+    let first = commit(work, "site.yml", PING_PLAYBOOK, "first");
+    let test_host = TestHost::start();
+    let _daemon = serve(&test_host, repositories.path());
+    let fixture = AutomationServer::start(backend, &[]);
+    let server = &fixture.server;
+    server.create_organization("Git");
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let report = scratch.path().join("report.json");
+    let output = acs_tests::awx_collection::run_playbook(
+        scratch.path(),
+        PROJECT_PLAYBOOK,
+        &json!({
+            "controller_host": server.base,
+            "controller_username": "admin",
+            "controller_password": server.admin_password,
+            "url": format!("git://{}/site.git", test_host.address),
+            "report_path": report,
+        }),
+    );
+    let log = format!("{output:?}");
+    assert!(output.status.success(), "{log}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report")).expect("JSON");
+    assert_eq!(report["made"]["changed"], true, "{log}");
+    assert_eq!(report["again"]["changed"], false, "{log}");
+    let project = server.admin().get_json("/api/v2/projects/?name=site")["results"][0].clone();
+    assert_eq!(project["status"], "successful", "{project}");
+    assert_eq!(project["scm_revision"], first, "{project}");
+}
+
 /// Whether a file exists and holds `text`.
 trait ExistsAndContains {
     fn exists_and_contains(&self, text: &str) -> bool;
@@ -532,4 +605,5 @@ backend_tests!(
     a_git_project_is_checked_out_and_fetched_by_its_updates,
     git_urls_and_values_are_checked_before_they_reach_git,
     a_source_control_credential_authenticates_the_update_and_stays_secret,
+    the_collections_project_module_waits_for_the_first_update,
 );

@@ -61,10 +61,12 @@ impl<R: Resource> Create for R {
         }
         let settings = ctx.settings()?;
         let now = ctx.now;
-        ctx.write(|conn| {
+        let mut record = ctx.write(|conn| {
             let sent = Body::new(&body.0, &principal.actor, &settings);
             create_row::<R>(conn, principal, sent, now, |_, _| Ok(()))
-        })
+        })?;
+        R::after_create(ctx, principal, &mut record)?;
+        Ok(record)
     }
 
     fn location(created: &Value) -> Option<String> {

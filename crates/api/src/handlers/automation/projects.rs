@@ -202,6 +202,48 @@ impl Resource for Projects {
         related
     }
 
+    /// The update running or waiting (`current_update`, which the reference's clients wait
+    /// on) and the last one.
+    fn summary(conn: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
+        let Some(last) = acs_storage::unified_jobs::last_project_update(conn, row.id)? else {
+            return Ok(Vec::new());
+        };
+        let shown = json!({
+            "id": last.id,
+            "name": last.name,
+            "description": "",
+            "status": last.status,
+            "failed": matches!(last.status.as_str(), "failed" | "error" | "canceled"),
+        });
+        Ok(if last.is_finished() {
+            vec![("last_update", shown)]
+        } else {
+            vec![("current_update", shown.clone()), ("last_update", shown)]
+        })
+    }
+
+    /// A new git project is checked out at once, as in the reference: its first update starts
+    /// once the project is committed, and the answer names it (`current_update`).
+    fn after_create(
+        ctx: &mut crate::context::Context<'_>,
+        principal: &crate::auth::Principal,
+        record: &mut Value,
+    ) -> ApiResult<()> {
+        if record["scm_type"] != "git" {
+            return Ok(());
+        }
+        let id = record["id"].as_i64().unwrap_or_default();
+        let project = acs_storage::projects::find(ctx.conn()?, id)?;
+        let update = crate::handlers::runs::queue_project_update(ctx, principal, &project)?;
+        ctx.start_when_done(update.id);
+        let shown = json!({"id": update.id, "name": update.name, "description": "",
+                           "status": update.status, "failed": false});
+        record["summary_fields"]["current_update"] = shown.clone();
+        record["summary_fields"]["last_update"] = shown;
+        record["status"] = json!(update.status);
+        Ok(())
+    }
+
     fn fields(conn: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
         let last = acs_storage::unified_jobs::last_project_update(conn, row.id)?;
         let status = match &last {

@@ -182,6 +182,22 @@ pub trait Resource: 'static {
         let _ = (row, base);
         json!({})
     }
+    /// What the record's `summary_fields` show besides the capabilities and roles; none
+    /// unless a resource says so.
+    fn summary(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<Vec<(&'static str, Value)>> {
+        let _ = (conn, row);
+        Ok(Vec::new())
+    }
+    /// Work once a creation has committed, which may add to the answered `record`: a git
+    /// project's first update. None unless a resource says so.
+    fn after_create(
+        ctx: &mut Context<'_>,
+        principal: &Principal,
+        record: &mut Value,
+    ) -> ApiResult<()> {
+        let _ = (ctx, principal, record);
+        Ok(())
+    }
     /// The record's own fields, shown after `name` and `description` in this order.
     fn fields(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<Vec<(&'static str, Value)>>;
 
@@ -219,6 +235,9 @@ pub trait Resource: 'static {
             related.extend(links);
         }
         let mut summary = json!({ "user_capabilities": capabilities(caps) });
+        for (name, value) in Self::summary(conn, row)? {
+            summary[name] = value;
+        }
         if let Some(object_roles) = object_roles {
             related.insert("object_roles".into(), json!(format!("{base}object_roles/")));
             related.insert("access_list".into(), json!(format!("{base}access_list/")));

@@ -257,24 +257,33 @@ pub async fn start_project_update(
     let reply = signed_in_reply(&req, &state, move |ctx, principal| {
         let (project, governed) = visible::<Projects>(ctx, principal, id)?;
         acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Update)?;
-        let organization = governed.organization.unwrap_or_default();
-        let new = NewUnifiedJob {
-            project_id: Some(project.id),
-            ..pending(
-                ctx,
-                principal,
-                RunKind::ProjectUpdate,
-                &project.name,
-                organization,
-            )
-        };
-        let update = create(ctx, principal, RunKind::ProjectUpdate, &new, &[])?;
+        let update = queue_project_update(ctx, principal, &project)?;
         let mut record = render_run(principal, &update, &[]);
         record["project_update"] = json!(update.id);
         Ok((update.id, record))
     })
     .await?;
     accepted(&state, reply)
+}
+
+/// Makes a pending update of `project`, launched by `principal` (who may update it), and its
+/// activity record; the caller starts it once committed.
+pub fn queue_project_update(
+    ctx: &mut Context<'_>,
+    principal: &Principal,
+    project: &acs_storage::projects::Project,
+) -> ApiResult<UnifiedJob> {
+    let new = NewUnifiedJob {
+        project_id: Some(project.id),
+        ..pending(
+            ctx,
+            principal,
+            RunKind::ProjectUpdate,
+            &project.name,
+            project.organization_id,
+        )
+    };
+    create(ctx, principal, RunKind::ProjectUpdate, &new, &[])
 }
 
 /// Starts an update of inventory source `id`: 202 with `"inventory_update": id`.
