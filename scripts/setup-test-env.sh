@@ -305,13 +305,15 @@ ensure_oidc_provider() {
 # `git daemon` and `git http-backend` (behind a small python3 HTTP server) on a
 # test host, and make an SSH key with ssh-keygen.
 ensure_git() {
-  if ! command -v git >/dev/null 2>&1 || ! git daemon -h 2>&1 | grep -q "base-path"; then
+  # `git daemon -h` prints its usage and exits 129: judge it by its output.
+  daemon_usage() { git daemon -h 2>&1 || true; }
+  if ! command -v git >/dev/null 2>&1 || [[ "$(daemon_usage)" != *base-path* ]]; then
     say "installing git"
     apt_install git
   fi
   command -v python3 >/dev/null 2>&1 || { say "installing python3"; apt_install python3; }
   command -v ssh-keygen >/dev/null 2>&1 || { say "installing openssh-client"; apt_install openssh-client; }
-  git daemon -h 2>&1 | grep -q "base-path" || die "git daemon missing after installing git"
+  [[ "$(daemon_usage)" == *base-path* ]] || die "git daemon missing after installing git"
   [ -x "$(git --exec-path)/git-http-backend" ] || die "git http-backend missing"
   command -v ssh-keygen >/dev/null 2>&1 || die "ssh-keygen missing after installing openssh-client"
 }
