@@ -205,6 +205,23 @@ fn a_git_project_is_checked_out_and_fetched_by_its_updates(backend: Backend) {
     assert_eq!(project["scm_revision"], release, "{project}");
     assert!(checkout.join("VERSION").is_file());
 
+    // A copy is checked out into a directory of its own by an update of its own.
+    let copy = admin
+        .post(&format!("/api/v2/projects/{id}/copy/"))
+        .json(&json!({"name": "Git site copy"}))
+        .call()
+        .expect(201)
+        .json();
+    let (done, stdout) = first_update(&admin, &copy);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    let copy = admin.get_json(&format!("/api/v2/projects/{}/", copy["id"]));
+    assert_eq!(copy["scm_revision"], release, "{copy}");
+    assert_eq!(
+        copy["local_path"],
+        format!("_{}__git_site_copy", copy["id"]),
+        "{copy}"
+    );
+
     // A repository that is not there fails the update, in git's words.
     let missing = admin
         .post("/api/v2/projects/")

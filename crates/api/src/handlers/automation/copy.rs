@@ -158,13 +158,16 @@ pub async fn copy<R: Copied>(
         let (original, _) = visible::<R>(ctx, principal, id)?;
         let settings = ctx.settings()?;
         let now = ctx.now;
-        ctx.write(|conn| {
+        let mut record = ctx.write(|conn| {
             let object = body_of::<R>(conn, &original, &body.0)?;
             let sent = Body::new(&object, &principal.actor, &settings);
             create_row::<R>(conn, principal, sent, now, |conn, copy| {
                 R::copy_related(conn, &principal.actor, (&original, copy), now)
             })
-        })
+        })?;
+        // A copy is a creation: a git project's copy is checked out into its own directory.
+        R::after_create(ctx, principal, &mut record)?;
+        Ok(record)
     })
     .await
 }
