@@ -32,6 +32,7 @@ pub mod awx_collection;
 pub mod browser;
 pub mod client_site;
 pub mod galaxy;
+pub mod git_server;
 pub mod ldap;
 pub mod netns;
 pub mod oauth;

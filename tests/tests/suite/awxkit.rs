@@ -642,27 +642,26 @@ fn awx_teams_create_grant_and_revoke(backend: Backend) {
 
 /// `awx export` from one controller and `awx import` into a fresh one (configuration as
 /// code). The export walks every collection: organizations, users, teams, a custom credential
-/// type, a credential (its secret left behind, as the reference's export does), a project,
-/// an inventory with hosts and nested groups, and a job template with its credential and its
-/// options. The import brings them to a fresh controller with their references resolved by
-/// name (users without a password to sign in with until one is set); importing again doubles
-/// nothing.
-///
-/// Left out of the import, as the reference's own `awx import` would fare: projects and what
-/// needs them (awxkit waits five minutes for a new project's first update, which a manual
-/// project never has), and role memberships (awxkit's export skips the role lists, which carry
-/// the reference's deprecation warning).
+/// type, a credential (its secret left behind, as the reference's export does), a git
+/// project (served by a real `git daemon` on a test host), an inventory with hosts and nested
+/// groups, and a job template with its credential and its options. The import brings them to
+/// a fresh controller with their references resolved by name (the project checked out by its
+/// first update, which awxkit waits for before the template that needs its playbook; users
+/// without a password to sign in with until one is set); importing again doubles nothing.
+/// Role memberships are not carried, as with the reference (awxkit's export skips the role
+/// lists, which carry the reference's deprecation warning).
 fn awx_export_and_import_carry_a_configuration_to_another_controller(backend: Backend) {
-    let projects = tempfile::tempdir().expect("a projects root");
-    std::fs::create_dir_all(projects.path().join("site")).expect("a project directory");
-    std::fs::write(
-        projects.path().join("site/site.yml"),
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let (_work, first) = acs_tests::git_server::repository_with_playbook(
+        repositories.path(),
+        "site.git",
         "- hosts: all\n  tasks: []\n",
-    )
-    .expect("a playbook");
-    let root = projects.path().display().to_string();
-    let vars = [("ACS_PROJECTS_ROOT", root.as_str())];
-    let source = TestServer::start_with(backend, &vars);
+    );
+    let test_host = acs_tests::netns::TestHost::start();
+    let _daemon = acs_tests::git_server::serve(&test_host, repositories.path());
+    let url = format!("git://{}/site.git", test_host.address);
+    let source = acs_tests::ansible::AutomationServer::start(backend, &[]);
+    let source = &source.server;
     let admin = source.admin();
     let organization = source.create_organization("Exported");
     let alice = source.create_user("alice", "Alice-pass-1", false);
@@ -685,10 +684,23 @@ fn awx_export_and_import_carry_a_configuration_to_another_controller(backend: Ba
         json!({"name": "pager", "organization": organization, "credential_type": kind,
                "inputs": {"token": "s3cret-pager-token"}}),
     );
-    let project = created(
-        "/api/v2/projects/",
-        json!({"name": "site", "organization": organization, "local_path": "site"}),
+    let project = admin
+        .post("/api/v2/projects/")
+        .json(
+            &json!({"name": "site", "organization": organization, "scm_type": "git",
+                      "scm_url": url}),
+        )
+        .call()
+        .expect(201)
+        .json();
+    acs_tests::ansible::wait_for_run(
+        &admin,
+        &format!(
+            "/api/v2/project_updates/{}/",
+            project["summary_fields"]["current_update"]["id"]
+        ),
     );
+    let project = acs_tests::id_of(&project);
     let inventory = created(
         "/api/v2/inventories/",
         json!({"name": "fleet", "organization": organization}),
@@ -723,7 +735,7 @@ fn awx_export_and_import_carry_a_configuration_to_another_controller(backend: Ba
 
     let exported = awx(&source, &["export"]);
     assert!(!exported.contains("s3cret-pager-token"), "{exported}");
-    let mut document: Value = serde_json::from_str(&exported)
+    let document: Value = serde_json::from_str(&exported)
         .unwrap_or_else(|error| panic!("awx export printed no JSON ({error}):\n{exported}"));
     let exported_template = &document["job_templates"][0];
     assert_eq!(exported_template["name"], "deploy", "{document:#}");
@@ -742,11 +754,10 @@ fn awx_export_and_import_carry_a_configuration_to_another_controller(backend: Ba
     for name in ["\"prod\"", "\"web\"", "env: prod"] {
         assert!(groups.contains(name), "{name}: {document:#}");
     }
-    for left in ["projects", "job_templates"] {
-        document[left] = json!([]);
-    }
+    assert_eq!(document["projects"][0]["scm_url"], url, "{document:#}");
 
-    let target = TestServer::start_with(backend, &vars);
+    let target = acs_tests::ansible::AutomationServer::start(backend, &[]);
+    let target = &target.server;
     let credentials = [
         "--conf.username",
         "admin",
@@ -754,7 +765,7 @@ fn awx_export_and_import_carry_a_configuration_to_another_controller(backend: Ba
         &target.admin_password,
     ];
     let input = document.to_string();
-    run_awx_reading(&target, &credentials, &["import"], Some(&input));
+    run_awx_reading(target, &credentials, &["import"], Some(&input));
     let imported = target.admin();
     let one = |path: &str| -> Value {
         let page = imported.get_json(path);
@@ -792,10 +803,28 @@ fn awx_export_and_import_carry_a_configuration_to_another_controller(backend: Ba
     assert_eq!(web["name"], "web", "{web}");
     let in_web = one(&format!("/api/v2/groups/{}/hosts/", web["id"]));
     assert_eq!(in_web["name"], "web1", "{in_web}");
+    let project = one("/api/v2/projects/?name=site");
+    assert_eq!(project["scm_url"], url, "{project}");
+    assert_eq!(project["status"], "successful", "{project}");
+    assert_eq!(project["scm_revision"], first, "{project}");
+    let template = one("/api/v2/job_templates/?name=deploy");
+    assert_eq!(template["project"], project["id"], "{template}");
+    assert_eq!(template["inventory"], inventory["id"], "{template}");
+    assert_eq!(
+        (template["verbosity"].clone(), template["job_tags"].clone()),
+        (json!(2), json!("deploy"))
+    );
+    let attached = one(&format!(
+        "/api/v2/job_templates/{}/credentials/",
+        template["id"]
+    ));
+    assert_eq!(attached["id"], credential["id"], "{attached}");
 
     // Again: the same records, none doubled.
-    run_awx_reading(&target, &credentials, &["import"], Some(&input));
+    run_awx_reading(target, &credentials, &["import"], Some(&input));
     one("/api/v2/inventories/?name=fleet");
+    one("/api/v2/projects/?name=site");
+    one("/api/v2/job_templates/?name=deploy");
     one("/api/v2/groups/?name=web");
     one(&format!("/api/v2/groups/{}/hosts/", web["id"]));
 }

@@ -8,78 +8,13 @@
 //! Control credential authenticates the update against a password-protected HTTP git server
 //! and appears nowhere: not in the output, the records, nor the checkout.
 
-use std::path::Path;
 use std::process::Command;
 
 use acs_tests::ansible::{AutomationServer, PING_PLAYBOOK, run_stdout, wait_for_run};
+use acs_tests::git_server::{Daemon, commit, git, serve};
 use acs_tests::netns::TestHost;
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
-
-/// Runs git in `dir` as the repository's author; returns its standard output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .args([
-            "-c",
-            "user.name=Author",
-            "-c",
-            "user.email=author@example.com",
-        ])
-        .args(["-c", "init.defaultBranch=main", "-c", "safe.directory=*"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-/// Commits `content` as `file` on the work tree's current branch and pushes it; returns the
-/// commit.
-fn commit(work: &Path, file: &str, content: &str, message: &str) -> String {
-    std::fs::write(work.join(file), content).expect("a file");
-    git(work, &["add", "."]);
-    git(work, &["commit", "--quiet", "-m", message]);
-    git(work, &["push", "--quiet", "origin", "HEAD"]);
-    git(work, &["rev-parse", "HEAD"])
-}
-
-/// A git daemon serving `base` on the test host, stopped on drop.
-struct Daemon(std::process::Child);
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(host: &TestHost, base: &Path) -> Daemon {
-    let base = base.display().to_string();
-    let listen = format!("--listen={}", host.address);
-    let base_path = format!("--base-path={base}");
-    let daemon = Daemon(host.spawn(
-        "git",
-        &[
-            "daemon",
-            "--reuseaddr",
-            "--export-all",
-            "--informative-errors",
-            &listen,
-            &base_path,
-            &base,
-        ],
-    ));
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect((host.address, 9418)).is_err() {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(20),
-            "git daemon never listened"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    daemon
-}
 
 /// Waits for the update a new project's record names (`summary_fields.current_update`) to
 /// end; the update's record and its output.
