@@ -733,7 +733,7 @@ fn awx_export_and_import_carry_a_configuration_to_another_controller(backend: Ba
         .call()
         .expect(204);
 
-    let exported = awx(&source, &["export"]);
+    let exported = awx(source, &["export"]);
     assert!(!exported.contains("s3cret-pager-token"), "{exported}");
     let document: Value = serde_json::from_str(&exported)
         .unwrap_or_else(|error| panic!("awx export printed no JSON ({error}):\n{exported}"));
