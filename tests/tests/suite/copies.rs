@@ -242,6 +242,20 @@ fn automation_resources_are_copied_with_what_belongs_with_them(backend: Backend)
         planner,
     );
     let planner = server.as_user("planner", "Planner-pass-1");
+    let capability = |agent: &Agent, path: &str| {
+        agent.get_json(path)["summary_fields"]["user_capabilities"]["copy"].clone()
+    };
+    let template_path = format!("/api/v2/job_templates/{template_id}/");
+    assert_eq!(capability(&planner, &template_path), true);
+    assert_eq!(capability(&admin, &template_path), true);
+    for path in [
+        format!("/api/v2/projects/{project}/"),
+        format!("/api/v2/inventories/{inventory}/"),
+    ] {
+        assert_eq!(capability(&admin, &path), true, "{path}");
+        // Using it is not creating in its organization.
+        assert_eq!(capability(&planner, &path), false, "{path}");
+    }
     let check = planner.get_json(&format!("/api/v2/job_templates/{template_id}/copy/"));
     assert_eq!(check["can_copy"], true, "{check}");
     assert_eq!(check["can_copy_without_user_input"], false, "{check}");
@@ -281,6 +295,13 @@ fn automation_resources_are_copied_with_what_belongs_with_them(backend: Backend)
     assert_eq!(
         reader.get_json(&format!("/api/v2/job_templates/{template_id}/copy/"))["can_copy"],
         false
+    );
+    assert_eq!(capability(&reader, &template_path), false);
+    // The list shows the same as the record.
+    let listed = reader.get_json("/api/v2/job_templates/?name=deploy");
+    assert_eq!(
+        listed["results"][0]["summary_fields"]["user_capabilities"]["copy"], false,
+        "{listed}"
     );
     reader
         .post(&format!("/api/v2/job_templates/{template_id}/copy/"))

@@ -63,6 +63,19 @@ impl Resource for Inventories {
         })
     }
 
+    /// A copy is a creation in the same organization (and reads the original, which the
+    /// caller sees).
+    fn may_copy(
+        _: &mut DbConnection,
+        viewer: &crate::auth::Principal,
+        row: &Inventory,
+    ) -> ApiResult<Option<bool>> {
+        let organization = acs_authz::roles::Resource::organization(row.organization_id);
+        let allowed =
+            acs_authz::can_act_on_object(&viewer.actor, &organization, Self::CREATOR_ROLE);
+        Ok(Some(allowed.is_ok()))
+    }
+
     fn fields(conn: &mut DbConnection, row: &Inventory) -> ApiResult<Vec<(&'static str, Value)>> {
         Ok(vec![
             ("organization", json!(row.organization_id)),

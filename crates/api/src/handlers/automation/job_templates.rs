@@ -303,6 +303,35 @@ impl Resource for JobTemplates {
         related
     }
 
+    /// A copy is a creation from the template's fields: `use` on its project and its
+    /// inventory, as creating it took.
+    fn may_copy(
+        conn: &mut DbConnection,
+        viewer: &crate::auth::Principal,
+        row: &JobTemplate,
+    ) -> ApiResult<Option<bool>> {
+        use acs_authz::roles::{Resource as Object, ResourceKind, RoleField};
+        let actor = &viewer.actor;
+        if acs_authz::check_method(actor, false).is_err() {
+            return Ok(Some(false));
+        }
+        let Some(project) = row.project_id else {
+            return Ok(Some(false));
+        };
+        let project = Object::of(ResourceKind::Project, project, Some(row.organization_id));
+        if acs_authz::can_act_on_object(actor, &project, RoleField::Use).is_err() {
+            return Ok(Some(false));
+        }
+        let Some(inventory) = row.inventory_id else {
+            return Ok(Some(true));
+        };
+        let organization = acs_storage::inventories::find(conn, inventory)?.organization_id;
+        let inventory = Object::of(ResourceKind::Inventory, inventory, Some(organization));
+        Ok(Some(
+            acs_authz::can_act_on_object(actor, &inventory, RoleField::Use).is_ok(),
+        ))
+    }
+
     fn fields(_: &mut DbConnection, row: &JobTemplate) -> ApiResult<Vec<(&'static str, Value)>> {
         Ok([
             ("organization", json!(row.organization_id)),

@@ -244,6 +244,19 @@ impl Resource for Projects {
         Ok(())
     }
 
+    /// A copy is a creation in the same organization (and reads the original, which the
+    /// caller sees).
+    fn may_copy(
+        _: &mut DbConnection,
+        viewer: &crate::auth::Principal,
+        row: &Project,
+    ) -> ApiResult<Option<bool>> {
+        let organization = acs_authz::roles::Resource::organization(row.organization_id);
+        let allowed =
+            acs_authz::can_act_on_object(&viewer.actor, &organization, Self::CREATOR_ROLE);
+        Ok(Some(allowed.is_ok()))
+    }
+
     fn fields(conn: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
         let last = acs_storage::unified_jobs::last_project_update(conn, row.id)?;
         let status = match &last {

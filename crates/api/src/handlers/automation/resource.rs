@@ -182,6 +182,16 @@ pub trait Resource: 'static {
         let _ = (row, base);
         json!({})
     }
+    /// Whether `viewer` may copy the row (`user_capabilities.copy`), for resources with a
+    /// `copy/` endpoint; `None` (not shown) for the others.
+    fn may_copy(
+        conn: &mut DbConnection,
+        viewer: &Principal,
+        row: &Self::Row,
+    ) -> ApiResult<Option<bool>> {
+        let _ = (conn, viewer, row);
+        Ok(None)
+    }
     /// What the record's `summary_fields` show besides the capabilities and roles; none
     /// unless a resource says so.
     fn summary(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<Vec<(&'static str, Value)>> {
@@ -235,6 +245,9 @@ pub trait Resource: 'static {
             related.extend(links);
         }
         let mut summary = json!({ "user_capabilities": capabilities(caps) });
+        if let Some(copy) = Self::may_copy(conn, viewer, row)? {
+            summary["user_capabilities"]["copy"] = json!(copy);
+        }
         for (name, value) in Self::summary(conn, row)? {
             summary[name] = value;
         }
