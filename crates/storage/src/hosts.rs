@@ -5,7 +5,7 @@ use diesel::prelude::*;
 
 use crate::inventories::Within;
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{hosts, inventories, inventory_group_hosts};
+use crate::schema::{hosts, inventory_group_hosts};
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A host row.
@@ -172,22 +172,7 @@ pub fn list(
         conn,
         params,
         || {
-            let mut query = hosts::table.into_boxed();
-            if let ObjectVisibility::Only {
-                organizations,
-                objects,
-                ..
-            } = visibility
-            {
-                let inventories = inventories::table
-                    .filter(
-                        inventories::organization_id
-                            .eq_any(organizations.clone())
-                            .or(inventories::id.eq_any(objects.clone())),
-                    )
-                    .select(inventories::id);
-                query = query.filter(hosts::inventory_id.eq_any(inventories));
-            }
+            let mut query = crate::rows_in_visible_inventories!(hosts, visibility);
             match within {
                 Within::Anywhere => {}
                 Within::Inventory(inventory) => {

@@ -12,9 +12,7 @@ use diesel::prelude::*;
 
 use crate::inventories::Within;
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{
-    hosts, inventories, inventory_group_children, inventory_group_hosts, inventory_groups,
-};
+use crate::schema::{hosts, inventory_group_children, inventory_group_hosts, inventory_groups};
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// A group row.
@@ -279,22 +277,7 @@ pub fn list(
         conn,
         params,
         || {
-            let mut query = inventory_groups::table.into_boxed();
-            if let ObjectVisibility::Only {
-                organizations,
-                objects,
-                ..
-            } = visibility
-            {
-                let inventories = inventories::table
-                    .filter(
-                        inventories::organization_id
-                            .eq_any(organizations.clone())
-                            .or(inventories::id.eq_any(objects.clone())),
-                    )
-                    .select(inventories::id);
-                query = query.filter(inventory_groups::inventory_id.eq_any(inventories));
-            }
+            let mut query = crate::rows_in_visible_inventories!(inventory_groups, visibility);
             match within {
                 Within::Anywhere => {}
                 Within::Inventory(inventory) => {

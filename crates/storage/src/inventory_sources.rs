@@ -6,7 +6,7 @@ use diesel::prelude::*;
 
 use crate::inventories::Within;
 use crate::list::{ListError, ListParams, Page};
-use crate::schema::{inventories, inventory_sources};
+use crate::schema::inventory_sources;
 use crate::{DbConnection, StorageResult, Timestamp};
 
 /// An inventory source row.
@@ -102,22 +102,7 @@ pub fn list(
         conn,
         params,
         || {
-            let mut query = inventory_sources::table.into_boxed();
-            if let ObjectVisibility::Only {
-                organizations,
-                objects,
-                ..
-            } = visibility
-            {
-                let inventories = inventories::table
-                    .filter(
-                        inventories::organization_id
-                            .eq_any(organizations.clone())
-                            .or(inventories::id.eq_any(objects.clone())),
-                    )
-                    .select(inventories::id);
-                query = query.filter(inventory_sources::inventory_id.eq_any(inventories));
-            }
+            let mut query = crate::rows_in_visible_inventories!(inventory_sources, visibility);
             match within {
                 Within::Anywhere => {}
                 Within::Inventory(inventory) => {

@@ -585,6 +585,32 @@ macro_rules! visible_rows {
     }};
 }
 
+/// The rows of `$table` (which has `inventory_id`) in the inventories `$visibility` shows
+/// (through their organization, or as objects of their own), as a boxed query: what lives in
+/// an inventory (hosts, groups, sources) is seen with it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! rows_in_visible_inventories {
+    ($table:ident, $visibility:expr) => {{
+        use $crate::schema::inventories;
+        let query = $table::table.into_boxed::<$crate::Backend>();
+        match $visibility {
+            acs_authz::ObjectVisibility::All => query,
+            acs_authz::ObjectVisibility::Only {
+                organizations,
+                objects,
+                ..
+            } => query.filter(
+                $table::inventory_id.eq_any(
+                    inventories::table
+                        .filter($crate::shown_rows!(inventories, organizations, objects))
+                        .select(inventories::id),
+                ),
+            ),
+        }
+    }};
+}
+
 /// The condition on `$table` of [`visible_rows!`]'s `Only`: in one of the `$organizations`,
 /// or one of the `$objects`.
 #[macro_export]

@@ -142,6 +142,11 @@ impl UnifiedJob {
     pub fn is_finished(&self) -> bool {
         !UNFINISHED.contains(&self.status.as_str())
     }
+
+    /// Whether it ended without succeeding (failed, in error, or canceled).
+    pub fn has_failed(&self) -> bool {
+        matches!(self.status.as_str(), "failed" | "error" | "canceled")
+    }
 }
 
 /// The values of a new run (created `pending`).

@@ -4,10 +4,11 @@
 
 use acs_storage::DbConnection;
 use acs_storage::projects::{Project, ProjectValues};
+use acs_storage::unified_jobs::UnifiedJob;
 use serde_json::{Value, json};
 
 use super::references;
-use super::resource::{Body, Resource, Write};
+use super::resource::{Body, FieldLists, Resource, Write};
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta};
@@ -203,23 +204,10 @@ impl Resource for Projects {
     }
 
     /// The update running or waiting (`current_update`, which the reference's clients wait
-    /// on) and the last one.
-    fn summary(conn: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
-        let Some(last) = acs_storage::unified_jobs::last_project_update(conn, row.id)? else {
-            return Ok(Vec::new());
-        };
-        let shown = json!({
-            "id": last.id,
-            "name": last.name,
-            "description": "",
-            "status": last.status,
-            "failed": matches!(last.status.as_str(), "failed" | "error" | "canceled"),
-        });
-        Ok(if last.is_finished() {
-            vec![("last_update", shown)]
-        } else {
-            vec![("current_update", shown.clone()), ("last_update", shown)]
-        })
+    /// on) and the last one, beside the fields that say how it went: one read of it.
+    fn summary_and_fields(conn: &mut DbConnection, row: &Project) -> ApiResult<FieldLists> {
+        let last = acs_storage::unified_jobs::last_project_update(conn, row.id)?;
+        Ok((updates_shown(last.as_ref()), own_fields(row, last.as_ref())))
     }
 
     /// A new git project is checked out at once, as in the reference: its first update starts
@@ -236,10 +224,9 @@ impl Resource for Projects {
         let project = acs_storage::projects::find(ctx.conn()?, id)?;
         let update = crate::handlers::runs::queue_project_update(ctx, principal, &project)?;
         ctx.start_when_done(update.id);
-        let shown = json!({"id": update.id, "name": update.name, "description": "",
-                           "status": update.status, "failed": false});
-        record["summary_fields"]["current_update"] = shown.clone();
-        record["summary_fields"]["last_update"] = shown;
+        for (name, shown) in updates_shown(Some(&update)) {
+            record["summary_fields"][name] = shown;
+        }
         record["status"] = json!(update.status);
         Ok(())
     }
@@ -259,43 +246,65 @@ impl Resource for Projects {
 
     fn fields(conn: &mut DbConnection, row: &Project) -> ApiResult<Vec<(&'static str, Value)>> {
         let last = acs_storage::unified_jobs::last_project_update(conn, row.id)?;
-        let status = match &last {
-            Some(update) => update.status.as_str(),
-            None if row.is_git() => "never updated",
-            None => "ok",
-        };
-        let last_failed = last.as_ref().is_some_and(|update| {
-            matches!(update.status.as_str(), "failed" | "error" | "canceled")
-        });
-        let last_run = last.as_ref().and_then(|update| update.finished);
-        Ok(vec![
-            ("organization", json!(row.organization_id)),
-            ("scm_type", json!(row.scm_type)),
-            ("local_path", json!(row.local_path)),
-            ("scm_url", json!(row.scm_url)),
-            ("scm_branch", json!(row.scm_branch)),
-            ("scm_refspec", json!(row.scm_refspec)),
-            ("scm_clean", json!(row.scm_clean)),
-            ("scm_delete_on_update", json!(row.scm_delete_on_update)),
-            ("scm_revision", json!(row.scm_revision)),
-            ("credential", json!(row.credential_id)),
-            ("scm_track_submodules", json!(false)),
-            ("scm_update_on_launch", json!(false)),
-            ("scm_update_cache_timeout", json!(0)),
-            ("allow_override", json!(false)),
-            ("status", json!(status)),
-            (
-                "last_job_run",
-                crate::http::render::optional_timestamp(last_run.as_ref()),
-            ),
-            ("last_job_failed", json!(last_failed)),
-            ("last_update_failed", json!(last_failed)),
-            (
-                "last_updated",
-                crate::http::render::optional_timestamp(last_run.as_ref()),
-            ),
-        ])
+        Ok(own_fields(row, last.as_ref()))
     }
+}
+
+/// `summary_fields` of a project whose latest update is `last`.
+fn updates_shown(last: Option<&UnifiedJob>) -> Vec<(&'static str, Value)> {
+    let Some(last) = last else {
+        return Vec::new();
+    };
+    let shown = json!({
+        "id": last.id,
+        "name": last.name,
+        "description": "",
+        "status": last.status,
+        "failed": last.has_failed(),
+    });
+    if last.is_finished() {
+        vec![("last_update", shown)]
+    } else {
+        vec![("current_update", shown.clone()), ("last_update", shown)]
+    }
+}
+
+/// The project's own fields, `last` its latest update.
+fn own_fields(row: &Project, last: Option<&UnifiedJob>) -> Vec<(&'static str, Value)> {
+    let status = match last {
+        Some(update) => update.status.as_str(),
+        None if row.is_git() => "never updated",
+        None => "ok",
+    };
+    let last_failed = last.is_some_and(UnifiedJob::has_failed);
+    let last_run = last.and_then(|update| update.finished);
+    vec![
+        ("organization", json!(row.organization_id)),
+        ("scm_type", json!(row.scm_type)),
+        ("local_path", json!(row.local_path)),
+        ("scm_url", json!(row.scm_url)),
+        ("scm_branch", json!(row.scm_branch)),
+        ("scm_refspec", json!(row.scm_refspec)),
+        ("scm_clean", json!(row.scm_clean)),
+        ("scm_delete_on_update", json!(row.scm_delete_on_update)),
+        ("scm_revision", json!(row.scm_revision)),
+        ("credential", json!(row.credential_id)),
+        ("scm_track_submodules", json!(false)),
+        ("scm_update_on_launch", json!(false)),
+        ("scm_update_cache_timeout", json!(0)),
+        ("allow_override", json!(false)),
+        ("status", json!(status)),
+        (
+            "last_job_run",
+            crate::http::render::optional_timestamp(last_run.as_ref()),
+        ),
+        ("last_job_failed", json!(last_failed)),
+        ("last_update_failed", json!(last_failed)),
+        (
+            "last_updated",
+            crate::http::render::optional_timestamp(last_run.as_ref()),
+        ),
+    ]
 }
 
 /// The reference's project fields for what ACS does not do yet, with what each would do: a

@@ -88,6 +88,9 @@ impl Write<'_> {
     }
 }
 
+/// A record's further `summary_fields` and its own fields, each a name and a value in order.
+pub type FieldLists = (Vec<(&'static str, Value)>, Vec<(&'static str, Value)>);
+
 /// One organization-owned resource with a collection and a detail endpoint.
 pub trait Resource: 'static {
     /// Its stored row.
@@ -192,11 +195,11 @@ pub trait Resource: 'static {
         let _ = (conn, viewer, row);
         Ok(None)
     }
-    /// What the record's `summary_fields` show besides the capabilities and roles; none
-    /// unless a resource says so.
-    fn summary(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<Vec<(&'static str, Value)>> {
-        let _ = (conn, row);
-        Ok(Vec::new())
+    /// What the record's `summary_fields` show besides the capabilities and roles (none
+    /// unless a resource says so), and its own fields ([`Resource::fields`]): one call, so
+    /// that what both show is read once.
+    fn summary_and_fields(conn: &mut DbConnection, row: &Self::Row) -> ApiResult<FieldLists> {
+        Ok((Vec::new(), Self::fields(conn, row)?))
     }
     /// Work once a creation has committed, which may add to the answered `record`: a git
     /// project's first update. None unless a resource says so.
@@ -248,7 +251,8 @@ pub trait Resource: 'static {
         if let Some(copy) = Self::may_copy(conn, viewer, row)? {
             summary["user_capabilities"]["copy"] = json!(copy);
         }
-        for (name, value) in Self::summary(conn, row)? {
+        let (more_summary, fields) = Self::summary_and_fields(conn, row)?;
+        for (name, value) in more_summary {
             summary[name] = value;
         }
         if let Some(object_roles) = object_roles {
@@ -268,7 +272,7 @@ pub trait Resource: 'static {
         );
         record.insert("name".into(), json!(Self::name(row)));
         record.insert("description".into(), json!(Self::description(row)));
-        for (name, value) in Self::fields(conn, row)? {
+        for (name, value) in fields {
             record.insert(name.into(), value);
         }
         Ok(Value::Object(record))

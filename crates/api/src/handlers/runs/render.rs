@@ -58,7 +58,7 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
         (Some(start), Some(end)) => (end - start).num_microseconds().unwrap_or(0) as f64 / 1e6,
         _ => 0.0,
     };
-    let failed = matches!(run.status.as_str(), "failed" | "error" | "canceled");
+    let failed = run.has_failed();
     let env: Value = serde_json::from_str(&run.job_env).unwrap_or_else(|_| json!({}));
     let args: Value = serde_json::from_str(&run.job_args).unwrap_or_else(|_| json!([]));
     let fields = [
