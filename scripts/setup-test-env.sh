@@ -318,6 +318,33 @@ ensure_git() {
   command -v ssh-keygen >/dev/null 2>&1 || die "ssh-keygen missing after installing openssh-client"
 }
 
+# --- sshd (the git-over-SSH test host, tests/src/git_server.rs) ---------------
+# The tests start their own sshd as a foreground process inside a test host's
+# network namespace, with a host key and authorized key in a temporary
+# directory. The package's own service must not stay running on port 22.
+ensure_sshd() {
+  if ! [ -x /usr/sbin/sshd ] || ! command -v ssh-agent >/dev/null 2>&1; then
+    say "installing openssh-server"
+    apt_install openssh-server openssh-client
+    $SUDO service ssh stop >/dev/null 2>&1 || true
+    local pid
+    pid="$(cat /run/sshd.pid 2>/dev/null || true)"
+    case "$pid" in
+      '' | *[!0-9]*) ;;
+      *)
+        if [ "$(cat "/proc/$pid/comm" 2>/dev/null || true)" = "sshd" ]; then
+          say "stopping the system sshd (pid $pid) the package started"
+          $SUDO kill "$pid" || true
+        fi
+        ;;
+    esac
+  fi
+  [ -x /usr/sbin/sshd ] || die "/usr/sbin/sshd missing after installing openssh-server"
+  for tool in ssh ssh-agent ssh-add ssh-keygen; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool missing after installing openssh-client"
+  done
+}
+
 # --- bubblewrap (every run's sandbox, contract §6) ---------------------------
 # The runner starts each job, project update and inventory update inside bwrap;
 # the tests run real ansible through it and prove what a run cannot see.
@@ -421,6 +448,7 @@ ensure_slapd() {
 
 ensure_nextest
 ensure_git
+ensure_sshd
 ensure_bwrap
 ensure_slirp4netns
 ensure_wrk

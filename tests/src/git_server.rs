@@ -93,3 +93,57 @@ pub fn repository_with_playbook(
     let first = commit(work.path(), "site.yml", playbook, "first");
     (work, first)
 }
+
+/// A new SSH key pair `name` in `dir` (ed25519, encrypted with `passphrase` unless it is
+/// empty): the private key's text and the public key's line.
+pub fn key_pair(dir: &Path, name: &str, passphrase: &str) -> (String, String) {
+    let private = dir.join(name);
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-C", name, "-N", passphrase, "-f"])
+        .arg(&private)
+        .status()
+        .expect("ssh-keygen (openssh-client) runs");
+    assert!(made.success(), "ssh-keygen made no key");
+    let read = |path: &Path| std::fs::read_to_string(path).expect("a key file");
+    (read(&private), read(&private.with_extension("pub")))
+}
+
+/// A real `sshd` on the test host's port 2222 with a host key of its own in `dir`, letting in
+/// whoever holds a key listed in `authorized_keys` (the tests log in as the user they run as,
+/// whose shell runs `git-upload-pack`), once it listens; stopped on drop.
+pub fn serve_ssh(host: &TestHost, dir: &Path, authorized_keys: &str) -> Daemon {
+    let sshd = Path::new("/usr/sbin/sshd");
+    assert!(
+        sshd.exists(),
+        "/usr/sbin/sshd is missing: scripts/setup-test-env.sh installs openssh-server"
+    );
+    // Where sshd's unprivileged child confines itself; the package makes it at boot.
+    std::fs::create_dir_all("/run/sshd").expect("/run/sshd");
+    key_pair(dir, "host_key", "");
+    let authorized = dir.join("authorized_keys");
+    std::fs::write(&authorized, authorized_keys).expect("authorized_keys");
+    let config = dir.join("sshd_config");
+    std::fs::write(
+        &config,
+        format!(
+            "Port 2222\nListenAddress {}\nHostKey {}\nAuthorizedKeysFile {}\nPidFile none\n\
+             UsePAM no\nStrictModes no\nPasswordAuthentication no\n\
+             KbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n",
+            host.address,
+            dir.join("host_key").display(),
+            authorized.display()
+        ),
+    )
+    .expect("sshd_config");
+    let config = config.display().to_string();
+    let daemon = Daemon(host.spawn("/usr/sbin/sshd", &["-D", "-e", "-f", &config]));
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect((host.address, 2222)).is_err() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "sshd never listened"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    daemon
+}

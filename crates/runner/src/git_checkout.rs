@@ -11,9 +11,11 @@
 //! argument of its own, never through a shell's parsing, and the API refuses branches and
 //! URLs that would read as options.
 //!
-//! A project's Source Control credential reaches git through an askpass program in the run's
-//! private directory, which answers git's username and password prompts from two files
-//! beside it (0600): never in the URL, the command line, the environment or the project.
+//! A project's Source Control credential reaches git through the run's private directory
+//! (files 0600): an askpass program answers git's username and password prompts and ssh's
+//! key passphrase prompt from files beside it, and ssh reads the key from there
+//! (`GIT_SSH_COMMAND`). A secret is never in the URL, the command line, the environment or
+//! the project.
 
 use std::path::{Path, PathBuf};
 
@@ -67,9 +69,10 @@ pub fn directory(project: &Project, projects_root: &Path) -> Result<PathBuf, Exp
 }
 
 /// The environment git runs with, besides the run's own: no prompt for a password (an update
-/// has no terminal), no system-wide configuration, and the checkout trusted whoever owns it
-/// (the run user does, once the sandbox handed it over).
-pub fn environment() -> [(String, String); 5] {
+/// has no terminal), no system-wide configuration, the checkout trusted whoever owns it (the
+/// run user does, once the sandbox handed it over), and ssh confined to what the project's
+/// credential gives it ([`ssh_command`]).
+pub fn environment() -> Vec<(String, String)> {
     [
         ("GIT_TERMINAL_PROMPT", "0"),
         ("GIT_CONFIG_NOSYSTEM", "1"),
@@ -78,38 +81,94 @@ pub fn environment() -> [(String, String); 5] {
         ("GIT_CONFIG_VALUE_0", "*"),
     ]
     .map(|(name, value)| (name.to_owned(), value.to_owned()))
+    .into_iter()
+    .chain([("GIT_SSH_COMMAND".to_owned(), ssh_command(None, None))])
+    .collect()
 }
 
-/// Writes what lets git authenticate with `credential` (its username, and its password or
-/// token) into `env_dir` of `dir`; returns the environment that points git at it.
+/// Quotes `text` as one word for the shell git runs `GIT_SSH_COMMAND` with.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The ssh command git runs for `ssh://` and `user@host:path` URLs: no configuration file,
+/// agent or default key of the run user's, no password or keyboard prompt (only a key
+/// passphrase, from the askpass program), and the server's host key accepted without a
+/// `known_hosts` (as the reference's updates do: its credentials carry no host key). With a
+/// credential, its key and its username (which, as in the reference, replaces the URL's).
+fn ssh_command(key: Option<&Path>, username: Option<&str>) -> String {
+    let mut command = "ssh -F /dev/null -o IdentityAgent=none -o StrictHostKeyChecking=no \
+         -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o PasswordAuthentication=no \
+         -o KbdInteractiveAuthentication=no -o NumberOfPasswordPrompts=1"
+        .to_owned();
+    match key {
+        Some(key) => {
+            command.push_str(" -o IdentitiesOnly=yes -i ");
+            command.push_str(&quoted(&key.display().to_string()));
+        }
+        None => command.push_str(" -o PubkeyAuthentication=no"),
+    }
+    if let Some(username) = username {
+        command.push_str(" -l ");
+        command.push_str(&quoted(username));
+    }
+    command
+}
+
+/// Writes what lets git authenticate with `credential` into `env_dir` of `dir`: an askpass
+/// program answering git's username and password prompts (HTTPS) and ssh's passphrase prompt
+/// from files beside it, and the credential's SSH key; returns the environment that points
+/// git and ssh at them.
 pub fn authentication(
     dir: &PrivateDir,
     env_dir: &Path,
     credential: &OpenedCredential,
 ) -> Result<Vec<(String, String)>, Explained> {
-    let answer = |name: &str, value: Option<&str>| -> Result<PathBuf, Explained> {
+    let write = |name: &str, value: &str| -> Result<PathBuf, Explained> {
         let path = env_dir.join(name);
-        dir.write_file(&path, value.unwrap_or_default())?;
+        dir.write_file(&path, value)?;
         Ok(path)
     };
-    let username = answer("git_username", credential.text("username"))?;
-    let password = answer("git_password", credential.text("password"))?;
-    let quoted = |path: &Path| format!("'{}'", path.display().to_string().replace('\'', r"'\''"));
+    let username = write(
+        "git_username",
+        credential.text("username").unwrap_or_default(),
+    )?;
+    let password = write(
+        "git_password",
+        credential.text("password").unwrap_or_default(),
+    )?;
+    let passphrase = write(
+        "ssh_key_passphrase",
+        credential.text("ssh_key_unlock").unwrap_or_default(),
+    )?;
+    let file = |path: &Path| quoted(&path.display().to_string());
     let script = format!(
-        "#!/bin/sh\ncase \"$1\" in\n  Username*) exec cat {} ;;\n  *) exec cat {} ;;\nesac\n",
-        quoted(&username),
-        quoted(&password)
+        "#!/bin/sh\ncase \"$1\" in\n  Username*) exec cat {} ;;\n  *passphrase*) exec cat {} ;;\n  *) exec cat {} ;;\nesac\n",
+        file(&username),
+        file(&passphrase),
+        file(&password)
     );
-    let askpass = env_dir.join("git_askpass");
-    dir.write_file(&askpass, &script)?;
+    let askpass = write("git_askpass", &script)?;
     std::fs::set_permissions(
         &askpass,
         std::os::unix::fs::PermissionsExt::from_mode(0o700),
     )?;
-    Ok(vec![(
-        "GIT_ASKPASS".to_owned(),
-        askpass.display().to_string(),
-    )])
+    let key = match credential.text("ssh_key_data") {
+        // ssh refuses a key whose last line has no end.
+        Some(key) if key.ends_with('\n') => Some(write("ssh_key", key)?),
+        Some(key) => Some(write("ssh_key", &format!("{key}\n"))?),
+        None => None,
+    };
+    let askpass = askpass.display().to_string();
+    Ok(vec![
+        ("GIT_ASKPASS".to_owned(), askpass.clone()),
+        ("SSH_ASKPASS".to_owned(), askpass),
+        ("SSH_ASKPASS_REQUIRE".to_owned(), "force".to_owned()),
+        (
+            "GIT_SSH_COMMAND".to_owned(),
+            ssh_command(key.as_deref(), credential.text("username")),
+        ),
+    ])
 }
 
 /// The steps that bring `dir` to the commit `project` names, with `env` as their environment.
@@ -214,6 +273,19 @@ mod tests {
             "no refspec: {:?}",
             unclean[2].args
         );
+    }
+
+    #[test]
+    fn ssh_takes_only_the_credentials_key_and_name_as_words_of_their_own() {
+        let bare = ssh_command(None, None);
+        assert!(bare.contains("-o PubkeyAuthentication=no"), "{bare}");
+        assert!(bare.contains("-F /dev/null") && bare.contains("IdentityAgent=none"));
+        let keyed = ssh_command(Some(Path::new("/runs/r'1/env/ssh_key")), Some("git; rm"));
+        assert!(
+            keyed.ends_with(r" -o IdentitiesOnly=yes -i '/runs/r'\''1/env/ssh_key' -l 'git; rm'"),
+            "{keyed}"
+        );
+        assert!(!keyed.contains("PubkeyAuthentication=no"));
     }
 
     #[test]

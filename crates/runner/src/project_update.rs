@@ -73,7 +73,7 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
             },
             project.local_path
         );
-        let mut git_env: Vec<(String, String)> = git_checkout::environment().into();
+        let mut git_env = git_checkout::environment();
         if let Some(credential) = &source_control {
             let env_dir = dir.subdirectory("env")?;
             git_env.extend(git_checkout::authentication(dir, &env_dir, credential)?);

@@ -6,12 +6,15 @@
 //! a job runs the checkout, and a repository that is not there fails the update with git's
 //! words. The API refuses the URLs the reference refuses, and a password in a URL. A Source
 //! Control credential authenticates the update against a password-protected HTTP git server
-//! and appears nowhere: not in the output, the records, nor the checkout.
+//! and appears nowhere: not in the output, the records, nor the checkout; so does an SSH key
+//! (plain, or encrypted with its passphrase) against a real `sshd`.
 
 use std::process::Command;
 
 use acs_tests::ansible::{AutomationServer, PING_PLAYBOOK, run_stdout, wait_for_run};
-use acs_tests::git_server::{Daemon, commit, git, serve};
+use acs_tests::git_server::{
+    Daemon, commit, git, key_pair, repository_with_playbook, serve, serve_ssh,
+};
 use acs_tests::netns::TestHost;
 use acs_tests::{Agent, Backend, Call, backend_tests, id_of};
 use serde_json::{Value, json};
@@ -436,32 +439,6 @@ fn a_source_control_credential_authenticates_the_update_and_stays_secret(backend
         .expect(400)
         .field_errors("credential");
     assert_eq!(errors, ["Credential kind must be 'scm'."]);
-    // An SSH key is not injected yet: refused rather than ignored.
-    let key_file = repositories.path().join("id_ed25519");
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&key_file)
-        .status()
-        .expect("ssh-keygen (openssh-client) runs");
-    assert!(made.success());
-    let key = std::fs::read_to_string(&key_file).expect("the key");
-    let keyed = id_of(
-        &admin
-            .post("/api/v2/credentials/")
-            .json(&json!({"name": "deploy key", "organization": organization,
-                          "credential_type": server.managed_type_id("scm"),
-                          "inputs": {"username": "git", "ssh_key_data": key}}))
-            .call()
-            .expect(201)
-            .json(),
-    );
-    let errors = admin
-        .patch(&format!("/api/v2/projects/{with}/"))
-        .json(&json!({"credential": keyed}))
-        .call()
-        .expect(400)
-        .field_errors("credential");
-    assert!(errors[0].contains("SSH keys"), "{errors:?}");
     let boss = server.create_user("boss", "Boss-pass-1", false);
     server.add_admin(server.create_organization("Other"), boss);
     let theirs = admin.get_json("/api/v2/organizations/?name=Other")["results"][0]["id"].clone();
@@ -474,6 +451,132 @@ fn a_source_control_credential_authenticates_the_update_and_stays_secret(backend
         )
         .call()
         .expect(403);
+}
+
+/// An update over SSH with the key a Source Control credential holds, against a real `sshd`
+/// on a test host: a plain key, an encrypted key with its passphrase, the username from the
+/// credential or from the URL; a key the server does not know fails with ssh's words. The key
+/// and the passphrase appear nowhere: not in the output, the checkout nor the project's
+/// directory.
+fn a_deploy_key_authenticates_the_update_over_ssh(backend: Backend) {
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let (work, first) = repository_with_playbook(repositories.path(), "site.git", PING_PLAYBOOK);
+    let keys = tempfile::tempdir().expect("a directory of keys");
+    let (plain, plain_public) = key_pair(keys.path(), "deploy", "");
+    let passphrase = "unlock-phrase-7730";
+    let (locked, locked_public) = key_pair(keys.path(), "locked", passphrase);
+    let (stranger, _) = key_pair(keys.path(), "stranger", "");
+    let sshd_dir = tempfile::tempdir().expect("sshd's directory");
+    let test_host = TestHost::start();
+    let _sshd = serve_ssh(
+        &test_host,
+        sshd_dir.path(),
+        &format!("{plain_public}{locked_public}"),
+    );
+    let login = Command::new("id").arg("-un").output().expect("id runs");
+    let login = String::from_utf8_lossy(&login.stdout).trim().to_owned();
+    let path = repositories.path().join("site.git").display().to_string();
+    let url = format!("ssh://{}:2222{path}", test_host.address);
+
+    let fixture = AutomationServer::start(backend, &[]);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Git");
+    let project = |name: &str, url: &str, inputs: Value| -> Value {
+        let credential = admin
+            .post("/api/v2/credentials/")
+            .json(&json!({"name": name, "organization": organization,
+                          "credential_type": server.managed_type_id("scm"), "inputs": inputs}))
+            .call()
+            .expect(201)
+            .json();
+        admin
+            .post("/api/v2/projects/")
+            .json(
+                &json!({"name": name, "organization": organization, "scm_type": "git",
+                          "scm_url": url, "credential": id_of(&credential)}),
+            )
+            .call()
+            .expect(201)
+            .json()
+    };
+    let secret_line = |key: &str| key.lines().nth(1).expect("a key's body").to_owned();
+    let secrets = [
+        secret_line(&plain),
+        secret_line(&locked),
+        secret_line(&stranger),
+        passphrase.to_owned(),
+    ];
+    let assert_secret = |stdout: &str| {
+        for secret in &secrets {
+            assert!(!stdout.contains(secret.as_str()), "a secret in: {stdout}");
+        }
+    };
+
+    let with_user_in_url = format!("ssh://{login}@{}:2222{path}", test_host.address);
+    let accepted = [
+        project(
+            "plain",
+            &url,
+            json!({"username": login, "ssh_key_data": plain}),
+        ),
+        project(
+            "locked",
+            &url,
+            json!({"username": login, "ssh_key_data": locked, "ssh_key_unlock": passphrase}),
+        ),
+        project(
+            "user in url",
+            &with_user_in_url,
+            json!({"ssh_key_data": plain}),
+        ),
+    ];
+    for record in &accepted {
+        let (done, stdout) = first_update(&admin, record);
+        assert_eq!(done["status"], "successful", "{record}\n{done}\n{stdout}");
+        assert_secret(&stdout);
+        let id = id_of(record);
+        assert_eq!(
+            admin.get_json(&format!("/api/v2/projects/{id}/"))["scm_revision"],
+            first
+        );
+    }
+
+    // A later update fetches over the same key.
+    let second = commit(work.path(), "NEWS", "second\n", "second");
+    let plain_id = id_of(&accepted[0]);
+    let (done, stdout) = update(&admin, plain_id);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    assert_eq!(
+        admin.get_json(&format!("/api/v2/projects/{plain_id}/"))["scm_revision"],
+        second
+    );
+
+    // A key the server does not know: ssh's refusal, at once.
+    let refused = project(
+        "stranger",
+        &url,
+        json!({"username": login, "ssh_key_data": stranger}),
+    );
+    let (done, stdout) = first_update(&admin, &refused);
+    assert_eq!(done["status"], "failed", "{done}\n{stdout}");
+    assert!(stdout.contains("Permission denied"), "{stdout}");
+    assert_secret(&stdout);
+
+    // Nothing of the keys is left in the projects' directories.
+    let mut files = vec![fixture.projects_root.path().to_path_buf()];
+    while let Some(file) = files.pop() {
+        if file.is_dir() {
+            files.extend(
+                std::fs::read_dir(&file)
+                    .expect("a directory")
+                    .map(|entry| entry.expect("an entry").path()),
+            );
+        } else if let Ok(text) = std::fs::read_to_string(&file) {
+            assert_secret(&text);
+            assert!(!text.contains("OPENSSH PRIVATE KEY"), "{}", file.display());
+        }
+    }
 }
 
 /// The awx.awx `project` module making a git project and waiting for its first update (it
@@ -545,5 +648,6 @@ backend_tests!(
     a_git_project_is_checked_out_and_fetched_by_its_updates,
     git_urls_and_values_are_checked_before_they_reach_git,
     a_source_control_credential_authenticates_the_update_and_stays_secret,
+    a_deploy_key_authenticates_the_update_over_ssh,
     the_collections_project_module_waits_for_the_first_update,
 );

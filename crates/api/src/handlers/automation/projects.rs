@@ -319,8 +319,7 @@ const NOT_YET: &[(&str, &str)] = &[
 ];
 
 /// Checks credential `id` for a project's updates: a git project's, of the Source Control
-/// kind, one `actor` may use, and holding a username and password (or token): SSH keys are
-/// not injected yet.
+/// kind, one `actor` may use.
 fn source_control(
     conn: &mut DbConnection,
     actor: &acs_authz::Actor,
@@ -331,15 +330,9 @@ fn source_control(
     if !git {
         return refuse("Only a git project takes a credential.");
     }
-    let (credential, credential_type) = references::credential(conn, actor, "credential", id)?;
+    let (_, credential_type) = references::credential(conn, actor, "credential", id)?;
     if credential_type.kind != "scm" {
         return refuse("Credential kind must be 'scm'.");
-    }
-    let inputs = crate::handlers::credentials::secrets::stored(&credential.inputs)?;
-    if inputs.contains_key("ssh_key_data") {
-        return refuse(
-            "ACS does not inject SSH keys into project updates yet: use a username and a password or token.",
-        );
     }
     Ok(())
 }
