@@ -20,6 +20,7 @@ pub mod settings;
 mod timestamp;
 pub mod token_holders;
 pub mod tokens;
+pub mod update_on_launch;
 
 pub use error::{AppError, AppResult};
 pub use timestamp::{timestamp, write_digits};

@@ -7,7 +7,8 @@
 //! `HEAD` and the project's refspec, then a detached checkout of `scm_branch` (a branch of the
 //! remote, a tag or a commit; empty: the remote's `HEAD`). Local changes never survive an
 //! update (`checkout --force`); `scm_clean` also removes the untracked files, and
-//! `scm_delete_on_update` starts from an empty directory. Every value reaches git as an
+//! `scm_delete_on_update` starts from an empty directory. Submodules follow, at their
+//! recorded commits or, with `scm_track_submodules`, at the head of their branch. Every value reaches git as an
 //! argument of its own, never through a shell's parsing, and the API refuses branches and
 //! URLs that would read as options.
 //!
@@ -203,6 +204,16 @@ pub fn steps(project: &Project, dir: &Path, env: &[(String, String)]) -> Vec<Inv
     if project.scm_clean {
         steps.push(git(&["clean", "--force", "--force", "-d", "--quiet"]));
     }
+    // Submodules come with the checkout, as with the reference's `git` module (`recursive`):
+    // at the commit the repository records, or the head of their branch when tracked. Their
+    // URLs follow `.gitmodules` as this commit has it; git's own rule keeps them off `file:`.
+    steps.push(git(&["submodule", "sync", "--recursive", "--quiet"]));
+    let mut submodules = vec!["submodule", "update", "--init", "--recursive", "--force"];
+    if project.scm_track_submodules {
+        submodules.push("--remote");
+    }
+    submodules.push("--quiet");
+    steps.push(git(&submodules));
     steps.push(git(&[
         "--no-pager",
         "log",
@@ -256,15 +267,28 @@ mod tests {
                 ("git", "fetch"),
                 ("sh", "-c"),
                 ("git", "clean"),
+                ("git", "submodule"),
+                ("git", "submodule"),
                 ("git", "--no-pager")
             ]
         );
+        assert!(!steps[6].args.contains(&"--remote".to_owned()));
         assert_eq!(steps[1].args[2], "git://10.0.0.2/site");
         assert_eq!(
             steps[2].args.last().map(String::as_str),
             Some("+refs/pull/*:refs/remotes/origin/pull/*")
         );
         assert_eq!(steps[3].args[2..], ["checkout", "release"]);
+        let tracked = Project {
+            scm_track_submodules: true,
+            ..project("", "", false)
+        };
+        let tracked = super::steps(&tracked, Path::new("/p"), &[]);
+        assert!(
+            tracked[5].args.contains(&"--remote".to_owned()),
+            "{:?}",
+            tracked[5].args
+        );
         let unclean = super::steps(&project("", "", false), Path::new("/p"), &[]);
         assert!(!unclean.iter().any(|step| step.args[0] == "clean"));
         assert_eq!(

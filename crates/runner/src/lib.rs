@@ -250,6 +250,88 @@ fn execute(host: &dyn Host, run_id: i64) {
         Ok(_) => tracing::info!(run = run_id, status = outcome.status.as_str(), "run ended"),
         Err(error) => tracing::error!(run = run_id, %error, "a run's end could not be stored"),
     }
+    RUNS_ENDED.announce();
+}
+
+/// How many runs this node has ended: a job waiting for its project's update (which runs on
+/// this node unless it was joined from another) looks again as soon as one ends.
+static RUNS_ENDED: EndedRuns = EndedRuns {
+    count: std::sync::Mutex::new(0),
+    changed: std::sync::Condvar::new(),
+};
+
+struct EndedRuns {
+    count: std::sync::Mutex<u64>,
+    changed: std::sync::Condvar,
+}
+
+impl EndedRuns {
+    fn seen(&self) -> u64 {
+        *self
+            .count
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn announce(&self) {
+        *self
+            .count
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) += 1;
+        self.changed.notify_all();
+    }
+
+    /// Waits until a run ends after `seen`, or `at_most` passes.
+    fn wait_after(&self, seen: u64, at_most: Duration) {
+        let count = self
+            .count
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _ = self
+            .changed
+            .wait_timeout_while(count, at_most, |count| *count == seen);
+    }
+}
+
+/// How often a job waiting for its project's update looks at it (in case it runs on another
+/// node), and at its own cancel.
+const UPDATE_LOOKED_AT_EVERY: Duration = Duration::from_millis(250);
+
+/// Waits, holding no connection between looks, for project update `update` that job `row`
+/// was launched behind (`scm_update_on_launch`) to end: `None` when it succeeded and the job
+/// may run, else how the job ends without starting (failed behind a failed update, as the
+/// reference says it; canceled on request while waiting).
+fn wait_for_update(
+    host: &dyn Host,
+    row: &UnifiedJob,
+    update: i64,
+) -> Result<Option<RunOutcome>, Explained> {
+    let ended = |status: RunStatus, explanation: String| RunOutcome {
+        status,
+        explanation,
+        stdout: String::new(),
+        result_code: None,
+    };
+    loop {
+        let seen = RUNS_ENDED.seen();
+        {
+            let mut conn = host.pool().get()?;
+            let update = acs_storage::unified_jobs::find(&mut conn, update)?;
+            if update.is_finished() {
+                return Ok((update.status != RunStatus::Successful.as_str()).then(|| {
+                    let explanation = acs_app::update_on_launch::previous_task_failed(&update);
+                    ended(RunStatus::Failed, explanation)
+                }));
+            }
+            if acs_storage::unified_jobs::cancel_requested(&mut conn, row.id)? {
+                return Ok(Some(ended(
+                    RunStatus::Canceled,
+                    "Canceled on request.".to_owned(),
+                )));
+            }
+        }
+        RUNS_ENDED.wait_after(seen, UPDATE_LOOKED_AT_EVERY);
+    }
 }
 
 fn now() -> acs_storage::Timestamp {
@@ -263,6 +345,13 @@ fn run(host: &dyn Host, run_id: i64) -> Result<RunOutcome, Explained> {
     let row = acs_storage::unified_jobs::find(&mut conn, run_id)?;
     // One update of a project at a time, held to the end of the run; waited for without a
     // connection.
+    if let (true, Some(update)) = (row.kind == RunKind::Job.as_str(), row.project_update_id) {
+        drop(conn);
+        if let Some(outcome) = wait_for_update(host, &row, update)? {
+            return Ok(outcome);
+        }
+        conn = host.pool().get()?;
+    }
     let mut _project_lock = None;
     if let (true, Some(project)) = (row.kind == RunKind::ProjectUpdate.as_str(), row.project_id) {
         drop(conn);

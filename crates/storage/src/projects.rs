@@ -47,6 +47,13 @@ pub struct Project {
     pub scm_revision: String,
     /// The Source Control credential its updates authenticate with.
     pub credential_id: Option<i64>,
+    /// A job's launch updates it first (when its last update is older than the cache
+    /// timeout).
+    pub scm_update_on_launch: bool,
+    /// Seconds a successful update stays fresh for launches (0: none does).
+    pub scm_update_cache_timeout: i32,
+    /// Submodules are checked out at the head of their branch, not at their recorded commit.
+    pub scm_track_submodules: bool,
 }
 
 impl Project {
@@ -83,6 +90,12 @@ pub struct ProjectValues {
     pub scm_delete_on_update: Option<bool>,
     /// The Source Control credential.
     pub credential_id: Option<Option<i64>>,
+    /// A launch updates it first.
+    pub scm_update_on_launch: Option<bool>,
+    /// Seconds an update stays fresh for launches.
+    pub scm_update_cache_timeout: Option<i32>,
+    /// Submodules at the head of their branch.
+    pub scm_track_submodules: Option<bool>,
 }
 
 /// Records `revision` as the commit project `id`'s last successful update checked out.
@@ -109,6 +122,7 @@ crate::list_fields! {
         "scm_url" => text(projects::scm_url),
         "scm_branch" => text(projects::scm_branch),
         "scm_revision" => text(projects::scm_revision),
+        "scm_update_on_launch" => boolean(projects::scm_update_on_launch),
         "credential" => nullable_integer(projects::credential_id),
         "created" => timestamp(projects::created),
         "modified" => timestamp(projects::modified),

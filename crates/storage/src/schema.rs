@@ -223,6 +223,9 @@ diesel::table! {
         scm_delete_on_update -> Bool,
         scm_revision -> Text,
         credential_id -> Nullable<BigInt>,
+        scm_update_on_launch -> Bool,
+        scm_update_cache_timeout -> Integer,
+        scm_track_submodules -> Bool,
     }
 }
 
@@ -372,6 +375,7 @@ diesel::table! {
         diff_mode -> Bool,
         forks -> Integer,
         timeout -> Integer,
+        project_update_id -> Nullable<BigInt>,
     }
 }
 

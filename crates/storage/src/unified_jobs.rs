@@ -70,7 +70,7 @@ impl RunStatus {
 const UNFINISHED: [&str; 2] = ["pending", "running"];
 
 /// A run row. `job_env` is stored masked, so the row holds no secret.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = unified_jobs)]
 pub struct UnifiedJob {
     /// Primary key.
@@ -135,6 +135,8 @@ pub struct UnifiedJob {
     pub forks: i32,
     /// Seconds a job may run (0: the `DEFAULT_JOB_TIMEOUT` setting).
     pub timeout: i32,
+    /// The project update a job waits for before it starts.
+    pub project_update_id: Option<i64>,
 }
 
 impl UnifiedJob {
@@ -198,6 +200,8 @@ pub struct NewUnifiedJob<'a> {
     pub forks: i32,
     /// Seconds a job may run (0: the `DEFAULT_JOB_TIMEOUT` setting).
     pub timeout: i32,
+    /// The project update a job waits for before it starts.
+    pub project_update_id: Option<i64>,
 }
 
 /// How a run ended.
@@ -385,6 +389,7 @@ crate::list_fields! {
         "project" => nullable_integer(unified_jobs::project_id),
         "inventory" => nullable_integer(unified_jobs::inventory_id),
         "inventory_source" => nullable_integer(unified_jobs::inventory_source_id),
+        "project_update" => nullable_integer(unified_jobs::project_update_id),
         "launched_by" => nullable_integer(unified_jobs::launched_by),
         "created" => timestamp(unified_jobs::created),
         "started" => nullable_timestamp(unified_jobs::started),

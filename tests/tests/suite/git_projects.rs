@@ -212,9 +212,9 @@ fn git_urls_and_values_are_checked_before_they_reach_git(backend: Backend) {
         (json!({"scm_branch": "--orphan"}), "scm_branch", "\"-\""),
         (json!({"scm_type": "svn"}), "scm_type", "not a valid choice"),
         (
-            json!({"scm_update_on_launch": true}),
-            "scm_update_on_launch",
-            "not",
+            json!({"allow_override": true}),
+            "allow_override",
+            "does not",
         ),
     ] {
         let errors = boss
@@ -579,6 +579,199 @@ fn a_deploy_key_authenticates_the_update_over_ssh(backend: Backend) {
     }
 }
 
+/// A playbook that says which commit of the repository it is (`version`).
+fn versioned_playbook(version: &str) -> String {
+    format!(
+        "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug:\n        msg: \"playbook {version}\"\n"
+    )
+}
+
+/// `scm_update_on_launch`: a launch updates the project first and the job (its
+/// `project_update`) waits for that update, so it runs what was pushed just before; within
+/// `scm_update_cache_timeout` of a successful update a launch does not update; a failed update
+/// fails its job before it starts, in the reference's words; a manual project takes neither.
+fn a_launch_updates_its_project_first_when_asked(backend: Backend) {
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let (work, _) =
+        repository_with_playbook(repositories.path(), "site.git", &versioned_playbook("one"));
+    let test_host = TestHost::start();
+    let _daemon = serve(&test_host, repositories.path());
+    let url = format!("git://{}/site.git", test_host.address);
+
+    let fixture = AutomationServer::start(backend, &[]);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Git");
+    let project = admin
+        .post("/api/v2/projects/")
+        .json(
+            &json!({"name": "site", "organization": organization, "scm_type": "git",
+                      "scm_url": url, "scm_update_on_launch": true}),
+        )
+        .call()
+        .expect(201)
+        .json();
+    assert_eq!(project["scm_update_on_launch"], true, "{project}");
+    assert_eq!(project["scm_update_cache_timeout"], 0, "{project}");
+    let (done, _) = first_update(&admin, &project);
+    assert_eq!(done["status"], "successful", "{done}");
+    let id = id_of(&project);
+    let inventory = fixture.create_local_inventory(&admin, organization);
+    let template = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(
+                &json!({"name": "site", "project": id, "inventory": inventory,
+                          "playbook": "site.yml"}),
+            )
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let launched = |admin: &Agent| -> (Value, String) {
+        let job = wait_for_run(admin, &acs_tests::ansible::launch(admin, template));
+        let stdout = run_stdout(admin, &job);
+        (job, stdout)
+    };
+
+    // What was pushed a moment ago is what the job runs, after its own update.
+    let second = commit(work.path(), "site.yml", &versioned_playbook("two"), "two");
+    let (job, stdout) = launched(&admin);
+    assert_eq!(job["status"], "successful", "{job}\n{stdout}");
+    assert!(stdout.contains("playbook two"), "{stdout}");
+    let update = admin.get_json(&format!(
+        "/api/v2/project_updates/{}/",
+        job["project_update"]
+    ));
+    assert_eq!(update["status"], "successful", "{update}");
+    assert_eq!(update["project"], id, "{update}");
+    assert_ne!(update["id"], done["id"]);
+    assert!(
+        update["finished"].as_str() <= job["started"].as_str(),
+        "the job started before its update ended: {update} {job}"
+    );
+    assert_eq!(
+        job["related"]["project_update"],
+        format!("/api/v2/project_updates/{}/", update["id"])
+    );
+    assert_eq!(
+        admin.get_json(&format!("/api/v2/projects/{id}/"))["scm_revision"],
+        second
+    );
+    let behind = admin.get_json(&format!("/api/v2/jobs/?project_update={}", update["id"]));
+    assert_eq!(behind["count"], 1, "{behind}");
+
+    // Within the cache timeout a launch runs the checkout it has.
+    admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"scm_update_cache_timeout": 3600}))
+        .call()
+        .expect(200);
+    commit(
+        work.path(),
+        "site.yml",
+        &versioned_playbook("three"),
+        "three",
+    );
+    let (job, stdout) = launched(&admin);
+    assert_eq!(job["status"], "successful", "{job}\n{stdout}");
+    assert_eq!(job["project_update"], Value::Null, "{job}");
+    assert!(stdout.contains("playbook two"), "{stdout}");
+
+    // A failed update fails the job before it starts.
+    admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"scm_update_cache_timeout": 0,
+                      "scm_url": format!("git://{}/gone.git", test_host.address)}))
+        .call()
+        .expect(200);
+    let (job, _) = launched(&admin);
+    assert_eq!(job["status"], "failed", "{job}");
+    assert_eq!(job["started"], Value::Null, "{job}");
+    assert_eq!(
+        job["job_explanation"],
+        format!(
+            r#"Previous Task Failed: {{"job_type": "project_update", "job_name": "site", "job_id": "{}"}}"#,
+            job["project_update"]
+        )
+    );
+
+    // A manual project neither updates on launch nor has submodules to track.
+    let errors = admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"scm_type": "", "local_path": "elsewhere", "scm_update_on_launch": true}))
+        .call()
+        .expect(400)
+        .field_errors("scm_update_on_launch");
+    assert_eq!(errors, ["Only a git project takes this."]);
+    let errors = admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"scm_update_cache_timeout": -1}))
+        .call()
+        .expect(400)
+        .field_errors("scm_update_cache_timeout");
+    assert_eq!(errors, ["Ensure this value is greater than or equal to 0."]);
+}
+
+/// A repository's submodules come with its checkout, at the commit it records; with
+/// `scm_track_submodules`, at the head of their branch.
+fn submodules_come_at_their_commit_or_tracked(backend: Backend) {
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let (library, recorded) =
+        repository_with_playbook(repositories.path(), "library.git", PING_PLAYBOOK);
+    let (site, _) = repository_with_playbook(repositories.path(), "site.git", PING_PLAYBOOK);
+    let test_host = TestHost::start();
+    let _daemon = serve(&test_host, repositories.path());
+    let library_url = format!("git://{}/library.git", test_host.address);
+    git(
+        site.path(),
+        &["submodule", "--quiet", "add", &library_url, "library"],
+    );
+    git(site.path(), &["commit", "--quiet", "-m", "the library"]);
+    git(site.path(), &["push", "--quiet", "origin", "HEAD"]);
+    let head = commit(
+        library.path(),
+        "NEWS",
+        "later\n",
+        "after the site recorded it",
+    );
+
+    let fixture = AutomationServer::start(backend, &[]);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Git");
+    let project = admin
+        .post("/api/v2/projects/")
+        .json(
+            &json!({"name": "site", "organization": organization, "scm_type": "git",
+                      "scm_url": format!("git://{}/site.git", test_host.address)}),
+        )
+        .call()
+        .expect(201)
+        .json();
+    let (done, stdout) = first_update(&admin, &project);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    let checkout = fixture
+        .projects_root
+        .path()
+        .join(project["local_path"].as_str().expect("local_path"));
+    let submodule_head = || git(&checkout.join("library"), &["rev-parse", "HEAD"]);
+    assert_eq!(submodule_head(), recorded);
+    assert!(!checkout.join("library/NEWS").exists());
+
+    let id = id_of(&project);
+    let tracked = admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"scm_track_submodules": true}))
+        .call()
+        .expect(200)
+        .json();
+    assert_eq!(tracked["scm_track_submodules"], true, "{tracked}");
+    let (done, stdout) = update(&admin, id);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    assert_eq!(submodule_head(), head);
+}
+
 /// The awx.awx `project` module making a git project and waiting for its first update (it
 /// waits on the `summary_fields.current_update` of the creation's answer), then the same
 /// again, which changes nothing.
@@ -649,5 +842,7 @@ backend_tests!(
     git_urls_and_values_are_checked_before_they_reach_git,
     a_source_control_credential_authenticates_the_update_and_stays_secret,
     a_deploy_key_authenticates_the_update_over_ssh,
+    a_launch_updates_its_project_first_when_asked,
+    submodules_come_at_their_commit_or_tracked,
     the_collections_project_module_waits_for_the_first_update,
 );

@@ -83,6 +83,24 @@ impl Resource for Projects {
                 "Delete on update",
                 "An update starts from an empty directory.",
             ),
+            FieldMeta::writable(
+                "scm_update_on_launch",
+                "boolean",
+                "Update on launch",
+                "A job's launch updates the project first, and the job waits for it.",
+            ),
+            FieldMeta::writable(
+                "scm_update_cache_timeout",
+                "integer",
+                "Cache timeout",
+                "Seconds a successful update spares launches from updating (0: none).",
+            ),
+            FieldMeta::writable(
+                "scm_track_submodules",
+                "boolean",
+                "Track submodules",
+                "Submodules at the head of their branch rather than their recorded commit.",
+            ),
             FieldMeta::read_only("scm_revision", "string", "Revision"),
             FieldMeta::read_only("status", "choice", "Status"),
         ],
@@ -105,6 +123,19 @@ impl Resource for Projects {
         let scm_refspec = fields.text("scm_refspec", Text::optional(1024));
         let scm_clean = fields.boolean("scm_clean");
         let scm_delete_on_update = fields.boolean("scm_delete_on_update");
+        let scm_update_on_launch = fields.boolean("scm_update_on_launch");
+        let scm_update_cache_timeout = fields
+            .integer("scm_update_cache_timeout", 0, i64::from(i32::MAX))
+            .and_then(|seconds| i32::try_from(seconds).ok());
+        let scm_track_submodules = fields.boolean("scm_track_submodules");
+        for (field, value) in [
+            ("scm_update_on_launch", scm_update_on_launch),
+            ("scm_track_submodules", scm_track_submodules),
+        ] {
+            if value == Some(true) && !git {
+                fields.error(field, "Only a git project takes this.");
+            }
+        }
         for (field, value) in [("scm_branch", &scm_branch), ("scm_refspec", &scm_refspec)] {
             if let Some(problem) = value.as_deref().and_then(git_argument_problem) {
                 fields.error(field, problem);
@@ -167,6 +198,17 @@ impl Resource for Projects {
             scm_refspec: blank(scm_refspec),
             scm_clean: off(scm_clean),
             scm_delete_on_update: off(scm_delete_on_update),
+            scm_update_on_launch: if git {
+                off(scm_update_on_launch)
+            } else {
+                Some(false)
+            },
+            scm_update_cache_timeout: scm_update_cache_timeout.or_else(|| sent.full.then_some(0)),
+            scm_track_submodules: if git {
+                off(scm_track_submodules)
+            } else {
+                Some(false)
+            },
             credential_id: if git {
                 credential.or_else(|| sent.full.then_some(None))
             } else {
@@ -289,9 +331,12 @@ fn own_fields(row: &Project, last: Option<&UnifiedJob>) -> Vec<(&'static str, Va
         ("scm_delete_on_update", json!(row.scm_delete_on_update)),
         ("scm_revision", json!(row.scm_revision)),
         ("credential", json!(row.credential_id)),
-        ("scm_track_submodules", json!(false)),
-        ("scm_update_on_launch", json!(false)),
-        ("scm_update_cache_timeout", json!(0)),
+        ("scm_track_submodules", json!(row.scm_track_submodules)),
+        ("scm_update_on_launch", json!(row.scm_update_on_launch)),
+        (
+            "scm_update_cache_timeout",
+            json!(row.scm_update_cache_timeout),
+        ),
         ("allow_override", json!(false)),
         ("status", json!(status)),
         (
@@ -309,14 +354,10 @@ fn own_fields(row: &Project, last: Option<&UnifiedJob>) -> Vec<(&'static str, Va
 
 /// The reference's project fields for what ACS does not do yet, with what each would do: a
 /// value other than off is refused rather than stored and not acted on.
-const NOT_YET: &[(&str, &str)] = &[
-    ("scm_update_on_launch", "update projects at launch"),
-    ("scm_track_submodules", "track submodules"),
-    (
-        "allow_override",
-        "let job templates override a project's branch",
-    ),
-];
+const NOT_YET: &[(&str, &str)] = &[(
+    "allow_override",
+    "let job templates override a project's branch",
+)];
 
 /// Checks credential `id` for a project's updates: a git project's, of the Source Control
 /// kind, one `actor` may use.

@@ -32,6 +32,7 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
             run.inventory_source_id,
         ),
         ("launched_by", "users", run.launched_by),
+        ("project_update", "project_updates", run.project_update_id),
     ];
     for (name, collection, id) in links {
         if let Some(id) = id {
@@ -96,6 +97,10 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
     ];
     for (name, value) in fields {
         record.insert(name.into(), value);
+    }
+    if run.kind == "job" {
+        // The update its launch waits for (`scm_update_on_launch`).
+        record.insert("project_update".into(), json!(run.project_update_id));
     }
     Value::Object(record)
 }

@@ -6,6 +6,7 @@
 //! database before anything runs, and a read-scope token is refused (403) before anything
 //! is written.
 
+use acs_app::update_on_launch::LaunchUpdate;
 use acs_authz::roles::RoleField;
 use acs_storage::unified_jobs::{NewUnifiedJob, RunKind, RunStatus, UnifiedJob};
 use actix_web::http::StatusCode;
@@ -198,6 +199,20 @@ pub async fn launch_job(
             return Err(ApiError::Invalid(body));
         }
         let options = given.options.over(&template);
+        let project = match template.project_id {
+            Some(id) => Some(acs_storage::projects::find(conn, id)?),
+            None => None,
+        };
+        let update_first = match &project {
+            Some(project) => {
+                let last = acs_storage::unified_jobs::last_project_update(conn, project.id)?;
+                acs_app::update_on_launch::decide(project, last.as_ref(), ctx.now)
+            }
+            None => LaunchUpdate::None,
+        };
+        let new_update = project
+            .as_ref()
+            .map(|project| project_update(ctx, principal, project));
         let new = NewUnifiedJob {
             job_template_id: Some(template.id),
             project_id: template.project_id,
@@ -214,7 +229,29 @@ pub async fn launch_job(
             timeout: options.timeout.unwrap_or_default(),
             ..pending(ctx, principal, RunKind::Job, &template.name, organization)
         };
-        let job = create(ctx, principal, RunKind::Job, &new, &credentials)?;
+        let now = ctx.now;
+        // The update and the job it holds back are one write: neither exists without the other.
+        let (job, started_update) = ctx.write(|conn| {
+            let (joined, started) = match (update_first, &new_update) {
+                (LaunchUpdate::Join(id), _) => (Some(id), None),
+                (LaunchUpdate::Start, Some(update)) => {
+                    let update =
+                        insert_run(conn, now, principal, RunKind::ProjectUpdate, update, &[])?;
+                    (Some(update.id), Some(update.id))
+                }
+                _ => (None, None),
+            };
+            let new = NewUnifiedJob {
+                project_update_id: joined,
+                ..new
+            };
+            let job = insert_run(conn, now, principal, RunKind::Job, &new, &credentials)?;
+            Ok((job, started))
+        })?;
+        // Started before the job, so it takes a place in this node's queue first.
+        if let Some(update) = started_update {
+            ctx.start_when_done(update);
+        }
         let mut record = render_run(principal, &job, &credentials);
         record["job"] = json!(job.id);
         record["ignored_fields"] = Value::Object(given.ignored);
@@ -273,7 +310,17 @@ pub fn queue_project_update(
     principal: &Principal,
     project: &acs_storage::projects::Project,
 ) -> ApiResult<UnifiedJob> {
-    let new = NewUnifiedJob {
+    let new = project_update(ctx, principal, project);
+    create(ctx, principal, RunKind::ProjectUpdate, &new, &[])
+}
+
+/// A pending update of `project`, launched by `principal`.
+fn project_update<'a>(
+    ctx: &Context<'a>,
+    principal: &Principal,
+    project: &'a acs_storage::projects::Project,
+) -> NewUnifiedJob<'a> {
+    NewUnifiedJob {
         project_id: Some(project.id),
         ..pending(
             ctx,
@@ -282,8 +329,7 @@ pub fn queue_project_update(
             &project.name,
             project.organization_id,
         )
-    };
-    create(ctx, principal, RunKind::ProjectUpdate, &new, &[])
+    }
 }
 
 /// Starts an update of inventory source `id`: 202 with `"inventory_update": id`.
@@ -347,6 +393,7 @@ fn pending<'a>(
         diff_mode: false,
         forks: 0,
         timeout: 0,
+        project_update_id: None,
         node: &ctx.state.config.node_name,
         launched_by: Some(principal.user.id),
         created: ctx.now,
@@ -363,25 +410,35 @@ fn create(
     credentials: &[i64],
 ) -> ApiResult<UnifiedJob> {
     let now = ctx.now;
-    ctx.write(|conn| {
-        let run = acs_storage::unified_jobs::insert(conn, new, credentials)?;
-        acs_app::activity::record(
-            conn,
-            now,
-            Some(&principal.user),
-            "create",
-            &acs_app::activity::Subject::named(kind.as_str(), run.id, &run.name),
-            None,
-            Value::Null,
-        )?;
-        tracing::info!(
-            actor = principal.user.id,
-            run = run.id,
-            kind = kind.as_str(),
-            "run created"
-        );
-        Ok(run)
-    })
+    ctx.write(|conn| insert_run(conn, now, principal, kind, new, credentials))
+}
+
+/// Inserts the pending run and its activity record, in the caller's transaction.
+fn insert_run(
+    conn: &mut acs_storage::DbConnection,
+    now: acs_storage::Timestamp,
+    principal: &Principal,
+    kind: RunKind,
+    new: &NewUnifiedJob<'_>,
+    credentials: &[i64],
+) -> ApiResult<UnifiedJob> {
+    let run = acs_storage::unified_jobs::insert(conn, new, credentials)?;
+    acs_app::activity::record(
+        conn,
+        now,
+        Some(&principal.user),
+        "create",
+        &acs_app::activity::Subject::named(kind.as_str(), run.id, &run.name),
+        None,
+        Value::Null,
+    )?;
+    tracing::info!(
+        actor = principal.user.id,
+        run = run.id,
+        kind = kind.as_str(),
+        "run created"
+    );
+    Ok(run)
 }
 
 /// Starts the committed run and answers 202 with its record.
