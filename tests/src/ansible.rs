@@ -192,7 +192,7 @@ impl AutomationServer {
         let mallory = server.create_user("mallory", "Mallory-pass-1", false);
         server.add_admin(organization, mallory);
         let agent = server.as_user("mallory", "Mallory-pass-1");
-        let script = self.project_file("attack", "probe.sh", probe);
+        self.project_file("attack", "probe.sh", probe);
         self.project_file("attack", "site.yml", PING_PLAYBOOK);
         let project = self.create_project(&agent, organization, "attack");
         let inventory = id_of(
@@ -203,9 +203,9 @@ impl AutomationServer {
                 .expect(201)
                 .json(),
         );
+        // The job runs from its own copy of the project, next to the playbook.
         let interpreter = format!(
-            "{{{{ lookup('pipe', 'bash {} >/dev/null 2>&1; echo {}') }}}}",
-            script.display(),
+            "{{{{ lookup('pipe', 'bash ' ~ playbook_dir ~ '/probe.sh >/dev/null 2>&1; echo {}') }}}}",
             bin_dir().join("python3").display()
         );
         agent

@@ -17,13 +17,16 @@ use acs_app::settings::Settings;
 /// Everything a job's process needs, written into `dir`.
 pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
     let (conn, host, settings, row, dir) = (run.conn, run.host, run.settings, run.row, run.dir);
-    let project_dir = project_directory(conn, settings, row.project_id)?;
+    let project = run
+        .project_copy
+        .ok_or_else(|| Explained::new("The job's project was not copied."))?;
+    let project_dir = project.copy.clone();
     let playbook = project_dir.join(&row.playbook);
     if !playbook.is_file() {
         return Err(Explained::new(format!(
             "The playbook {} is not in the project directory {}.",
             row.playbook,
-            project_dir.display()
+            project.source.display()
         )));
     }
     let inventory_id = row

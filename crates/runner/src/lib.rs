@@ -26,6 +26,8 @@ mod job;
 mod network;
 mod private_dir;
 mod process;
+mod project_copy;
+mod project_lock;
 mod project_update;
 mod queue;
 mod sandbox;
@@ -165,6 +167,8 @@ pub(crate) struct Preparing<'a> {
     pub settings: &'a Settings,
     pub row: &'a UnifiedJob,
     pub dir: &'a private_dir::PrivateDir,
+    /// A job's copy of its project.
+    pub project_copy: Option<&'a project_copy::ProjectCopy>,
 }
 
 /// What a prepared run executes and records.
@@ -355,18 +359,29 @@ fn run(host: &dyn Host, run_id: i64) -> Result<RunOutcome, Explained> {
     let mut _project_lock = None;
     if let (true, Some(project)) = (row.kind == RunKind::ProjectUpdate.as_str(), row.project_id) {
         drop(conn);
-        _project_lock = Some(project_update::ProjectLock::acquire(project));
+        _project_lock = Some(project_lock::ProjectLock::update(project));
         conn = host.pool().get()?;
     }
     let revision = acs_storage::revisions::current(&mut conn)?.settings;
     let settings = host.settings(&mut conn, revision)?;
     let dir = private_dir::PrivateDir::create(&host.data_dir().join("runs"), run_id, host.rng())?;
+    // A job runs from a copy of its project, made without holding a connection (it waits
+    // for an update of the project to end).
+    let mut project_copy = None;
+    if row.kind == RunKind::Job.as_str() {
+        let source = job::project_directory(&mut conn, &settings, row.project_id)?;
+        drop(conn);
+        let project = row.project_id.unwrap_or_default();
+        project_copy = Some(project_copy::copy_into(source, &dir, project)?);
+        conn = host.pool().get()?;
+    }
     let preparing = Preparing {
         conn: &mut conn,
         host,
         settings: &settings,
         row: &row,
         dir: &dir,
+        project_copy: project_copy.as_ref(),
     };
     let prepared = match row.kind.as_str() {
         kind if kind == RunKind::Job.as_str() => job::prepare(preparing)?,

@@ -147,42 +147,6 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
     })
 }
 
-/// The projects whose update runs on this node: one update of a project at a time, since
-/// two would write the same directory (a git checkout's lock, half-installed requirements).
-static UPDATING: std::sync::Mutex<Vec<i64>> = std::sync::Mutex::new(Vec::new());
-static UPDATE_ENDED: std::sync::Condvar = std::sync::Condvar::new();
-
-/// The right to update one project's directory, held for the whole update; a later update
-/// of the same project waits for it, in its run's thread.
-#[derive(Debug)]
-pub struct ProjectLock(i64);
-
-impl ProjectLock {
-    /// Waits until no other update of `project` runs on this node, then holds it.
-    pub fn acquire(project: i64) -> Self {
-        let mut updating = UPDATING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        while updating.contains(&project) {
-            updating = UPDATE_ENDED
-                .wait(updating)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-        }
-        updating.push(project);
-        ProjectLock(project)
-    }
-}
-
-impl Drop for ProjectLock {
-    fn drop(&mut self) {
-        let mut updating = UPDATING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        updating.retain(|project| *project != self.0);
-        UPDATE_ENDED.notify_all();
-    }
-}
-
 /// The `ANSIBLE_GALAXY_SERVER_*` variables of the content sources, in order (reference §5.3).
 fn galaxy_env(sources: &[credentials::OpenedCredential]) -> BTreeMap<String, String> {
     let mut env = BTreeMap::new();
@@ -204,31 +168,4 @@ fn galaxy_env(sources: &[credentials::OpenedCredential]) -> BTreeMap<String, Str
         }
     }
     env
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_update_of_a_project_at_a_time_and_others_beside_it() {
-        let first = ProjectLock::acquire(-41);
-        let other = ProjectLock::acquire(-42);
-        let (sent, got) = std::sync::mpsc::channel();
-        let waiter = std::thread::spawn(move || {
-            let second = ProjectLock::acquire(-41);
-            sent.send(()).expect("sent");
-            drop(second);
-        });
-        assert!(
-            got.recv_timeout(std::time::Duration::from_millis(200))
-                .is_err(),
-            "a second update of the project ran beside the first"
-        );
-        drop(first);
-        got.recv_timeout(std::time::Duration::from_secs(5))
-            .expect("the second update ran once the first ended");
-        waiter.join().expect("the waiter");
-        drop(other);
-    }
 }

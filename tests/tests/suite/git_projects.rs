@@ -772,6 +772,83 @@ fn submodules_come_at_their_commit_or_tracked(backend: Backend) {
     assert_eq!(submodule_head(), head);
 }
 
+/// Waits in its own copy of the project for a file `go`, then says what `marker.txt` holds.
+const GATED_PLAYBOOK: &str = r#"- hosts: all
+  gather_facts: false
+  tasks:
+    - ansible.builtin.wait_for:
+        path: "{{ playbook_dir }}/go"
+        timeout: 120
+    - ansible.builtin.debug:
+        msg: "marker {{ lookup('file', 'marker.txt') }}"
+"#;
+
+/// A job runs from its own copy of the project: an update while it runs is not held back by
+/// it, and does not change what the job reads.
+fn a_running_job_keeps_the_checkout_it_started_with(backend: Backend) {
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let (work, _) = repository_with_playbook(repositories.path(), "site.git", GATED_PLAYBOOK);
+    commit(work.path(), "marker.txt", "one", "one");
+    let test_host = TestHost::start();
+    let _daemon = serve(&test_host, repositories.path());
+
+    let fixture = AutomationServer::start(backend, &[]);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Git");
+    let project = admin
+        .post("/api/v2/projects/")
+        .json(
+            &json!({"name": "site", "organization": organization, "scm_type": "git",
+                      "scm_url": format!("git://{}/site.git", test_host.address)}),
+        )
+        .call()
+        .expect(201)
+        .json();
+    let (done, _) = first_update(&admin, &project);
+    assert_eq!(done["status"], "successful", "{done}");
+    let id = id_of(&project);
+    let inventory = fixture.create_local_inventory(&admin, organization);
+    let template = id_of(
+        &admin
+            .post("/api/v2/job_templates/")
+            .json(
+                &json!({"name": "site", "project": id, "inventory": inventory,
+                          "playbook": "site.yml"}),
+            )
+            .call()
+            .expect(201)
+            .json(),
+    );
+    let job_path = acs_tests::ansible::launch(&admin, template);
+    acs_tests::ansible::wait_until_running(&admin, &job_path);
+
+    commit(work.path(), "marker.txt", "two", "two");
+    let (done, stdout) = update(&admin, id);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    let checkout = fixture
+        .projects_root
+        .path()
+        .join(project["local_path"].as_str().expect("local_path"));
+    assert_eq!(
+        std::fs::read_to_string(checkout.join("marker.txt")).expect("the marker"),
+        "two"
+    );
+    let running = admin.get_json(&job_path);
+    assert_eq!(
+        running["status"], "running",
+        "the update waited for the job"
+    );
+    let copy = std::path::PathBuf::from(running["job_cwd"].as_str().expect("job_cwd"));
+    assert_ne!(copy, checkout);
+    std::fs::write(copy.join("go"), "").expect("the gate");
+    let job = wait_for_run(&admin, &job_path);
+    let stdout = run_stdout(&admin, &job);
+    assert_eq!(job["status"], "successful", "{job}\n{stdout}");
+    assert!(stdout.contains("marker one"), "{stdout}");
+    assert!(!copy.exists(), "the job's copy outlived it");
+}
+
 /// The awx.awx `project` module making a git project and waiting for its first update (it
 /// waits on the `summary_fields.current_update` of the creation's answer), then the same
 /// again, which changes nothing.
@@ -844,5 +921,6 @@ backend_tests!(
     a_deploy_key_authenticates_the_update_over_ssh,
     a_launch_updates_its_project_first_when_asked,
     submodules_come_at_their_commit_or_tracked,
+    a_running_job_keeps_the_checkout_it_started_with,
     the_collections_project_module_waits_for_the_first_update,
 );
