@@ -851,26 +851,48 @@ fn a_running_job_keeps_the_checkout_it_started_with(backend: Backend) {
 
 /// The awx.awx `project` module making a git project and waiting for its first update (it
 /// waits on the `summary_fields.current_update` of the creation's answer), then the same
-/// again, which changes nothing.
+/// again, which changes nothing; then an inventory, a template on the project and a launch
+/// that waits for its job (which waited for the update its launch started).
 const PROJECT_PLAYBOOK: &str = r#"- hosts: localhost
   connection: local
   gather_facts: false
   vars:
     ansible_python_interpreter: "{{ ansible_playbook_python }}"
   module_defaults:
-    awx.awx.project:
+    group/awx.awx.controller:
       controller_host: "{{ controller_host }}"
       controller_username: "{{ controller_username }}"
       controller_password: "{{ controller_password }}"
       validate_certs: false
   tasks:
-    - awx.awx.project: {name: site, organization: Git, scm_type: git, scm_url: "{{ url }}", wait: true}
+    - awx.awx.project: &project
+        name: site
+        organization: Git
+        scm_type: git
+        scm_url: "{{ url }}"
+        scm_update_on_launch: true
+        wait: true
       register: made
-    - awx.awx.project: {name: site, organization: Git, scm_type: git, scm_url: "{{ url }}", wait: true}
+    - awx.awx.project: *project
       register: again
+    - awx.awx.inventory: {name: here, organization: Git}
+    - awx.awx.host:
+        name: localhost
+        inventory: here
+        variables:
+          ansible_connection: local
+          ansible_python_interpreter: "{{ '{{ ansible_playbook_python }}' }}"
+    - awx.awx.job_template:
+        name: site
+        organization: Git
+        project: site
+        inventory: here
+        playbook: site.yml
+    - awx.awx.job_launch: {job_template: site, organization: Git, wait: true}
+      register: launched
     - ansible.builtin.copy:
         dest: "{{ report_path }}"
-        content: "{{ {'made': made, 'again': again} | to_json }}"
+        content: "{{ {'made': made, 'again': again, 'launched': launched} | to_json }}"
 "#;
 
 fn the_collections_project_module_waits_for_the_first_update(backend: Backend) {
@@ -912,6 +934,13 @@ fn the_collections_project_module_waits_for_the_first_update(backend: Backend) {
     let project = server.admin().get_json("/api/v2/projects/?name=site")["results"][0].clone();
     assert_eq!(project["status"], "successful", "{project}");
     assert_eq!(project["scm_revision"], first, "{project}");
+    assert_eq!(report["launched"]["status"], "successful", "{log}");
+    // The launch updated the project first (scm_update_on_launch), and the job waited.
+    let job = server
+        .admin()
+        .get_json(&format!("/api/v2/jobs/{}/", report["launched"]["id"]));
+    assert_eq!(job["status"], "successful", "{job}");
+    assert!(job["project_update"].is_i64(), "{job}");
 }
 
 backend_tests!(

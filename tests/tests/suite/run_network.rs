@@ -6,7 +6,8 @@
 //! reaches a machine it manages (a test host in a network namespace of its own); with
 //! `"none"` it reaches nothing; with `"host"` it reaches the listener and PostgreSQL, which
 //! proves the probe, not a probe that reaches nothing; without slirp4netns the run ends in
-//! `error` and nothing of it runs.
+//! `error` and nothing of it runs. A project update, in the same network, fetches from a git
+//! server elsewhere and reaches nothing of the host.
 
 use std::net::Ipv4Addr;
 use std::path::Path;
@@ -149,6 +150,71 @@ fn a_job_reaches_the_machines_it_manages_and_nothing_of_the_host(backend: Backen
     assert!(!report.contains("psql over the socket created"), "{report}");
 }
 
+/// A project update runs in the same network of its own: an organization admin's git
+/// project pointed at the host's services (loopback, slirp's host alias, every host address)
+/// fails without reaching them, while one on a git server elsewhere (a test host) is fetched;
+/// on the host's network the same URL reaches the listener, which proves the probe.
+fn a_project_update_reaches_its_git_server_and_nothing_of_the_host(backend: Backend) {
+    let fixture = AutomationServer::start(backend, &[]);
+    let on_host = Listener::on_host("host-listener");
+    let test_host = TestHost::start();
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    acs_tests::git_server::repository_with_playbook(
+        repositories.path(),
+        "site.git",
+        acs_tests::ansible::PING_PLAYBOOK,
+    );
+    let _daemon = acs_tests::git_server::serve(&test_host, repositories.path());
+    let addresses = host_addresses();
+    let server = &fixture.server;
+    let organization = server.create_organization("attackers");
+    let mallory = server.create_user("mallory", "Mallory-pass-1", false);
+    server.add_admin(organization, mallory);
+    let mallory = server.as_user("mallory", "Mallory-pass-1");
+    let updated = |name: &str, url: String| -> serde_json::Value {
+        let project = mallory
+            .post("/api/v2/projects/")
+            .json(
+                &json!({"name": name, "organization": organization, "scm_type": "git",
+                          "scm_url": url}),
+            )
+            .call()
+            .expect(201)
+            .json();
+        let update = &project["summary_fields"]["current_update"]["id"];
+        wait_for_run(&mallory, &format!("/api/v2/project_updates/{update}/"))
+    };
+
+    let port = on_host.address.port();
+    for (index, address) in ["127.0.0.1".to_owned(), "10.0.2.2".to_owned()]
+        .into_iter()
+        .chain(addresses.iter().map(Ipv4Addr::to_string))
+        .enumerate()
+    {
+        let update = updated(
+            &format!("host {index}"),
+            format!("git://{address}:{port}/site.git"),
+        );
+        assert_eq!(update["status"], "failed", "{address}: {update}");
+        assert_eq!(on_host.accepted(), 0, "an update reached {address}");
+    }
+    let fetched = updated("elsewhere", format!("git://{}/site.git", test_host.address));
+    assert_eq!(fetched["status"], "successful", "{fetched}");
+
+    server
+        .admin()
+        .patch("/api/v2/settings/jobs/")
+        .json(&json!({"JOB_ISOLATION_NETWORK": "host"}))
+        .call()
+        .expect(200);
+    let update = updated("on the host", format!("git://127.0.0.1:{port}/site.git"));
+    assert_eq!(update["status"], "failed", "{update}");
+    assert!(
+        on_host.accepted() > 0,
+        "the probe reached nothing: {update}"
+    );
+}
+
 fn without_slirp4netns_an_isolated_run_ends_in_error_and_nothing_runs(backend: Backend) {
     let fixture = AutomationServer::start(
         backend,
@@ -188,5 +254,6 @@ fn without_slirp4netns_an_isolated_run_ends_in_error_and_nothing_runs(backend: B
 
 backend_tests!(
     a_job_reaches_the_machines_it_manages_and_nothing_of_the_host,
+    a_project_update_reaches_its_git_server_and_nothing_of_the_host,
     without_slirp4netns_an_isolated_run_ends_in_error_and_nothing_runs,
 );
