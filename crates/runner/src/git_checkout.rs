@@ -190,16 +190,7 @@ pub fn steps(project: &Project, dir: &Path, env: &[(String, String)]) -> Vec<Inv
         git(&["init", "--quiet", "."]),
         git(&["config", "remote.origin.url", &project.scm_url]),
         git(&fetch),
-        Invocation {
-            program: "sh".to_owned(),
-            args: vec![
-                "-c".to_owned(),
-                CHECKOUT.to_owned(),
-                "checkout".to_owned(),
-                project.scm_branch.clone(),
-            ],
-            ..git(&[])
-        },
+        checkout(dir, &project.scm_branch, env),
     ];
     if project.scm_clean {
         steps.push(git(&["clean", "--force", "--force", "-d", "--quiet"]));
@@ -221,6 +212,24 @@ pub fn steps(project: &Project, dir: &Path, env: &[(String, String)]) -> Vec<Inv
         "--format=Checked out %H: %s",
     ]));
     steps
+}
+
+/// The step that checks `branch` (a branch of the remote, a tag or a commit; empty: the
+/// remote's `HEAD`) out in the checkout `dir`, from what was fetched: an update's, or a job's
+/// copy of its project when its template or launch runs another branch (`allow_override`).
+pub fn checkout(dir: &Path, branch: &str, env: &[(String, String)]) -> Invocation {
+    Invocation {
+        program: "sh".to_owned(),
+        args: vec![
+            "-c".to_owned(),
+            CHECKOUT.to_owned(),
+            "checkout".to_owned(),
+            branch.to_owned(),
+        ],
+        cwd: dir.to_path_buf(),
+        env: env.to_vec(),
+        hand_over: None,
+    }
 }
 
 /// The commit checked out in `dir` (the steps leave `HEAD` detached, so `.git/HEAD` holds

@@ -5,12 +5,13 @@ use std::path::{Path, PathBuf};
 
 use acs_injectors::{InjectionPlan, PlanOptions};
 use acs_storage::DbConnection;
+use acs_storage::unified_jobs::UnifiedJob;
 use serde_json::{Map, Value, json};
 
 use super::credentials::{self, OpenedCredential};
 use super::private_dir::PrivateDir;
 use super::process::Invocation;
-use super::{Explained, Prepared, Preparing, builtin, environment};
+use super::{Explained, Prepared, Preparing, builtin, environment, git_checkout};
 use acs_app::automation::parse_variables;
 use acs_app::settings::Settings;
 
@@ -21,8 +22,12 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         .project_copy
         .ok_or_else(|| Explained::new("The job's project was not copied."))?;
     let project_dir = project.copy.clone();
+    // Another branch than the project's, which its `allow_override` let the template or the
+    // launch give: checked out in the job's copy first, from what the project's last update
+    // fetched (every branch and tag), by git inside the sandbox.
+    let branch = other_branch(conn, row)?;
     let playbook = project_dir.join(&row.playbook);
-    if !playbook.is_file() {
+    if branch.is_none() && !playbook.is_file() {
         return Err(Explained::new(format!(
             "The playbook {} is not in the project directory {}.",
             row.playbook,
@@ -80,20 +85,29 @@ pub fn prepare(run: Preparing<'_>) -> Result<Prepared, Explained> {
         ],
     );
     let injected = plan.env.clone().into_iter().chain(builtin.env.clone());
+    let mut steps = Vec::new();
+    let mut preamble = String::new();
+    if let Some(branch) = &branch {
+        preamble = format!("Running {branch} of the project.\n");
+        let env = environment::compose(&base, git_checkout::environment());
+        steps.push(git_checkout::checkout(&project_dir, branch, &env));
+    }
+    steps.push(Invocation {
+        program: settings.text("ANSIBLE_PLAYBOOK_PATH"),
+        args,
+        cwd: project_dir.clone(),
+        env: environment::compose(&base, injected),
+        hand_over: None,
+    });
     Ok(Prepared {
-        steps: vec![Invocation {
-            program: settings.text("ANSIBLE_PLAYBOOK_PATH"),
-            args,
-            cwd: project_dir.clone(),
-            env: environment::compose(&base, injected),
-            hand_over: None,
-        }],
-        preamble: String::new(),
+        steps,
+        preamble,
         recorded_env: environment::recorded(&base, &builtin.env, &plan.recorded_env),
         output: dir.path().join("stdout"),
         errors: None,
         secrets: credentials::secret_values(&credentials),
-        project: Some((project_dir, super::ProjectAccess::Read)),
+        // The copy is in the job's private directory, the job's own to change.
+        project: None,
         sandboxed: false,
     })
 }
@@ -122,6 +136,18 @@ fn playbook_options(row: &acs_storage::unified_jobs::UnifiedJob) -> Vec<String> 
         args.push(format!("--forks={}", row.forks));
     }
     args
+}
+
+/// The branch job `row` runs when it is not its git project's own.
+fn other_branch(conn: &mut DbConnection, row: &UnifiedJob) -> Result<Option<String>, Explained> {
+    if row.scm_branch.is_empty() {
+        return Ok(None);
+    }
+    let project = row
+        .project_id
+        .and_then(|id| acs_storage::projects::find(conn, id).ok())
+        .ok_or_else(|| Explained::new("The project no longer exists."))?;
+    Ok((project.is_git() && project.scm_branch != row.scm_branch).then(|| row.scm_branch.clone()))
 }
 
 /// Why a project without a directory runs nothing (`local_path` is `''` only for a project

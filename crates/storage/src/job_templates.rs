@@ -74,6 +74,11 @@ pub struct JobTemplate {
     pub ask_forks_on_launch: bool,
     /// A launcher may give the timeout.
     pub ask_timeout_on_launch: bool,
+    /// The branch, tag or commit its jobs run (empty: the project's), where the project
+    /// allows it.
+    pub scm_branch: String,
+    /// A launcher may give the branch.
+    pub ask_scm_branch_on_launch: bool,
 }
 
 /// The values a job template is created or changed with: a `None` takes the column's default on
@@ -133,6 +138,10 @@ pub struct JobTemplateValues {
     pub ask_forks_on_launch: Option<bool>,
     /// A launcher may give the timeout.
     pub ask_timeout_on_launch: Option<bool>,
+    /// The branch its jobs run.
+    pub scm_branch: Option<String>,
+    /// A launcher may give the branch.
+    pub ask_scm_branch_on_launch: Option<bool>,
 }
 
 crate::row_functions!(job_templates, JobTemplate, stamped JobTemplateValues);
@@ -192,6 +201,21 @@ pub fn uses_credential(conn: &mut DbConnection, id: i64) -> StorageResult<bool> 
         .count()
         .get_result(conn)?;
     Ok(count > 0)
+}
+
+/// The templates of `project` that run another branch than the project's or prompt for one
+/// (which the project's `allow_override` lets them), by id.
+pub fn overriding_branch(conn: &mut DbConnection, project: i64) -> StorageResult<Vec<i64>> {
+    Ok(job_templates::table
+        .filter(job_templates::project_id.eq(project))
+        .filter(
+            job_templates::scm_branch
+                .ne("")
+                .or(job_templates::ask_scm_branch_on_launch.eq(true)),
+        )
+        .order(job_templates::id)
+        .select(job_templates::id)
+        .load(conn)?)
 }
 
 crate::list_fields! {

@@ -54,6 +54,8 @@ pub struct Project {
     pub scm_update_cache_timeout: i32,
     /// Submodules are checked out at the head of their branch, not at their recorded commit.
     pub scm_track_submodules: bool,
+    /// Its job templates and their launches may run another branch, tag or commit.
+    pub allow_override: bool,
 }
 
 impl Project {
@@ -96,6 +98,8 @@ pub struct ProjectValues {
     pub scm_update_cache_timeout: Option<i32>,
     /// Submodules at the head of their branch.
     pub scm_track_submodules: Option<bool>,
+    /// Templates may run another branch.
+    pub allow_override: Option<bool>,
 }
 
 /// Records `revision` as the commit project `id`'s last successful update checked out.

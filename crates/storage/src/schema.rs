@@ -226,6 +226,7 @@ diesel::table! {
         scm_update_on_launch -> Bool,
         scm_update_cache_timeout -> Integer,
         scm_track_submodules -> Bool,
+        allow_override -> Bool,
     }
 }
 
@@ -332,6 +333,8 @@ diesel::table! {
         ask_diff_mode_on_launch -> Bool,
         ask_forks_on_launch -> Bool,
         ask_timeout_on_launch -> Bool,
+        scm_branch -> Text,
+        ask_scm_branch_on_launch -> Bool,
     }
 }
 
@@ -376,6 +379,7 @@ diesel::table! {
         forks -> Integer,
         timeout -> Integer,
         project_update_id -> Nullable<BigInt>,
+        scm_branch -> Text,
     }
 }
 

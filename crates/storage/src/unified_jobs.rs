@@ -137,6 +137,8 @@ pub struct UnifiedJob {
     pub timeout: i32,
     /// The project update a job waits for before it starts.
     pub project_update_id: Option<i64>,
+    /// The branch, tag or commit of its project a job runs (empty: the project's own).
+    pub scm_branch: String,
 }
 
 impl UnifiedJob {
@@ -202,6 +204,8 @@ pub struct NewUnifiedJob<'a> {
     pub timeout: i32,
     /// The project update a job waits for before it starts.
     pub project_update_id: Option<i64>,
+    /// The branch a job runs (empty: the project's).
+    pub scm_branch: &'a str,
 }
 
 /// How a run ended.

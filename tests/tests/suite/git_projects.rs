@@ -212,9 +212,9 @@ fn git_urls_and_values_are_checked_before_they_reach_git(backend: Backend) {
         (json!({"scm_branch": "--orphan"}), "scm_branch", "\"-\""),
         (json!({"scm_type": "svn"}), "scm_type", "not a valid choice"),
         (
-            json!({"allow_override": true}),
-            "allow_override",
-            "does not",
+            json!({"scm_update_cache_timeout": "soon"}),
+            "scm_update_cache_timeout",
+            "valid integer",
         ),
     ] {
         let errors = boss
@@ -772,6 +772,127 @@ fn submodules_come_at_their_commit_or_tracked(backend: Backend) {
     assert_eq!(submodule_head(), head);
 }
 
+/// `allow_override`: where the project allows it, a template runs another branch, tag or
+/// commit (`scm_branch`) or prompts for one at launch (`ask_scm_branch_on_launch`); the job
+/// checks it out in its own copy, the project's checkout stays as it is. Where the project
+/// does not, both are refused, and the project keeps allowing it while templates use it.
+fn a_template_runs_another_branch_where_the_project_allows_it(backend: Backend) {
+    let repositories = tempfile::tempdir().expect("a directory of repositories");
+    let (work, _) =
+        repository_with_playbook(repositories.path(), "site.git", &versioned_playbook("one"));
+    git(work.path(), &["tag", "v1"]);
+    git(work.path(), &["push", "--quiet", "origin", "v1"]);
+    git(work.path(), &["checkout", "--quiet", "-b", "feature"]);
+    commit(
+        work.path(),
+        "site.yml",
+        &versioned_playbook("feature"),
+        "feature",
+    );
+    git(work.path(), &["checkout", "--quiet", "main"]);
+    commit(work.path(), "site.yml", &versioned_playbook("two"), "two");
+    let test_host = TestHost::start();
+    let _daemon = serve(&test_host, repositories.path());
+
+    let fixture = AutomationServer::start(backend, &[]);
+    let server = &fixture.server;
+    let admin = server.admin();
+    let organization = server.create_organization("Git");
+    let project = admin
+        .post("/api/v2/projects/")
+        .json(
+            &json!({"name": "site", "organization": organization, "scm_type": "git",
+                      "scm_url": format!("git://{}/site.git", test_host.address)}),
+        )
+        .call()
+        .expect(201)
+        .json();
+    let (done, _) = first_update(&admin, &project);
+    assert_eq!(done["status"], "successful", "{done}");
+    let id = id_of(&project);
+    let inventory = fixture.create_local_inventory(&admin, organization);
+    let template = |name: &str, more: Value| {
+        let mut body = json!({"name": name, "project": id, "inventory": inventory,
+                              "playbook": "site.yml"});
+        for (key, value) in more.as_object().expect("an object") {
+            body[key] = value.clone();
+        }
+        admin.post("/api/v2/job_templates/").json(&body).call()
+    };
+    for (field, value) in [
+        ("scm_branch", json!("feature")),
+        ("ask_scm_branch_on_launch", json!(true)),
+    ] {
+        let errors = template("refused", json!({ field: value }))
+            .expect(400)
+            .field_errors(field);
+        assert_eq!(errors, ["Project does not allow overriding branch."]);
+    }
+    admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"allow_override": true}))
+        .call()
+        .expect(200);
+    let on_feature = id_of(
+        &template("feature", json!({"scm_branch": "feature"}))
+            .expect(201)
+            .json(),
+    );
+    let prompting = template("prompting", json!({"ask_scm_branch_on_launch": true}))
+        .expect(201)
+        .json();
+    assert_eq!(prompting["ask_scm_branch_on_launch"], true, "{prompting}");
+    let prompting = id_of(&prompting);
+    let ran = |template: i64, body: Value| -> (Value, String) {
+        let launched = admin
+            .post(&format!("/api/v2/job_templates/{template}/launch/"))
+            .json(&body)
+            .call()
+            .expect(201)
+            .json();
+        let job = wait_for_run(&admin, &format!("/api/v2/jobs/{}/", launched["job"]));
+        let stdout = run_stdout(&admin, &job);
+        (job, stdout)
+    };
+
+    let (job, stdout) = ran(on_feature, json!({}));
+    assert_eq!(job["status"], "successful", "{job}\n{stdout}");
+    assert_eq!(job["scm_branch"], "feature", "{job}");
+    assert!(stdout.contains("playbook feature"), "{stdout}");
+    let checkout = fixture
+        .projects_root
+        .path()
+        .join(project["local_path"].as_str().expect("local_path"));
+    assert!(
+        std::fs::read_to_string(checkout.join("site.yml"))
+            .expect("the project's playbook")
+            .contains("playbook two"),
+        "the job changed the project's checkout"
+    );
+    for (branch, said) in [("v1", "playbook one"), ("", "playbook two")] {
+        let (job, stdout) = ran(prompting, json!({"scm_branch": branch}));
+        assert_eq!(job["status"], "successful", "{branch}: {job}\n{stdout}");
+        assert!(stdout.contains(said), "{branch}: {stdout}");
+    }
+    let (job, stdout) = ran(prompting, json!({"scm_branch": "nowhere"}));
+    assert_eq!(job["status"], "failed", "{job}\n{stdout}");
+    assert!(stdout.contains("nowhere"), "{stdout}");
+
+    // The project keeps allowing it while templates use it.
+    let errors = admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"allow_override": false}))
+        .call()
+        .expect(400)
+        .field_errors("allow_override");
+    assert_eq!(
+        errors,
+        [format!(
+            "One or more job templates depend on branch override behavior for this project (ids: {on_feature} {prompting})."
+        )]
+    );
+}
+
 /// Waits in its own copy of the project for a file `go`, then says what `marker.txt` holds.
 const GATED_PLAYBOOK: &str = r#"- hosts: all
   gather_facts: false
@@ -950,6 +1071,7 @@ backend_tests!(
     a_deploy_key_authenticates_the_update_over_ssh,
     a_launch_updates_its_project_first_when_asked,
     submodules_come_at_their_commit_or_tracked,
+    a_template_runs_another_branch_where_the_project_allows_it,
     a_running_job_keeps_the_checkout_it_started_with,
     the_collections_project_module_waits_for_the_first_update,
 );

@@ -20,12 +20,10 @@ pub const PROMPTS: [&str; 4] = [
     "ask_variables_on_launch",
 ];
 
-/// The reference's other prompts: ACS has none of these things to prompt for (a project's
-/// branch comes with git projects; execution environments, labels, slices and instance groups
-/// it does not have), so each is shown `false`, and asking for one is refused rather than
-/// silently not done.
-pub const UNSUPPORTED_PROMPTS: [&str; 5] = [
-    "ask_scm_branch_on_launch",
+/// The reference's other prompts: ACS has none of these things to prompt for (execution
+/// environments, labels, slices and instance groups), so each is shown `false`, and asking
+/// for one is refused rather than silently not done.
+pub const UNSUPPORTED_PROMPTS: [&str; 4] = [
     "ask_execution_environment_on_launch",
     "ask_labels_on_launch",
     "ask_job_slice_count_on_launch",
@@ -155,6 +153,19 @@ impl Resource for JobTemplates {
                 "Prompt for timeout",
                 "A launcher may give the timeout.",
             ),
+            FieldMeta::writable(
+                "scm_branch",
+                "string",
+                "Source control branch",
+                "The branch, tag or commit its jobs run (empty: the project's); the project must allow_override.",
+            )
+            .max_length(1024),
+            FieldMeta::writable(
+                "ask_scm_branch_on_launch",
+                "boolean",
+                "Prompt for branch",
+                "A launcher may give the branch; the project must allow_override.",
+            ),
             FieldMeta::read_only("organization", "id", "Organization"),
         ],
     };
@@ -195,6 +206,16 @@ impl Resource for JobTemplates {
         let playbook = references::relative_path(&mut fields, "playbook", playbook);
         let extra_vars = references::variables(&mut fields, sent.object, "extra_vars");
         let limit = fields.text("limit", Text::optional(1024));
+        let scm_branch = fields.text("scm_branch", Text::optional(1024));
+        if let Some(problem) = scm_branch
+            .as_deref()
+            .and_then(super::projects::git_argument_problem)
+        {
+            fields.error("scm_branch", problem);
+        }
+        let ask_scm_branch = fields
+            .boolean("ask_scm_branch_on_launch")
+            .or_else(|| sent.full.then_some(false));
         for prompt in UNSUPPORTED_PROMPTS {
             if fields.boolean(prompt) == Some(true) {
                 fields.error(prompt, "ACS cannot prompt for this at launch.");
@@ -242,7 +263,30 @@ impl Resource for JobTemplates {
         if project.local_path.is_empty() {
             return Err(ApiError::field("project", acs_runner::NO_DIRECTORY));
         }
-        if let Some(playbook) = &playbook_to_check {
+        let kept = |field: fn(&JobTemplate) -> bool| !sent.full && sent.before.is_some_and(field);
+        let overrides_branch = scm_branch
+            .as_deref()
+            .map_or(kept(|template| !template.scm_branch.is_empty()), |branch| {
+                !branch.is_empty()
+            });
+        let prompts_for_branch =
+            ask_scm_branch.unwrap_or_else(|| kept(|template| template.ask_scm_branch_on_launch));
+        if !project.allow_override {
+            for (field, asked) in [
+                ("scm_branch", overrides_branch),
+                ("ask_scm_branch_on_launch", prompts_for_branch),
+            ] {
+                if asked {
+                    return Err(ApiError::field(
+                        field,
+                        "Project does not allow overriding branch.",
+                    ));
+                }
+            }
+        }
+        // The playbook may be in the template's branch only, which the project's directory
+        // does not hold: the job finds out, as in the reference.
+        if let Some(playbook) = playbook_to_check.as_ref().filter(|_| !overrides_branch) {
             let root = sent.settings.text("PROJECTS_ROOT");
             let path = std::path::Path::new(&root)
                 .join(&project.local_path)
@@ -283,6 +327,8 @@ impl Resource for JobTemplates {
             ask_diff_mode_on_launch: ask_diff_mode,
             ask_forks_on_launch: ask_forks,
             ask_timeout_on_launch: ask_timeout,
+            scm_branch: scm_branch.or_else(|| sent.full.then(String::new)),
+            ask_scm_branch_on_launch: ask_scm_branch,
         };
         Ok((input, project.organization_id))
     }
@@ -355,6 +401,13 @@ impl Resource for JobTemplates {
         .into_iter()
         .chain(run_options::shown(row))
         .chain(run_options::prompts_shown(row))
+        .chain([
+            ("scm_branch", json!(row.scm_branch)),
+            (
+                "ask_scm_branch_on_launch",
+                json!(row.ask_scm_branch_on_launch),
+            ),
+        ])
         .chain(UNSUPPORTED_PROMPTS.map(|prompt| (prompt, json!(false))))
         .collect())
     }

@@ -31,7 +31,7 @@ pub use memberships::{
     GroupChildren, GroupHosts, HostGroups, Membership, change_members, list_members,
     options_members,
 };
-pub use projects::Projects;
+pub use projects::{Projects, git_argument_problem};
 pub use references::{parse_variables, relative_path_problem};
 pub use resource::{Resource, visible};
 pub use template_credentials::{

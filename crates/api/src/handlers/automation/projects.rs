@@ -101,6 +101,12 @@ impl Resource for Projects {
                 "Track submodules",
                 "Submodules at the head of their branch rather than their recorded commit.",
             ),
+            FieldMeta::writable(
+                "allow_override",
+                "boolean",
+                "Allow branch override",
+                "Job templates and their launches may run another branch, tag or commit.",
+            ),
             FieldMeta::read_only("scm_revision", "string", "Revision"),
             FieldMeta::read_only("status", "choice", "Status"),
         ],
@@ -128,9 +134,11 @@ impl Resource for Projects {
             .integer("scm_update_cache_timeout", 0, i64::from(i32::MAX))
             .and_then(|seconds| i32::try_from(seconds).ok());
         let scm_track_submodules = fields.boolean("scm_track_submodules");
+        let allow_override = fields.boolean("allow_override");
         for (field, value) in [
             ("scm_update_on_launch", scm_update_on_launch),
             ("scm_track_submodules", scm_track_submodules),
+            ("allow_override", allow_override),
         ] {
             if value == Some(true) && !git {
                 fields.error(field, "Only a git project takes this.");
@@ -139,12 +147,6 @@ impl Resource for Projects {
         for (field, value) in [("scm_branch", &scm_branch), ("scm_refspec", &scm_refspec)] {
             if let Some(problem) = value.as_deref().and_then(git_argument_problem) {
                 fields.error(field, problem);
-            }
-        }
-        for (field, what) in NOT_YET {
-            let given = sent.object.get(*field);
-            if given.is_some_and(|value| !value.is_null() && value != &json!(false)) {
-                fields.error(field, format!("ACS does not {what} yet."));
             }
         }
         let credential =
@@ -180,13 +182,23 @@ impl Resource for Projects {
             path.and_then(|path| directory(&mut fields, sent.settings, path))
         };
         fields.finish()?;
+        let blank = |value: Option<String>| value.or_else(|| sent.full.then(String::new));
+        let off = |value: Option<bool>| value.or_else(|| sent.full.then_some(false));
         let before = sent.before.map(|project| project.organization_id);
         let (organization, owner) = references::organization(conn, organization, before)?;
         if let Some(Some(id)) = credential {
             source_control(conn, sent.actor, id, git)?;
         }
-        let blank = |value: Option<String>| value.or_else(|| sent.full.then(String::new));
-        let off = |value: Option<bool>| value.or_else(|| sent.full.then_some(false));
+        let allow_override = if git {
+            off(allow_override)
+        } else {
+            Some(false)
+        };
+        if let (Some(before), Some(false)) = (sent.before, allow_override)
+            && before.allow_override
+        {
+            branches_kept(conn, before.id)?;
+        }
         let input = ProjectValues {
             name,
             description: blank(description),
@@ -209,6 +221,7 @@ impl Resource for Projects {
             } else {
                 Some(false)
             },
+            allow_override,
             credential_id: if git {
                 credential.or_else(|| sent.full.then_some(None))
             } else {
@@ -337,7 +350,7 @@ fn own_fields(row: &Project, last: Option<&UnifiedJob>) -> Vec<(&'static str, Va
             "scm_update_cache_timeout",
             json!(row.scm_update_cache_timeout),
         ),
-        ("allow_override", json!(false)),
+        ("allow_override", json!(row.allow_override)),
         ("status", json!(status)),
         (
             "last_job_run",
@@ -352,12 +365,22 @@ fn own_fields(row: &Project, last: Option<&UnifiedJob>) -> Vec<(&'static str, Va
     ]
 }
 
-/// The reference's project fields for what ACS does not do yet, with what each would do: a
-/// value other than off is refused rather than stored and not acted on.
-const NOT_YET: &[(&str, &str)] = &[(
-    "allow_override",
-    "let job templates override a project's branch",
-)];
+/// Refuses to take `allow_override` away from project `id` while templates depend on it, as
+/// the reference does (their jobs would run a branch the project no longer allows).
+fn branches_kept(conn: &mut DbConnection, id: i64) -> ApiResult<()> {
+    let templates = acs_storage::job_templates::overriding_branch(conn, id)?;
+    if templates.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<String> = templates.iter().map(i64::to_string).collect();
+    Err(crate::error::ApiError::field(
+        "allow_override",
+        format!(
+            "One or more job templates depend on branch override behavior for this project (ids: {}).",
+            ids.join(" ")
+        ),
+    ))
+}
 
 /// Checks credential `id` for a project's updates: a git project's, of the Source Control
 /// kind, one `actor` may use.
@@ -407,7 +430,7 @@ fn own_directory(write: Write<'_>, project: Project) -> acs_storage::StorageResu
 }
 
 /// Why `value` may not reach git as a branch or refspec: an option, or characters no ref has.
-fn git_argument_problem(value: &str) -> Option<&'static str> {
+pub fn git_argument_problem(value: &str) -> Option<&'static str> {
     if value.starts_with('-') {
         return Some("May not start with \"-\".");
     }

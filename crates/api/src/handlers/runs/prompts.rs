@@ -26,6 +26,9 @@ pub struct Given {
     pub credentials: Option<Vec<i64>>,
     /// `extra_vars` (YAML or JSON text), with `ask_variables_on_launch`.
     pub extra_vars: Option<String>,
+    /// `scm_branch`, with `ask_scm_branch_on_launch` (which the project's `allow_override`
+    /// lets a template have).
+    pub scm_branch: Option<String>,
     /// How ansible-playbook runs, each with its own prompt.
     pub options: RunOptions,
     /// Everything else the body holds, as given.
@@ -39,6 +42,7 @@ pub fn read(template: &JobTemplate, body: &Map<String, Value>) -> ApiResult<Give
         "inventory" => template.ask_inventory_on_launch,
         "credentials" => template.ask_credential_on_launch,
         "extra_vars" => template.ask_variables_on_launch,
+        "scm_branch" => template.ask_scm_branch_on_launch,
         other => run_options::prompts_for(template, other),
     };
     let mut fields = FieldReader::new(body, false);
@@ -54,6 +58,16 @@ pub fn read(template: &JobTemplate, body: &Map<String, Value>) -> ApiResult<Give
             "credentials" => given.credentials = ids(&mut fields, value),
             "extra_vars" => {
                 given.extra_vars = references::variables(&mut fields, body, "extra_vars");
+            }
+            "scm_branch" => {
+                given.scm_branch = fields.text("scm_branch", Text::optional(1024));
+                let problem = given
+                    .scm_branch
+                    .as_deref()
+                    .and_then(crate::handlers::automation::git_argument_problem);
+                if let Some(problem) = problem {
+                    fields.error("scm_branch", problem);
+                }
             }
             other => given.options.read(&mut fields, other),
         }

@@ -101,6 +101,7 @@ pub fn render_run(viewer: &Principal, run: &UnifiedJob, credentials: &[i64]) -> 
     if run.kind == "job" {
         // The update its launch waits for (`scm_update_on_launch`).
         record.insert("project_update".into(), json!(run.project_update_id));
+        record.insert("scm_branch".into(), json!(run.scm_branch));
     }
     Value::Object(record)
 }

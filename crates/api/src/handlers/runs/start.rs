@@ -56,6 +56,13 @@ pub const LAUNCH_META: ResourceMeta = ResourceMeta {
             "Extra variables",
             "Over the template's; with ask_variables_on_launch.",
         ),
+        FieldMeta::writable(
+            "scm_branch",
+            "string",
+            "Source control branch",
+            "The branch, tag or commit to run; with ask_scm_branch_on_launch.",
+        )
+        .max_length(1024),
     ],
 };
 
@@ -116,12 +123,14 @@ pub async fn launch_requirements(
             "ask_inventory_on_launch": template.ask_inventory_on_launch,
             "ask_credential_on_launch": template.ask_credential_on_launch,
             "ask_variables_on_launch": template.ask_variables_on_launch,
+            "ask_scm_branch_on_launch": template.ask_scm_branch_on_launch,
             "resources_needed_to_start": needed,
             "defaults": {
                 "limit": template.job_limit,
                 "extra_vars": template.extra_vars,
                 "inventory": inventory,
                 "credentials": credentials,
+                "scm_branch": template.scm_branch,
             },
             "job_template_data": {
                 "id": template.id,
@@ -227,6 +236,7 @@ pub async fn launch_job(
             diff_mode: options.diff_mode.unwrap_or_default(),
             forks: options.forks.unwrap_or_default(),
             timeout: options.timeout.unwrap_or_default(),
+            scm_branch: given.scm_branch.as_deref().unwrap_or(&template.scm_branch),
             ..pending(ctx, principal, RunKind::Job, &template.name, organization)
         };
         let now = ctx.now;
@@ -394,6 +404,7 @@ fn pending<'a>(
         forks: 0,
         timeout: 0,
         project_update_id: None,
+        scm_branch: "",
         node: &ctx.state.config.node_name,
         launched_by: Some(principal.user.id),
         created: ctx.now,
