@@ -143,6 +143,38 @@ fn a_git_project_is_checked_out_and_fetched_by_its_updates(backend: Backend) {
     assert_eq!(project["scm_revision"], release, "{project}");
     assert!(checkout.join("VERSION").is_file());
 
+    // scm_refspec fetches what no branch holds (a pull request's head), and scm_branch names it.
+    git(work, &["checkout", "--quiet", "--detach"]);
+    std::fs::write(work.join("PROPOSAL"), "proposed\n").expect("a file");
+    git(work, &["add", "PROPOSAL"]);
+    git(work, &["commit", "--quiet", "-m", "proposal"]);
+    git(
+        work,
+        &["push", "--quiet", "origin", "HEAD:refs/pull/7/head"],
+    );
+    let proposal = git(work, &["rev-parse", "HEAD"]);
+    git(work, &["checkout", "--quiet", "main"]);
+    admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(
+            &json!({"scm_refspec": "+refs/pull/*:refs/remotes/origin/pull/*",
+                      "scm_branch": "pull/7/head"}),
+        )
+        .call()
+        .expect(200);
+    let (done, stdout) = update(&admin, id);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    let project = admin.get_json(&format!("/api/v2/projects/{id}/"));
+    assert_eq!(project["scm_revision"], proposal, "{project}");
+    assert!(checkout.join("PROPOSAL").is_file());
+    admin
+        .patch(&format!("/api/v2/projects/{id}/"))
+        .json(&json!({"scm_refspec": "", "scm_branch": "release"}))
+        .call()
+        .expect(200);
+    let (done, stdout) = update(&admin, id);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+
     // A copy is checked out into a directory of its own by an update of its own.
     let copy = admin
         .post(&format!("/api/v2/projects/{id}/copy/"))
