@@ -9,19 +9,27 @@
 //! The client secret is not in it: the row keeps only the secret's digest, which the request
 //! checks the presented secret against each time.
 
-use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use acs_storage::applications::Application;
 use acs_storage::revisions::Revisions;
+use lru::LruCache;
 
-/// Entries kept before the cache starts over (bounded memory).
-const CAPACITY: usize = 1_000;
+/// Entries kept (bounded memory); past it, the least recently used goes.
+const CAPACITY: NonZeroUsize = NonZeroUsize::new(1_000).expect("not zero");
 
 /// The application cache of one server process.
-#[derive(Default)]
 pub struct ClientCache {
-    entries: Mutex<HashMap<String, (i64, Arc<Application>)>>,
+    entries: Mutex<LruCache<String, (i64, Arc<Application>)>>,
+}
+
+impl Default for ClientCache {
+    fn default() -> Self {
+        ClientCache {
+            entries: Mutex::new(LruCache::new(CAPACITY)),
+        }
+    }
 }
 
 impl std::fmt::Debug for ClientCache {
@@ -33,24 +41,20 @@ impl std::fmt::Debug for ClientCache {
 impl ClientCache {
     /// The application of `client_id`, if cached under the same `applications` counter.
     pub fn get(&self, client_id: &str, revisions: &Revisions) -> Option<Arc<Application>> {
-        let entries = self.lock();
+        let mut entries = self.lock();
         let (counter, application) = entries.get(client_id)?;
         (*counter == revisions.applications).then(|| Arc::clone(application))
     }
 
     /// Stores `application`, read after `revisions`.
     pub fn insert(&self, revisions: &Revisions, application: Arc<Application>) {
-        let mut entries = self.lock();
-        if entries.len() >= CAPACITY {
-            entries.clear();
-        }
-        entries.insert(
+        self.lock().put(
             application.client_id.clone(),
             (revisions.applications, application),
         );
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, (i64, Arc<Application>)>> {
+    fn lock(&self) -> MutexGuard<'_, LruCache<String, (i64, Arc<Application>)>> {
         self.entries.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -3,19 +3,20 @@
 //! id, the stored hash and the password: a changed password or a new hash can never match an
 //! old entry, so the cache cannot grant what the database would refuse.
 
-use std::collections::HashSet;
+use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
+use lru::LruCache;
 use ring::hmac;
 use ring::rand::SecureRandom;
 
-/// Entries kept before the cache starts over (bounded memory).
-const CAPACITY: usize = 10_000;
+/// Entries kept (bounded memory); past it, the least recently used goes.
+const CAPACITY: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
 
 /// Verified `(user, stored hash, password)` triples, as keyed digests.
 pub struct PasswordCache {
     key: hmac::Key,
-    entries: Mutex<HashSet<[u8; 32]>>,
+    entries: Mutex<LruCache<[u8; 32], ()>>,
 }
 
 impl std::fmt::Debug for PasswordCache {
@@ -29,7 +30,7 @@ impl PasswordCache {
     pub fn new(rng: &dyn SecureRandom) -> Result<Self, ring::error::Unspecified> {
         Ok(PasswordCache {
             key: hmac::Key::generate(hmac::HMAC_SHA256, rng)?,
-            entries: Mutex::new(HashSet::new()),
+            entries: Mutex::new(LruCache::new(CAPACITY)),
         })
     }
 
@@ -50,7 +51,8 @@ impl PasswordCache {
         self.entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .contains(&entry)
+            .get(&entry)
+            .is_some()
     }
 
     /// Records a successful verification.
@@ -60,10 +62,7 @@ impl PasswordCache {
             .entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if entries.len() >= CAPACITY {
-            entries.clear();
-        }
-        entries.insert(entry);
+        entries.put(entry, ());
     }
 }
 
@@ -84,5 +83,17 @@ mod tests {
         assert!(!cache.contains(2, "hash-a", "secret"));
         // Length-prefixing keeps (hash, password) boundaries unambiguous.
         assert!(!cache.contains(1, "hash-as", "ecret"));
+    }
+
+    #[test]
+    fn a_full_cache_keeps_the_passwords_in_use() {
+        let cache = PasswordCache::new(&ring::rand::SystemRandom::new()).expect("key");
+        cache.insert(0, "hash", "hot");
+        for user in 1..=i64::try_from(CAPACITY.get()).expect("small") {
+            assert!(cache.contains(0, "hash", "hot"), "lost at {user}");
+            cache.insert(user, "hash", "cold");
+        }
+        assert!(cache.contains(0, "hash", "hot"));
+        assert!(!cache.contains(1, "hash", "cold"), "the oldest went");
     }
 }

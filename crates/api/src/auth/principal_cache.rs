@@ -16,20 +16,22 @@
 //! request built from what it read before the change ([`PrincipalCache::insert`] takes the
 //! [`Since`] read before that request's lookup).
 
-use std::collections::HashMap;
 use std::net::IpAddr;
+use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
 use acs_oauth2::SecretDigest;
 use acs_storage::Timestamp;
 use acs_storage::revisions::Revisions;
+use lru::LruCache;
 use ring::hmac;
 use ring::rand::SecureRandom;
 
 use super::Principal;
 
-/// Entries kept before the cache starts over (bounded memory).
-const CAPACITY: usize = 10_000;
+/// Entries kept (bounded memory); past it, the least recently used goes, so a cold entry
+/// makes room without the hot ones being lost with it.
+const CAPACITY: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
 
 /// What an entry depends on besides users and roles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,9 +71,8 @@ pub struct CacheKey([u8; 32]);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Since(u64);
 
-#[derive(Debug, Default)]
 struct Entries {
-    map: HashMap<CacheKey, Entry>,
+    map: LruCache<CacheKey, Entry>,
     /// Entries forgotten so far: see [`Since`].
     forgotten: u64,
 }
@@ -93,7 +94,10 @@ impl PrincipalCache {
     pub fn new(rng: &dyn SecureRandom) -> Result<Self, ring::error::Unspecified> {
         Ok(PrincipalCache {
             key: hmac::Key::generate(hmac::HMAC_SHA256, rng)?,
-            entries: Mutex::default(),
+            entries: Mutex::new(Entries {
+                map: LruCache::new(CAPACITY),
+                forgotten: 0,
+            }),
         })
     }
 
@@ -138,14 +142,18 @@ impl PrincipalCache {
         kind: Kind,
         revisions: &Revisions,
     ) -> Option<(Principal, Option<Timestamp>)> {
-        let entries = self.lock();
-        let entry = current(&entries.map, key, kind, revisions)?;
+        let mut entries = self.lock();
+        let entry = entries.map.get(key)?;
+        let entry = is_current(entry, kind, revisions).then_some(entry)?;
         Some((entry.principal.clone(), entry.expires))
     }
 
     /// Whether [`PrincipalCache::get`] would find a principal, without copying it.
     pub fn holds(&self, key: &CacheKey, kind: Kind, revisions: &Revisions) -> bool {
-        current(&self.lock().map, key, kind, revisions).is_some()
+        self.lock()
+            .map
+            .peek(key)
+            .is_some_and(|entry| is_current(entry, kind, revisions))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
@@ -164,7 +172,7 @@ impl PrincipalCache {
     pub fn forget(&self, key: &CacheKey) {
         let mut entries = self.lock();
         entries.forgotten += 1;
-        entries.map.remove(key);
+        entries.map.pop(key);
     }
 
     /// Stores a principal built after reading `revisions` and `since`, unless an entry was
@@ -189,25 +197,15 @@ impl PrincipalCache {
         if Since(entries.forgotten) != since {
             return;
         }
-        if entries.map.len() >= CAPACITY {
-            entries.map.clear();
-        }
-        entries.map.insert(key, entry);
+        entries.map.put(key, entry);
     }
 }
 
-/// The entry under `key`, if it was built for `kind` under the same counters.
-fn current<'a>(
-    entries: &'a HashMap<CacheKey, Entry>,
-    key: &CacheKey,
-    kind: Kind,
-    revisions: &Revisions,
-) -> Option<&'a Entry> {
-    let entry = entries.get(key)?;
-    let current = entry.kind == kind
+/// Whether `entry` was built for `kind` under the same counters.
+fn is_current(entry: &Entry, kind: Kind, revisions: &Revisions) -> bool {
+    entry.kind == kind
         && entry.users == revisions.users
-        && entry.dependency == dependency(kind, revisions);
-    current.then_some(entry)
+        && entry.dependency == dependency(kind, revisions)
 }
 
 #[cfg(test)]
@@ -315,6 +313,28 @@ mod tests {
         assert!(cache.get(&other, Kind::Bearer, &at).is_some());
         cache.insert(token, Kind::Bearer, &at, cache.since(), principal(1), None);
         assert!(cache.get(&token, Kind::Bearer, &at).is_some());
+    }
+
+    #[test]
+    fn a_full_cache_lets_its_least_recently_used_entry_go() {
+        let cache = PrincipalCache::new(&ring::rand::SystemRandom::new()).expect("key");
+        let at = Revisions::default();
+        let key =
+            |n: usize| cache.bearer_key(&acs_oauth2::PlainSecret::new(n.to_string()).digest());
+        let hot = key(0);
+        cache.insert(hot, Kind::Bearer, &at, cache.since(), principal(0), None);
+        for n in 1..CAPACITY.get() + 500 {
+            // The hot entry is used between the cold ones coming in.
+            assert!(cache.get(&hot, Kind::Bearer, &at).is_some(), "lost at {n}");
+            cache.insert(key(n), Kind::Bearer, &at, cache.since(), principal(1), None);
+        }
+        assert!(cache.get(&hot, Kind::Bearer, &at).is_some());
+        assert!(
+            cache.get(&key(1), Kind::Bearer, &at).is_none(),
+            "the oldest cold entry went"
+        );
+        assert!(cache.get(&key(CAPACITY.get()), Kind::Bearer, &at).is_some());
+        assert_eq!(cache.lock().map.len(), CAPACITY.get());
     }
 
     #[test]
