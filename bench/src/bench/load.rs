@@ -40,11 +40,15 @@ pub struct Load {
 #[derive(Debug)]
 pub struct Measurement {
     duration: Duration,
+    /// Every exchange of the window, errors included.
     requests: u64,
     /// Non-2xx responses plus exchanges the connection failed in.
     pub errors: u64,
     p50_ms: f64,
     p99_ms: f64,
+    /// Every latency of the window in µs, ascending, where the generator gave them (the
+    /// bench's own does, wrk gives its percentiles only).
+    sorted_us: Vec<u32>,
 }
 
 impl Measurement {
@@ -56,6 +60,7 @@ impl Measurement {
             errors,
             p50_ms: percentile_ms(sorted_us, 0.50),
             p99_ms: percentile_ms(sorted_us, 0.99),
+            sorted_us: sorted_us.to_vec(),
         }
     }
 
@@ -72,34 +77,40 @@ impl Measurement {
             errors,
             p50_ms,
             p99_ms,
+            sorted_us: Vec::new(),
         }
     }
 
-    /// Several windows of one load as one: requests, errors and time added up, and each
-    /// percentile the median of the windows' own, so that a burst of another process's work
-    /// on the machine in one window moves the result no further than that window. `None` for
-    /// no window.
-    pub fn median_of(windows: &[Measurement]) -> Option<Measurement> {
-        let median = |percentile: fn(&Measurement) -> f64| {
-            let mut values: Vec<f64> = windows.iter().map(percentile).collect();
-            values.sort_by(f64::total_cmp);
-            values.get(values.len() / 2).copied()
-        };
-        Some(Measurement {
-            duration: windows.iter().map(|window| window.duration).sum(),
-            requests: windows.iter().map(|window| window.requests).sum(),
-            errors: windows.iter().map(|window| window.errors).sum(),
-            p50_ms: median(Measurement::p50_ms)?,
-            p99_ms: median(Measurement::p99_ms)?,
-        })
+    /// Several windows of one load as one: requests, errors and time added up, and the
+    /// percentiles of every window's latencies together, so that the worst window counts as
+    /// much as its requests do (none is dropped). `None` for no window, or for windows
+    /// without their latencies (wrk's).
+    pub fn pooled(windows: &[Measurement]) -> Option<Measurement> {
+        if windows.is_empty()
+            || windows
+                .iter()
+                .any(|window| window.sorted_us.len() as u64 != window.requests)
+        {
+            return None;
+        }
+        let mut sorted_us: Vec<u32> = windows
+            .iter()
+            .flat_map(|window| window.sorted_us.iter().copied())
+            .collect();
+        sorted_us.sort_unstable();
+        let duration = windows.iter().map(|window| window.duration).sum();
+        let errors = windows.iter().map(|window| window.errors).sum();
+        Some(Measurement::from_latencies(duration, errors, &sorted_us))
     }
 
+    /// Every exchange, errors included.
     pub fn requests(&self) -> u64 {
         self.requests
     }
 
+    /// Expected answers per second: an error is never counted as speed.
     pub fn requests_per_sec(&self) -> f64 {
-        self.requests as f64 / self.duration.as_secs_f64()
+        self.requests.saturating_sub(self.errors) as f64 / self.duration.as_secs_f64()
     }
 
     /// The median latency, in milliseconds.
@@ -747,18 +758,29 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
     }
 
     #[test]
-    fn windows_combine_into_sums_and_median_percentiles() {
+    fn windows_pool_their_latencies_and_errors_are_not_speed() {
         let second = Duration::from_secs(1);
+        let ms = |values: std::ops::RangeInclusive<u32>| -> Vec<u32> {
+            values.map(|ms| ms * 1000).collect()
+        };
+        // One slow window: its latencies count as its requests do.
         let windows = [
-            Measurement::summarised(second, 100, 1, (0.3, 1.0)),
-            Measurement::summarised(second, 110, 0, (0.5, 40.0)),
-            Measurement::summarised(second, 90, 2, (0.4, 2.0)),
+            Measurement::from_latencies(second, 0, &ms(1..=100)),
+            Measurement::from_latencies(second, 2, &ms(1..=100)),
+            Measurement::from_latencies(second, 0, &ms(901..=1000)),
         ];
-        let combined = Measurement::median_of(&windows).unwrap();
-        assert_eq!((combined.requests(), combined.errors), (300, 3));
-        assert_eq!(combined.requests_per_sec(), 100.0);
-        assert_eq!((combined.p50_ms(), combined.p99_ms()), (0.4, 2.0));
-        assert!(Measurement::median_of(&[]).is_none());
+        let pooled = Measurement::pooled(&windows).unwrap();
+        assert_eq!((pooled.requests(), pooled.errors), (300, 2));
+        assert_eq!(pooled.requests_per_sec(), 298.0 / 3.0);
+        assert_eq!(pooled.p50_ms(), 75.0);
+        assert_eq!(pooled.p99_ms(), 997.0);
+        assert!(Measurement::pooled(&[]).is_none());
+        let summarised = [Measurement::summarised(second, 100, 1, (0.3, 1.0))];
+        assert!(
+            Measurement::pooled(&summarised).is_none(),
+            "no latencies to pool"
+        );
+        assert_eq!(summarised[0].requests_per_sec(), 99.0);
     }
 
     #[test]

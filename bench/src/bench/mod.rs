@@ -241,7 +241,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
     let failed = report.failed();
     if !failed.is_empty() {
-        return Err(format!("no successful response in: {}", failed.join(", ")).into());
+        return Err(format!(
+            "unexpected answers (or none) in: {} (the first failures are printed above where wrk read the bodies)",
+            failed.join(", ")
+        )
+        .into());
     }
     Ok(())
 }

@@ -97,7 +97,8 @@ const TOKEN_PATH: &str = "/api/o/token/";
 const ORGANIZATIONS_PATH: &str = "/api/v2/organizations/";
 const APPLICATIONS_PATH: &str = "/api/v2/applications/";
 
-/// HTTP Basic on every request: password verification cost included.
+/// HTTP Basic on every request, one user's password: after the first request the password
+/// cache answers, so this is Basic's warm cost, not PBKDF2's.
 fn basic(addr: SocketAddr, _connections: usize) -> Result<Workload> {
     let credentials = BASE64_STANDARD.encode(format!("{ADMIN_USERNAME}:{ADMIN_PASSWORD}"));
     let authorization = format!("Basic {credentials}");

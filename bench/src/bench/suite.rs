@@ -87,18 +87,17 @@ const HALF_LOAD_OF: &str = "bearer";
 /// How often each connection of an open loop sends.
 const OPEN_LOOP_INTERVAL: Duration = Duration::from_millis(5);
 
-/// Windows the half-load time is cut into, the server's and the bare handler's taken in turn.
-/// On a shared two-core machine one burst of another process (a virtual CPU taken away, a
-/// message broker's periodic work) set a whole 10 s window's p99, the server's in one run and
-/// the bare handler's in the next; the median of alternating windows reads both through the
-/// same noise.
+/// Windows the half-load time is cut into, the server's and the bare handler's taken in turn,
+/// so that both are read through the same noise of a shared machine (a virtual CPU taken
+/// away, another process's periodic work); each row's percentiles are of all its windows'
+/// latencies together, the worst window included.
 const HALF_LOAD_WINDOWS: u32 = 3;
 
 /// `scenario` as an open loop at `rate` requests per second, the row `bearer_half_load`, and
 /// the bare handler under the same open loop, the row `baseline_half_load`: the latency the
 /// machine itself gives at that rate, which the scenario's is to be read against. Each is
 /// measured in [`HALF_LOAD_WINDOWS`] windows, alternately, and reported by
-/// [`Measurement::median_of`] them.
+/// [`Measurement::pooled`] them.
 fn measure_at_rate(
     server: &Server,
     scenario: &Scenario,
@@ -137,7 +136,7 @@ fn measure_at_rate(
         );
     }
     let combined = |windows: &[Measurement]| {
-        Measurement::median_of(windows).ok_or("no half-load window was measured")
+        Measurement::pooled(windows).ok_or("no half-load window was measured")
     };
     let mut row = Row::new("bearer_half_load", &combined(&windows)?, baseline_rps);
     row.peak_mib = server.peak_mib();
