@@ -25,6 +25,12 @@ pub struct Config {
     pub password_iterations: u32,
     /// `ACS_WORKERS`, default the number of CPUs.
     pub workers: usize,
+    /// `ACS_PASSWORD_VERIFIERS`, default half the CPUs (at least one): password hashes
+    /// computed at once; the other checks wait.
+    pub password_verifiers: usize,
+    /// `ACS_PASSWORD_QUEUE`, default eight per verifier: checks that may wait for a turn;
+    /// past it a check is answered 503 at once.
+    pub password_queue: usize,
     /// `ACS_DATABASE_POOL_SIZE`, default 8.
     pub pool_size: u32,
     /// `ACS_DATABASE_TIMEOUT_SECONDS`, default 5: how long a request waits for a connection.
@@ -69,6 +75,12 @@ impl Config {
             .map(PathBuf::from)
             .unwrap_or_else(|| data_dir.join("secret_key"));
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let password_verifiers = number(
+            &lookup,
+            "ACS_PASSWORD_VERIFIERS",
+            (workers / 2).max(1),
+            1..=256,
+        )?;
         let setting_overrides = all
             .into_iter()
             .filter_map(|(name, value)| {
@@ -92,6 +104,13 @@ impl Config {
                 1..=acs_oauth2::MAX_ITERATIONS,
             )?,
             workers: number(&lookup, "ACS_WORKERS", workers, 1..=256)?,
+            password_verifiers,
+            password_queue: number(
+                &lookup,
+                "ACS_PASSWORD_QUEUE",
+                password_verifiers * 8,
+                0..=4096,
+            )?,
             pool_size: number(&lookup, "ACS_DATABASE_POOL_SIZE", 8, 1..=512)?,
             pool_timeout: Duration::from_secs(number(
                 &lookup,

@@ -59,6 +59,10 @@ pub enum ApiError {
     /// The database is down or busy.
     #[error("service unavailable: {0}")]
     Unavailable(String),
+    /// More password checks wait than the server takes (`ACS_PASSWORD_QUEUE`): try again in
+    /// a moment.
+    #[error("password checks busy: {0}")]
+    PasswordChecksBusy(&'static str),
     /// This server cannot serve the request until its operator fixes it (a secret key a
     /// rotation retired); another node may. The message says what to do, and is logged.
     #[error("misconfigured: {0}")]
@@ -167,9 +171,9 @@ impl ResponseError for ApiError {
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) | ApiError::Misconfigured(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::Unavailable(_)
+            | ApiError::PasswordChecksBusy(_)
+            | ApiError::Misconfigured(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -203,11 +207,17 @@ impl ResponseError for ApiError {
             ApiError::Unavailable(_) => json!({
                 "detail": "The database is unavailable. Try again shortly."
             }),
+            ApiError::PasswordChecksBusy(_) => json!({
+                "detail": "Too many logins are being checked. Try again in a moment."
+            }),
             ApiError::Misconfigured(message) => json!({ "detail": message }),
             ApiError::Internal(_) => json!({ "detail": "A server error occurred." }),
         };
         match self {
             ApiError::Unavailable(reason) => tracing::warn!(%reason, "database unavailable"),
+            ApiError::PasswordChecksBusy(reason) => {
+                tracing::warn!(%reason, "password check refused: no turn to hash");
+            }
             ApiError::Internal(reason) => tracing::error!(%reason, "internal error"),
             _ => {}
         }
@@ -229,6 +239,9 @@ impl ResponseError for ApiError {
             }
             ApiError::Unavailable(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+            }
+            ApiError::PasswordChecksBusy(_) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             }
             _ => {}
         }

@@ -67,6 +67,10 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         pool,
         settings: settings::SettingsCache::new(),
         passwords,
+        password_turns: crate::auth::PasswordGate::new(
+            config.password_verifiers,
+            config.password_queue,
+        ),
         principals,
         clients: crate::auth::ClientCache::default(),
         rng,

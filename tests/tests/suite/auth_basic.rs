@@ -1,4 +1,5 @@
-//! HTTP Basic authentication, the generic 401, and the `AUTH_BASIC_ENABLED` switch.
+//! HTTP Basic authentication, the generic 401, the `AUTH_BASIC_ENABLED` switch, and the
+//! bounded queue of password checks.
 
 use acs_tests::{Backend, Call, LOGIN_HINT, Reply, TestServer, WWW_AUTHENTICATE, backend_tests};
 use serde_json::json;
@@ -15,6 +16,7 @@ backend_tests!(
     ten_failed_basic_checks_throttle_the_username_everywhere,
     ten_failed_basic_checks_throttle_the_address,
     a_client_behind_a_proxy_cannot_escape_the_throttle_by_forging_its_address,
+    password_checks_beyond_the_queue_are_refused_at_once,
 );
 
 #[track_caller]
@@ -263,4 +265,72 @@ fn a_client_behind_a_proxy_cannot_escape_the_throttle_by_forging_its_address(bac
         .header("X-Forwarded-For", "198.51.100.8")
         .call()
         .expect(200);
+}
+
+/// First-time Basic logins hash their passwords at most `ACS_PASSWORD_VERIFIERS` at a time,
+/// at most `ACS_PASSWORD_QUEUE` more wait, and the rest are answered 503 with `Retry-After`
+/// at once, counted against nobody: each of them logs in afterwards.
+fn password_checks_beyond_the_queue_are_refused_at_once(backend: Backend) {
+    let server = TestServer::start_with(
+        backend,
+        &[
+            ("ACS_PASSWORD_HASH_ITERATIONS", "1000000"),
+            ("ACS_PASSWORD_VERIFIERS", "1"),
+            ("ACS_PASSWORD_QUEUE", "1"),
+        ],
+    );
+    let users: Vec<String> = (0..4).map(|n| format!("burst{n}")).collect();
+    for user in &users {
+        server.create_user(user, "Burst-pass-1", false);
+    }
+    let barrier = std::sync::Barrier::new(users.len());
+    let replies: Vec<Reply> = std::thread::scope(|scope| {
+        let running: Vec<_> = users
+            .iter()
+            .map(|user| {
+                let agent = server.as_user(user, "Burst-pass-1");
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    agent.get("/api/v2/me/").call()
+                })
+            })
+            .collect();
+        running
+            .into_iter()
+            .map(|thread| thread.join().expect("a login"))
+            .collect()
+    });
+    let statuses: Vec<u16> = replies.iter().map(|reply| reply.status).collect();
+    let refused: Vec<&Reply> = replies.iter().filter(|reply| reply.status == 503).collect();
+    assert!(
+        statuses.iter().filter(|status| **status == 200).count() >= 2,
+        "one hashing and one waiting succeed: {statuses:?}"
+    );
+    assert!(!refused.is_empty(), "none refused: {statuses:?}");
+    assert!(
+        statuses.iter().all(|status| matches!(status, 200 | 503)),
+        "{statuses:?}"
+    );
+    for reply in refused {
+        assert_eq!(
+            reply.header("retry-after").as_deref(),
+            Some("1"),
+            "{}",
+            reply.body
+        );
+        assert!(
+            reply.body.contains("Try again in a moment"),
+            "{}",
+            reply.body
+        );
+    }
+    // Nothing was counted against them: each logs in now.
+    for user in &users {
+        server
+            .as_user(user, "Burst-pass-1")
+            .get("/api/v2/me/")
+            .call()
+            .expect(200);
+    }
 }

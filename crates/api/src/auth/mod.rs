@@ -10,6 +10,7 @@ pub mod csrf;
 pub mod directory;
 pub(crate) mod directory_login;
 mod password_cache;
+pub mod password_gate;
 pub mod passwords;
 pub mod principal_cache;
 pub mod session;
@@ -21,6 +22,7 @@ use base64::Engine;
 
 pub use client_cache::ClientCache;
 pub use password_cache::PasswordCache;
+pub use password_gate::PasswordGate;
 pub use principal_cache::PrincipalCache;
 
 use crate::error::ApiResult;
