@@ -23,6 +23,13 @@ pub struct Baseline {
     thread: Option<JoinHandle<()>>,
 }
 
+/// The HTTP worker threads of both the baseline and the server (`ACS_WORKERS`), set
+/// explicitly on both sides so that their ratio compares handlers, not thread counts: one
+/// per CPU, the server's own default.
+pub fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+}
+
 /// Starts the baseline on a free port, in a thread with its own actix system.
 pub fn start() -> io::Result<Baseline> {
     let (started, bound) = mpsc::channel();
@@ -38,9 +45,7 @@ pub fn start() -> io::Result<Baseline> {
                     }),
                 )
             })
-            // The real server's worker count depends on the machine; a fixed two keeps the
-            // baseline comparable from one machine to the next.
-            .workers(2)
+            .workers(workers())
             .bind(("127.0.0.1", 0));
             match server {
                 Ok(server) => {

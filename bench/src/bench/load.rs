@@ -103,6 +103,21 @@ impl Measurement {
         Some(Measurement::from_latencies(duration, errors, &sorted_us))
     }
 
+    /// Several windows of one closed loop measured by wrk, which gives percentiles only: the
+    /// counts and times added up, and each percentile the worst window's (an upper bound;
+    /// no window is dropped). `None` for no window.
+    pub fn worst_of(windows: &[Measurement]) -> Option<Measurement> {
+        let worst = |percentile: fn(&Measurement) -> f64| {
+            windows.iter().map(percentile).max_by(f64::total_cmp)
+        };
+        Some(Measurement::summarised(
+            windows.iter().map(|window| window.duration).sum(),
+            windows.iter().map(|window| window.requests).sum(),
+            windows.iter().map(|window| window.errors).sum(),
+            (worst(Measurement::p50_ms)?, worst(Measurement::p99_ms)?),
+        ))
+    }
+
     /// Every exchange, errors included.
     pub fn requests(&self) -> u64 {
         self.requests
@@ -781,6 +796,20 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
             "no latencies to pool"
         );
         assert_eq!(summarised[0].requests_per_sec(), 99.0);
+    }
+
+    #[test]
+    fn wrk_windows_add_up_and_keep_the_worst_percentiles() {
+        let second = Duration::from_secs(1);
+        let windows = [
+            Measurement::summarised(second, 100, 0, (0.3, 1.0)),
+            Measurement::summarised(second, 110, 0, (0.5, 40.0)),
+            Measurement::summarised(second, 90, 0, (0.4, 2.0)),
+        ];
+        let worst = Measurement::worst_of(&windows).unwrap();
+        assert_eq!(worst.requests_per_sec(), 100.0);
+        assert_eq!((worst.p50_ms(), worst.p99_ms()), (0.5, 40.0));
+        assert!(Measurement::worst_of(&[]).is_none());
     }
 
     #[test]

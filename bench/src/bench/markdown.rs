@@ -22,9 +22,14 @@ pub fn render(report: &Report) -> String {
         let _ = write!(
             text,
             "## Baseline\n\nA bare actix-web handler answering `GET /api/v2/me/` with a fixed \
-             body, on two workers, in the bench's own process, driven by `wrk` (two threads, \
-             the connections below), as every closed-loop row is: {} requests/s (p50 {:.3} ms, \
-             p99 {:.3} ms). Measured once for the run; every table's percentages are of it.\n\n",
+             body, on {} workers as the server (`ACS_WORKERS`, set on both), in the bench's own \
+             process, driven by `wrk` (two threads, the connections below), as every \
+             closed-loop row is: {} requests/s (p50 {:.3} ms, p99 {:.3} ms) at the start of the \
+             run. Each closed-loop row is measured in three windows, each followed by one of \
+             the bare handler under the same load; its percentage is of those windows \
+             (\"baseline beside\"), its percentiles the worst window's, and its rate counts \
+             the expected answers only (any other fails the row).\n\n",
+            super::baseline::workers(),
             thousands(baseline.requests_per_sec),
             baseline.p50_ms,
             baseline.p99_ms
@@ -36,8 +41,8 @@ pub fn render(report: &Report) -> String {
             "The bench's own generator, which drives the open-loop rows (`*_half_load`, a set \
              rate wrk cannot hold), drove the same handler at {} requests/s, {:.0}% of wrk's \
              rate: it holds the half-load rates, far below that. Each half-load row is three \
-             windows, the server's and the bare handler's in turn; its p50 and p99 are the \
-             medians of the windows'.\n\n",
+             windows, the server's and the bare handler's in turn; its p50 and p99 are of all \
+             its windows' latencies together.\n\n",
             thousands(generator.requests_per_sec),
             generator.baseline_percent,
         );
@@ -190,13 +195,13 @@ fn machine(text: &mut String, report: &Report) {
 /// A table of HTTP rows, the baseline first when given.
 fn rows_table(text: &mut String, baseline: Option<&Row>, rows: &[Row]) {
     text.push_str(
-        "| scenario | requests/s | p50 ms | p99 ms | % of baseline | errors | server peak MiB |\n\
-         |---|---:|---:|---:|---:|---:|---:|\n",
+        "| scenario | requests/s | p50 ms | p99 ms | baseline beside, requests/s | % of baseline | errors | server peak MiB |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for row in baseline.into_iter().chain(rows) {
         let _ = writeln!(
             text,
-            "| {} | {} | {:.3} | {:.3} | {:.1}% | {} | {} |",
+            "| {} | {} | {:.3} | {:.3} | {} | {:.1}% | {} | {} |",
             if baseline.is_some_and(|b| std::ptr::eq(b, row)) {
                 "baseline (bare actix-web)"
             } else {
@@ -205,6 +210,7 @@ fn rows_table(text: &mut String, baseline: Option<&Row>, rows: &[Row]) {
             thousands(row.requests_per_sec),
             row.p50_ms,
             row.p99_ms,
+            row.baseline_rps.map_or("–".to_owned(), thousands),
             row.baseline_percent,
             errors(row),
             peak(row.peak_mib),
@@ -258,8 +264,8 @@ fn scale(text: &mut String, report: &Report) {
         "## Scale\n\nThe same `bearer` and `token_list` scenarios on a server whose database \
          holds {} users and {} or {} personal tokens (the list user's {} among them), seeded \
          straight into the database before the server starts.\n\n\
-         | database | scenario | tokens | requests/s | p50 ms | p99 ms | % of baseline | vs {} tokens | server peak MiB |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+         | database | scenario | tokens | requests/s | p50 ms | p99 ms | baseline beside, requests/s | % of baseline | vs {} tokens | server peak MiB |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         thousands(report.settings.users as f64),
         thousands(super::dataset::LIST_TOKENS as f64),
         thousands(report.settings.tokens as f64),
@@ -281,13 +287,14 @@ fn scale(text: &mut String, report: &Report) {
                     });
                 let _ = writeln!(
                     text,
-                    "| {title} | {}{} | {} | {} | {:.3} | {:.3} | {:.1}% | {versus} | {} |",
+                    "| {title} | {}{} | {} | {} | {:.3} | {:.3} | {} | {:.1}% | {versus} | {} |",
                     row.scenario,
                     if row.errors > 0 { " !" } else { "" },
                     thousands(size.dataset.tokens as f64),
                     thousands(row.requests_per_sec),
                     row.p50_ms,
                     row.p99_ms,
+                    row.baseline_rps.map_or("–".to_owned(), thousands),
                     row.baseline_percent,
                     peak(row.peak_mib),
                 );

@@ -300,13 +300,7 @@ fn run_database(
         }
         if args.selected(scale::NAME) {
             let sizes = (args.users, args.tokens);
-            let measured = scale::run(
-                binary,
-                postgres_url,
-                sizes,
-                args.pace(),
-                baseline.requests_per_sec,
-            );
+            let measured = scale::run(binary, postgres_url, sizes, args.pace());
             scale = Some(measured.map_err(in_context(scale::NAME))?);
         }
     }

@@ -15,6 +15,9 @@ pub struct Row {
     pub errors: u64,
     /// Requests per second as a percentage of the baseline's.
     pub baseline_percent: f64,
+    /// The bare handler's rate in the windows alternating with this row's, which
+    /// `baseline_percent` is of; `None` where the row is of the run's first baseline.
+    pub baseline_rps: Option<f64>,
     /// The server's peak resident memory once the scenario had run (its high-water mark, so
     /// the peak of everything before too); `None` for the baseline, which is no server.
     pub peak_mib: Option<f64>,
@@ -33,6 +36,7 @@ impl Row {
             p99_ms: measured.p99_ms(),
             errors: measured.errors,
             baseline_percent: 100.0 * requests_per_sec / baseline_rps,
+            baseline_rps: None,
             peak_mib: None,
             process_starts: None,
         }
@@ -55,6 +59,7 @@ impl Row {
             "p99_ms": self.p99_ms,
             "errors": self.errors,
             "baseline_percent": self.baseline_percent,
+            "baseline_beside_requests_per_sec": self.baseline_rps,
             "server_peak_rss_mib": self.peak_mib,
             "job_runs": self.process_starts.as_ref().map(ProcessStarts::json),
         })

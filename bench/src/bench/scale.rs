@@ -93,7 +93,6 @@ pub fn run(
     postgres_url: Option<&str>,
     (users, tokens): (u64, u64),
     pace: Pace,
-    baseline_rps: f64,
 ) -> Result<Scale> {
     if tokens <= LIST_TOKENS || users < 2 {
         return Err(format!(
@@ -105,7 +104,7 @@ pub fn run(
         .into_iter()
         .map(|tokens| {
             let dataset = Dataset { users, tokens };
-            measure(binary, postgres_url, dataset, pace, baseline_rps)
+            measure(binary, postgres_url, dataset, pace)
                 .map_err(|error| format!("{NAME} with {tokens} tokens: {error}").into())
         })
         .collect::<Result<Vec<_>>>()?;
@@ -117,7 +116,6 @@ fn measure(
     postgres_url: Option<&str>,
     dataset: Dataset,
     pace: Pace,
-    baseline_rps: f64,
 ) -> Result<Size> {
     let store = Store::create(&format!("scale_{}", dataset.tokens), postgres_url)?;
     eprintln!(
@@ -130,7 +128,7 @@ fn measure(
     let server = Server::start(binary, store)?;
     let rows = MEASURED
         .iter()
-        .map(|name| suite::measure(&server, scenarios::named(name)?, pace, baseline_rps))
+        .map(|name| suite::measure(&server, scenarios::named(name)?, pace))
         .collect::<Result<Vec<_>>>()?;
     Ok(Size {
         dataset,

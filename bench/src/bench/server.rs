@@ -111,6 +111,7 @@ impl Server {
         command
             .env("ACS_DATA_DIR", &store.data_dir.0)
             .env("ACS_BIND", addr.to_string())
+            .env("ACS_WORKERS", super::baseline::workers().to_string())
             .env("ACS_ADMIN_USERNAME", ADMIN_USERNAME)
             .env("ACS_ADMIN_PASSWORD", ADMIN_PASSWORD)
             .env("ACS_PROJECTS_ROOT", &projects_root.0)

@@ -63,7 +63,7 @@ pub fn run(
     let server = Server::start(binary, store)?;
     let mut rows = Vec::new();
     for scenario in selected {
-        let row = measure(&server, scenario, pace, baseline_rps)?;
+        let row = measure(&server, scenario, pace)?;
         let half = (scenario.name == HALF_LOAD_OF).then(|| row.requests_per_sec / 2.0);
         rows.push(row);
         if let Some(rate) = half {
@@ -150,15 +150,46 @@ fn measure_at_rate(
     ))
 }
 
-/// Sets `scenario` up on `server`, measures it and, if it started work in the background,
-/// waits for that work to end.
-pub fn measure(server: &Server, scenario: &Scenario, pace: Pace, baseline_rps: f64) -> Result<Row> {
+/// Windows a closed-loop row is cut into, each followed by one of the bare handler under the
+/// same load: the row's ratio is of the baseline measured around it, not of one taken minutes
+/// earlier on a machine whose speed drifts.
+const CLOSED_LOOP_WINDOWS: u32 = 3;
+
+/// Sets `scenario` up on `server`, measures it in [`CLOSED_LOOP_WINDOWS`] windows alternating
+/// with the bare handler's and, if it started work in the background, waits for that work to
+/// end. The row's percentiles are its worst window's.
+pub fn measure(server: &Server, scenario: &Scenario, pace: Pace) -> Result<Row> {
     eprintln!("bench: {}", scenario.name);
-    let workload = (scenario.prepare)(server.addr, pace.connections + super::wrk::SPARE_CHAINS)
-        .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
-    let measured = super::wrk::run(pace.load(server.addr), &workload)
-        .map_err(|error| format!("{}: {error}", scenario.name))?;
-    let mut row = Row::new(scenario.name, &measured, baseline_rps);
+    let window = Pace {
+        duration: pace.duration / CLOSED_LOOP_WINDOWS,
+        ..pace
+    };
+    let bare = super::baseline::start()?;
+    let bare_request = Workload::repeat(load::request("GET", bare.addr, super::ME_PATH, &[], b""));
+    let (mut windows, mut bare_windows) = (Vec::new(), Vec::new());
+    for _ in 0..CLOSED_LOOP_WINDOWS {
+        // Prepared for each window: a chain's first credentials are single-use.
+        let workload = (scenario.prepare)(server.addr, pace.connections + super::wrk::SPARE_CHAINS)
+            .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
+        windows.push(
+            super::wrk::run(window.load(server.addr), &workload)
+                .map_err(|error| format!("{}: {error}", scenario.name))?,
+        );
+        bare_windows.push(
+            super::wrk::run(window.load(bare.addr), &bare_request)
+                .map_err(|error| format!("baseline beside {}: {error}", scenario.name))?,
+        );
+    }
+    let combined = |windows: &[Measurement]| {
+        Measurement::worst_of(windows).ok_or_else(|| format!("{}: no window", scenario.name))
+    };
+    let beside = combined(&bare_windows)?;
+    let mut row = Row::new(
+        scenario.name,
+        &combined(&windows)?,
+        beside.requests_per_sec(),
+    );
+    row.baseline_rps = Some(beside.requests_per_sec());
     if let Some(settle) = scenario.settle {
         row.process_starts = Some(
             settle(server.addr)
