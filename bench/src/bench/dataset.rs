@@ -35,6 +35,26 @@ pub const TEAMS: u64 = 50;
 /// Creation dates go back this many days, less than a personal token's year of life.
 const CREATED_OVER_DAYS: u64 = 364;
 
+/// Tokens of the cold rows, drawn at random for each request: ten times what the server's
+/// principal cache holds, so that most requests miss it.
+pub const COLD_TOKENS: u64 = 100_000;
+/// The cold tokens' owner, seeded beside the list user.
+const COLD_USER_ID: u64 = 2;
+/// The text of cold token `n` (1 to [`COLD_TOKENS`]): this prefix and `n` zero-padded to
+/// [`COLD_TOKEN_DIGITS`], as long as a real token.
+pub const COLD_TOKEN_PREFIX: &str = "benchCold";
+/// See [`COLD_TOKEN_PREFIX`].
+pub const COLD_TOKEN_DIGITS: usize = 34;
+
+/// Users who have never logged in, for the row of first-time logins beside bearer: more than
+/// a row's logins can use up.
+pub const LOGIN_USERS: u64 = 5_000;
+/// Their first id (after the list user and the cold tokens' owner).
+pub const FIRST_LOGIN_USER_ID: u64 = 3;
+/// Their password, hashed once at the reference's cost (PBKDF2, 600 000 rounds) and stored
+/// for each: no two share a cache entry, so each first login costs a whole verification.
+pub const LOGIN_PASSWORD: &str = "first-login-password";
+
 /// What a seeded database holds besides what the server creates (its admin).
 #[derive(Debug, Clone, Copy)]
 pub struct Dataset {
@@ -88,6 +108,99 @@ pub fn seed(database: &Database, dataset: Dataset) -> Result<()> {
     } else {
         "ANALYZE"
     })?;
+    Ok(())
+}
+
+/// The text of cold token `n`, as wrk's script writes it (see `Workload::Drawn`).
+pub fn cold_token(n: u64) -> String {
+    format!("{COLD_TOKEN_PREFIX}{n:0COLD_TOKEN_DIGITS$}")
+}
+
+/// Adds to `database` (seeded by [`seed`] with the list user only, no server on it yet) a
+/// user owning the [`COLD_TOKENS`] tokens whose texts the cold rows draw from. Their
+/// digests are computed here, a thousand rows a statement.
+pub fn seed_cold_tokens(database: &Database) -> Result<()> {
+    let mut conn = database.connect()?;
+    let sql = Sql {
+        postgres: matches!(conn, DbConnection::Postgres(_)),
+        now: chrono::Utc::now()
+            .naive_utc()
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+    };
+    let now = sql.timestamp(&sql.now);
+    let lifetime = acs_oauth2::Lifetimes::default().personal_access_token_seconds;
+    let expires = sql.days_before_now("0", lifetime);
+    let mut statements = format!(
+        "BEGIN;
+         INSERT INTO users (id, username, password, email, created, modified)
+           VALUES ({COLD_USER_ID}, 'cold', '!', 'cold@example.com', {now}, {now});\n"
+    );
+    let first_id = LIST_TOKENS + 1;
+    let numbers: Vec<u64> = (1..=COLD_TOKENS).collect();
+    for chunk in numbers.chunks(1_000) {
+        let rows: Vec<String> = chunk
+            .iter()
+            .map(|n| {
+                let digest = acs_oauth2::PlainSecret::new(cold_token(*n)).digest();
+                format!(
+                    "({}, {}, {COLD_USER_ID}, NULL, 'cold', 'read', {expires}, {now}, {now})",
+                    first_id + n - 1,
+                    sql.blob(digest.as_bytes())
+                )
+            })
+            .collect();
+        statements.push_str(&format!(
+            "INSERT INTO access_tokens (id, digest, user_id, application_id, description, scope,
+               expires, created, modified) VALUES {};\n",
+            rows.join(",")
+        ));
+    }
+    if sql.postgres {
+        for table in ["users", "access_tokens"] {
+            statements.push_str(&format!(
+                "SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}));\n"
+            ));
+        }
+    }
+    statements.push_str("COMMIT;\n");
+    conn.batch_execute(&statements)?;
+    conn.batch_execute(if sql.postgres {
+        "VACUUM ANALYZE access_tokens"
+    } else {
+        "ANALYZE"
+    })?;
+    Ok(())
+}
+
+/// Adds to `database` the [`LOGIN_USERS`] users `login<id>` whose first logins the row of
+/// logins beside bearer sends.
+pub fn seed_login_users(database: &Database) -> Result<()> {
+    let mut conn = database.connect()?;
+    let sql = Sql {
+        postgres: matches!(conn, DbConnection::Postgres(_)),
+        now: chrono::Utc::now()
+            .naive_utc()
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+    };
+    let now = sql.timestamp(&sql.now);
+    let hash = acs_oauth2::hash_password(LOGIN_PASSWORD, 600_000, &ring::rand::SystemRandom::new())
+        .map_err(|error| format!("hashing the login users' password: {error}"))?;
+    let mut statements = String::from("BEGIN;\n");
+    statements.push_str(&sql.series(
+        FIRST_LOGIN_USER_ID,
+        FIRST_LOGIN_USER_ID + LOGIN_USERS - 1,
+        "INSERT INTO users (id, username, password, email, created, modified)",
+        &format!("i, 'login' || i, '{hash}', 'login' || i || '@example.com', {now}, {now}"),
+    ));
+    if sql.postgres {
+        statements.push_str(
+            "SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT MAX(id) FROM users));\n",
+        );
+    }
+    statements.push_str("COMMIT;\n");
+    conn.batch_execute(&statements)?;
     Ok(())
 }
 

@@ -42,6 +42,11 @@ pub struct ProcessStarts {
     pub p99_ms: f64,
     /// From the end of the load to the end of the last run.
     pub drain_seconds: f64,
+    /// Runs started per second, from the first start to the last: what users mean by a job
+    /// rate (the row's own rate is of launches accepted into the queue).
+    pub started_per_sec: f64,
+    /// Runs finished per second, from the first end to the last.
+    pub finished_per_sec: f64,
 }
 
 impl ProcessStarts {
@@ -53,6 +58,8 @@ impl ProcessStarts {
             "launch_to_process_start_p50_ms": self.p50_ms,
             "launch_to_process_start_p99_ms": self.p99_ms,
             "drain_seconds": self.drain_seconds,
+            "started_per_sec": self.started_per_sec,
+            "finished_per_sec": self.finished_per_sec,
         })
     }
 }
@@ -112,6 +119,7 @@ pub fn prepare(addr: SocketAddr, _connections: usize) -> Result<Workload> {
 pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
     let drain_seconds = drain(addr)?;
     let mut latencies_us = Vec::new();
+    let (mut starts, mut ends) = (Vec::new(), Vec::new());
     let mut runs = 0;
     let mut unsuccessful = 0;
     for page in 1.. {
@@ -125,6 +133,8 @@ pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
             if run["status"] != "successful" {
                 unsuccessful += 1;
             }
+            starts.extend(timestamp(&run["started"]));
+            ends.extend(timestamp(&run["finished"]));
             if let (Some(created), Some(started)) =
                 (timestamp(&run["created"]), timestamp(&run["started"]))
             {
@@ -143,7 +153,22 @@ pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
         p50_ms: load::percentile_ms(&latencies_us, 0.50),
         p99_ms: load::percentile_ms(&latencies_us, 0.99),
         drain_seconds,
+        started_per_sec: rate(&starts),
+        finished_per_sec: rate(&ends),
     })
+}
+
+/// Events per second from the first of `times` to the last (0 for fewer than two).
+fn rate(times: &[chrono::NaiveDateTime]) -> f64 {
+    let (Some(first), Some(last)) = (times.iter().min(), times.iter().max()) else {
+        return 0.0;
+    };
+    let seconds = (*last - *first).num_microseconds().unwrap_or(0) as f64 / 1e6;
+    if times.len() < 2 || seconds <= 0.0 {
+        0.0
+    } else {
+        (times.len() - 1) as f64 / seconds
+    }
 }
 
 /// Waits until no run is pending or running; returns the seconds it took.

@@ -205,6 +205,22 @@ pub enum Workload {
     /// starting at its own, so that all of them are asked for all along. Never empty (see
     /// [`Workload::cycle`]).
     Cycle(Arc<[Vec<u8>]>),
+    /// For each request one of many credentials drawn at random (wrk's Lua builds it, so no
+    /// list of them is held): the request is `before`, then the credential of a number `n`
+    /// from 1 to `count` (`prefix` and `n` zero-padded to `digits`), then `after`. Never for
+    /// the bench's own generator.
+    Drawn(Drawn),
+}
+
+/// See [`Workload::Drawn`].
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    pub before: Vec<u8>,
+    /// The credential of draw `n`: this prefix and `n` zero-padded to `digits`.
+    pub prefix: &'static str,
+    pub digits: usize,
+    pub count: u64,
+    pub after: Vec<u8>,
 }
 
 impl std::fmt::Debug for Workload {
@@ -213,6 +229,7 @@ impl std::fmt::Debug for Workload {
             Workload::Repeat(request) => write!(f, "Repeat({} bytes)", request.len()),
             Workload::Chain { first, .. } => write!(f, "Chain({} chains)", first.len()),
             Workload::Cycle(requests) => write!(f, "Cycle({} requests)", requests.len()),
+            Workload::Drawn(drawn) => write!(f, "Drawn(one of {})", drawn.count),
         }
     }
 }
@@ -234,9 +251,11 @@ impl Workload {
         Ok(Workload::Cycle(requests.into()))
     }
 
-    /// What connection `index` sends first, and how it goes on.
-    fn for_connection(&self, index: usize) -> Requests {
-        match self {
+    /// What connection `index` sends first, and how it goes on; `None` for what only wrk
+    /// sends.
+    fn for_connection(&self, index: usize) -> Option<Requests> {
+        Some(match self {
+            Workload::Drawn(_) => return None,
             Workload::Repeat(request) => Requests::new(request.to_vec(), Next::Same),
             Workload::Chain { first, next, .. } => Requests::new(
                 first[index % first.len().max(1)].clone(),
@@ -249,7 +268,7 @@ impl Workload {
                     at: index % requests.len(),
                 },
             ),
-        }
+        })
     }
 }
 
@@ -264,19 +283,21 @@ pub fn run(load: Load, workload: &Workload) -> io::Result<Measurement> {
         .build()?;
     runtime.block_on(async {
         let start = Instant::now();
-        let tasks: Vec<_> = (0..load.connections)
+        let tasks: Vec<tokio::task::JoinHandle<_>> = (0..load.connections)
             .map(|index| {
                 // Connections start their schedules spread over one interval, not all at once.
                 let offset = interval(&load).map_or(Duration::ZERO, |interval| {
                     interval.mul_f64(index as f64 / load.connections.max(1) as f64)
                 });
-                tokio::spawn(connection(
-                    load,
-                    workload.for_connection(index),
-                    start + offset,
-                ))
+                let requests = workload.for_connection(index).ok_or_else(|| {
+                    io::Error::new(
+                        io::ErrorKind::Unsupported,
+                        "requests drawn at random are sent by wrk only",
+                    )
+                })?;
+                Ok(tokio::spawn(connection(load, requests, start + offset)))
             })
-            .collect();
+            .collect::<io::Result<_>>()?;
         let mut latencies_us = Vec::new();
         let mut errors = 0;
         for task in tasks {
@@ -762,7 +783,7 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
     #[test]
     fn a_cycle_goes_round_from_each_connection_s_own_start() {
         let pages = vec![b"1".to_vec(), b"2".to_vec(), b"3".to_vec()];
-        let mut requests = Workload::cycle(pages).unwrap().for_connection(4);
+        let mut requests = Workload::cycle(pages).unwrap().for_connection(4).unwrap();
         let mut sent = Vec::new();
         for _ in 0..4 {
             sent.push(requests.current().to_vec());

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::bounds::{BOUNDS, TO_FILL};
 use super::report::{Report, TARGET_PEAK_MIB};
 use super::row::Row;
-use super::scale::{Scale, TARGET_RATIO, TARGET_SCENARIO};
+use super::scale::{Scale, TARGET_RATIO, TARGET_SCENARIOS};
 use super::{housekeeping, injection, key_rotation};
 
 /// The whole document.
@@ -239,11 +239,15 @@ fn job_runs(text: &mut String, row: &Row) {
     };
     let _ = writeln!(
         text,
-        "\n`{}`: {} runs launched (warm-up included), {outcome}; from launch to the start of \
-         the process p50 {:.1} ms, p99 {:.1} ms (each run's `created` to its `started`); the \
-         last ended {:.1} s after the load stopped.",
+        "\n`{}`: {} runs launched (warm-up included), {outcome}. The row's rate is of \
+         launches accepted into the queue; runs **started** {:.1} per second and **finished** \
+         {:.1} per second (each run's `started` and `finished`, first to last); from launch to \
+         the start of the process p50 {:.1} ms, p99 {:.1} ms (each run's `created` to its \
+         `started`); the last ended {:.1} s after the load stopped.",
         row.scenario,
         thousands(runs.runs as f64),
+        runs.started_per_sec,
+        runs.finished_per_sec,
         runs.p50_ms,
         runs.p99_ms,
         runs.drain_seconds
@@ -303,17 +307,20 @@ fn scale(text: &mut String, report: &Report) {
     }
     let _ = write!(
         text,
-        "\nTarget: `{TARGET_SCENARIO}` with the large dataset at least {:.0}% of its rate with \
-         the small one.",
+        "\nTarget: each of `{}` with the large dataset at least {:.0}% of its rate with the \
+         small one.",
+        TARGET_SCENARIOS.join("`, `"),
         100.0 * TARGET_RATIO
     );
     for (title, scale) in &measured {
-        let verdict = match (scale.ratio(TARGET_SCENARIO), scale.on_target()) {
-            (Some(ratio), Some(true)) => format!("{:.1}%, met", 100.0 * ratio),
-            (Some(ratio), _) => format!("{:.1}%, **missed**", 100.0 * ratio),
-            (None, _) => "not measured".to_owned(),
-        };
-        let _ = write!(text, " {title}: {verdict}.");
+        for scenario in TARGET_SCENARIOS {
+            let verdict = match scale.ratio(scenario) {
+                Some(ratio) if ratio >= TARGET_RATIO => format!("{:.1}%, met", 100.0 * ratio),
+                Some(ratio) => format!("{:.1}%, **missed**", 100.0 * ratio),
+                None => "not measured".to_owned(),
+            };
+            let _ = write!(text, " {title} `{scenario}`: {verdict}.");
+        }
     }
     text.push_str(" Seeding took");
     let seeds: Vec<String> = measured

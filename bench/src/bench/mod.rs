@@ -11,6 +11,7 @@ mod injection;
 mod key_rotation;
 mod launch;
 mod load;
+mod logins;
 mod machine;
 mod markdown;
 mod memory;
@@ -58,8 +59,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
     postgres_url: String,
     /// Run only these scenarios (repeatable; all when absent): basic, session, bearer,
-    /// token_list, token_issue, password_grant, refresh_grant, job_launch (HTTP, next to the
-    /// baseline), scale (bearer and token_list on 1 000 and on --tokens tokens),
+    /// cold_bearer, bearer_under_logins, team_bearer, token_list, template_list, token_issue,
+    /// password_grant, refresh_grant, job_launch (HTTP, each beside the baseline), scale (bearer and token_list on 1 000 and on --tokens tokens),
     /// token_housekeeping (the management commands on a seeded database), key_rotation
     /// (rotate_secret_key on 100 000 credentials) and injection_plan
     /// (credential injection plans in process, next to the same output written by hand).

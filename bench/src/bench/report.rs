@@ -167,10 +167,34 @@ impl Report {
         let json_path = dir.join("benchmarks.json");
         let markdown_path = dir.join("benchmarks.md");
         let json = serde_json::to_string_pretty(&self.json())? + "\n";
-        for (path, text) in [(&json_path, json), (&markdown_path, markdown::render(self))] {
-            std::fs::write(path, text)
+        let mut files = vec![
+            (json_path.clone(), json.clone()),
+            (markdown_path.clone(), markdown::render(self)),
+        ];
+        // Every complete run is kept beside the latest, so that runs can be compared.
+        if self.complete {
+            files.push((dir.join("benchmarks").join(self.archive_name()), json));
+        }
+        for (path, text) in files {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|error| format!("cannot create {}: {error}", parent.display()))?;
+            }
+            std::fs::write(&path, text)
                 .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
         }
         Ok((json_path, markdown_path))
+    }
+
+    /// The archived report's file name: the run's date and time and the commit measured.
+    fn archive_name(&self) -> String {
+        let date: String = self
+            .machine
+            .date
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
+        let commit = self.machine.commit.as_deref().unwrap_or("uncommitted");
+        format!("{date}-{}.json", &commit[..commit.len().min(12)])
     }
 }

@@ -2,7 +2,9 @@
 //! grows. One server on a store with the scale's users and a thousand tokens, then one with
 //! the same users and a million tokens (both seeded straight into the database before the
 //! server starts: see `dataset`), the same `bearer` and `token_list` scenarios on each. The
-//! target: bearer throughput with a million tokens at least 80% of that with a thousand.
+//! target is on every row, the list that reads the data included (bearer alone could not
+//! miss it: its token's row is read only on a cache miss): with a million tokens at least 90%
+//! of its rate with a thousand.
 
 use std::path::Path;
 use std::time::Instant;
@@ -20,10 +22,10 @@ use crate::Result;
 pub const NAME: &str = "scale";
 /// Measured on each dataset, in this order.
 const MEASURED: [&str; 2] = ["bearer", "token_list"];
-/// The scenario the target is about.
-pub const TARGET_SCENARIO: &str = "bearer";
-/// Its throughput on the large dataset over that on the small, at least.
-pub const TARGET_RATIO: f64 = 0.8;
+/// The scenarios the target is about: every one measured.
+pub const TARGET_SCENARIOS: [&str; 2] = MEASURED;
+/// Each one's throughput on the large dataset over that on the small, at least.
+pub const TARGET_RATIO: f64 = 0.9;
 
 /// One dataset measured.
 #[derive(Debug)]
@@ -66,10 +68,13 @@ impl Scale {
         (small > 0.0).then(|| large / small)
     }
 
-    /// Whether the target is met; `None` when it could not be measured.
+    /// Whether the target is met by every scenario; `None` when one could not be measured.
     pub fn on_target(&self) -> Option<bool> {
-        self.ratio(TARGET_SCENARIO)
-            .map(|ratio| ratio >= TARGET_RATIO)
+        TARGET_SCENARIOS
+            .iter()
+            .map(|scenario| self.ratio(scenario).map(|ratio| ratio >= TARGET_RATIO))
+            .collect::<Option<Vec<bool>>>()
+            .map(|met| met.into_iter().all(|met| met))
     }
 
     /// Its part of `benchmarks.json`.
@@ -80,7 +85,7 @@ impl Scale {
                 .iter()
                 .map(|&scenario| (scenario.to_owned(), json!(self.ratio(scenario))))
                 .collect::<serde_json::Map<_, _>>(),
-            "target": format!("{TARGET_SCENARIO} on the large dataset at least {TARGET_RATIO} of the small"),
+            "target": format!("{} each on the large dataset at least {TARGET_RATIO} of the small", TARGET_SCENARIOS.join(" and ")),
             "on_target": self.on_target(),
         })
     }

@@ -8,9 +8,13 @@ use base64::Engine;
 use base64::prelude::BASE64_STANDARD;
 
 use super::ME_PATH;
-use super::dataset::{LIST_TOKENS, LIST_USER_TEMPLATES, LIST_USER_TOKEN};
+use super::dataset::{
+    COLD_TOKEN_DIGITS, COLD_TOKEN_PREFIX, COLD_TOKENS, LIST_TOKENS, LIST_USER_TEMPLATES,
+    LIST_USER_TOKEN,
+};
 use super::launch::{self, ProcessStarts};
-use super::load::{self, Reply, Workload};
+use super::load::{self, Drawn, Reply, Workload};
+use super::logins;
 use super::server::{ADMIN_PASSWORD, ADMIN_USERNAME};
 use crate::Result;
 
@@ -24,6 +28,8 @@ pub struct Scenario {
     /// Waits, once the load has stopped, for what the requests started in the background and
     /// reads how it went.
     pub settle: Option<fn(SocketAddr) -> Result<ProcessStarts>>,
+    /// Other load sent beside this one's, in each of its windows.
+    pub beside: Option<fn(SocketAddr) -> Result<logins::Logins>>,
 }
 
 /// Measured in this order, each after the previous on the same server.
@@ -32,51 +38,73 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "basic",
         prepare: basic,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: "session",
         prepare: session,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: "bearer",
         prepare: bearer,
         settle: None,
+        beside: None,
+    },
+    Scenario {
+        name: "cold_bearer",
+        prepare: cold_bearer,
+        settle: None,
+        beside: None,
+    },
+    Scenario {
+        name: "bearer_under_logins",
+        prepare: bearer,
+        settle: None,
+        beside: Some(logins::start),
     },
     Scenario {
         name: "team_bearer",
         prepare: team_bearer,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: "token_list",
         prepare: token_list,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: "template_list",
         prepare: template_list,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: "token_issue",
         prepare: token_issue,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: "password_grant",
         prepare: password_grant,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: "refresh_grant",
         prepare: refresh_grant,
         settle: None,
+        beside: None,
     },
     Scenario {
         name: launch::NAME,
         prepare: launch::prepare,
         settle: Some(launch::settle),
+        beside: None,
     },
 ];
 
@@ -169,6 +197,32 @@ fn bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
         &[("Authorization", authorization.as_str())],
         b"",
     )))
+}
+
+/// `bearer` with one of [`COLD_TOKENS`] tokens drawn at random for each request (see
+/// `dataset::seed_cold_tokens`): ten times what the principal cache holds, so most requests
+/// miss it and read their token's row and build its principal, as on a server whose clients
+/// are many scripts and users rather than one.
+fn cold_bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    let marker = "\u{0}";
+    let request = load::request(
+        "GET",
+        addr,
+        ME_PATH,
+        &[("Authorization", &format!("Bearer {marker}"))],
+        b"",
+    );
+    let text = String::from_utf8(request).map_err(|_| "a request that is not text")?;
+    let (before, after) = text
+        .split_once(marker)
+        .ok_or("the request lost its credential's place")?;
+    Ok(Workload::Drawn(Drawn {
+        before: before.as_bytes().to_vec(),
+        prefix: COLD_TOKEN_PREFIX,
+        digits: COLD_TOKEN_DIGITS,
+        count: COLD_TOKENS,
+        after: after.as_bytes().to_vec(),
+    }))
 }
 
 /// `bearer` as the list user, who holds a thousand roles of its own and a thousand more

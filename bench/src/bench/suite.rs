@@ -57,6 +57,17 @@ pub fn run(
     let store = Store::create("server", postgres_url)?;
     dataset::seed(&store.database(), Dataset::LIST_USER_ONLY)
         .map_err(|error| format!("seeding the list user: {error}"))?;
+    if selected
+        .iter()
+        .any(|scenario| scenario.name == "cold_bearer")
+    {
+        dataset::seed_cold_tokens(&store.database())
+            .map_err(|error| format!("seeding the cold tokens: {error}"))?;
+    }
+    if selected.iter().any(|scenario| scenario.beside.is_some()) {
+        dataset::seed_login_users(&store.database())
+            .map_err(|error| format!("seeding the login users: {error}"))?;
+    }
     eprintln!("bench: principal_miss");
     let principal_miss = super::principal_miss::measure(&store.database())
         .map_err(|error| format!("principal_miss: {error}"))?;
@@ -150,35 +161,59 @@ fn measure_at_rate(
     ))
 }
 
-/// Windows a closed-loop row is cut into, each followed by one of the bare handler under the
-/// same load: the row's ratio is of the baseline measured around it, not of one taken minutes
+/// Windows a closed-loop row is cut into, each after one of the bare handler under the same
+/// load: the row's ratio is of the baseline measured around it, not of one taken minutes
 /// earlier on a machine whose speed drifts.
 const CLOSED_LOOP_WINDOWS: u32 = 3;
 
-/// Sets `scenario` up on `server`, measures it in [`CLOSED_LOOP_WINDOWS`] windows alternating
-/// with the bare handler's and, if it started work in the background, waits for that work to
-/// end. The row's percentiles are its worst window's.
+/// Sets `scenario` up on `server`, measures it in [`CLOSED_LOOP_WINDOWS`] windows, each after
+/// one of the bare handler's, and, if it started work in the background, waits for that work
+/// to end. A scenario that leaves work running (job launches) is one window, after the bare
+/// handler's, so that its runs never slow the baseline it is read against. The row's
+/// percentiles are its worst window's.
 pub fn measure(server: &Server, scenario: &Scenario, pace: Pace) -> Result<Row> {
     eprintln!("bench: {}", scenario.name);
+    let count = if scenario.settle.is_some() {
+        1
+    } else {
+        CLOSED_LOOP_WINDOWS
+    };
     let window = Pace {
-        duration: pace.duration / CLOSED_LOOP_WINDOWS,
+        duration: pace.duration / count,
         ..pace
     };
     let bare = super::baseline::start()?;
     let bare_request = Workload::repeat(load::request("GET", bare.addr, super::ME_PATH, &[], b""));
+    let prepare = || {
+        (scenario.prepare)(server.addr, pace.connections + super::wrk::SPARE_CHAINS)
+            .map_err(|error| format!("setting up {}: {error}", scenario.name))
+    };
+    let mut workload = prepare()?;
     let (mut windows, mut bare_windows) = (Vec::new(), Vec::new());
-    for _ in 0..CLOSED_LOOP_WINDOWS {
-        // Prepared for each window: a chain's first credentials are single-use.
-        let workload = (scenario.prepare)(server.addr, pace.connections + super::wrk::SPARE_CHAINS)
-            .map_err(|error| format!("setting up {}: {error}", scenario.name))?;
-        windows.push(
-            super::wrk::run(window.load(server.addr), &workload)
-                .map_err(|error| format!("{}: {error}", scenario.name))?,
-        );
+    for index in 0..count {
+        // A chain's first credentials are single-use: each window has its own.
+        if index > 0 && matches!(workload, Workload::Chain { .. }) {
+            workload = prepare()?;
+        }
         bare_windows.push(
             super::wrk::run(window.load(bare.addr), &bare_request)
                 .map_err(|error| format!("baseline beside {}: {error}", scenario.name))?,
         );
+        let beside = scenario
+            .beside
+            .map(|start| start(server.addr))
+            .transpose()?;
+        windows.push(
+            super::wrk::run(window.load(server.addr), &workload)
+                .map_err(|error| format!("{}: {error}", scenario.name))?,
+        );
+        if let Some(beside) = beside {
+            let logins = beside.stop();
+            eprintln!(
+                "bench: {}: {} first-time logins beside it answered, {} refused",
+                scenario.name, logins.succeeded, logins.refused
+            );
+        }
     }
     let combined = |windows: &[Measurement]| {
         Measurement::worst_of(windows).ok_or_else(|| format!("{}: no window", scenario.name))

@@ -130,13 +130,24 @@ fn script(workload: &Workload) -> String {
     let (mode, requests, template) = match workload {
         Workload::Repeat(request) => ("repeat", vec![request.to_vec()], None),
         Workload::Cycle(requests) => ("cycle", requests.to_vec(), None),
+        Workload::Drawn(drawn) => (
+            "drawn",
+            vec![drawn.before.clone(), drawn.after.clone()],
+            None,
+        ),
         Workload::Chain {
             first, template, ..
         } => ("chain", first.clone(), Some(template)),
     };
     let list: Vec<String> = requests.iter().map(|request| lua_string(request)).collect();
+    let (drawn_format, drawn_count) = match workload {
+        Workload::Drawn(drawn) => (format!("{}%0{}d", drawn.prefix, drawn.digits), drawn.count),
+        _ => (String::new(), 0),
+    };
     let mut lua = format!(
         r#"local mode = "{mode}"
+local drawn_format, drawn_count = {}, {drawn_count}
+math.randomseed(os.time())
 local requests = {{ {} }}
 local counter = 0
 function setup(thread)
@@ -153,6 +164,9 @@ function init(args)
 end
 function request()
   if mode == "repeat" then return requests[1] end
+  if mode == "drawn" then
+    return requests[1] .. string.format(drawn_format, math.random(drawn_count)) .. requests[2]
+  end
   if mode == "cycle" then
     local request = requests[at]
     at = at % #requests + 1
@@ -169,6 +183,7 @@ function done(summary, latency, requests)
     latency:percentile(50), latency:percentile(99)))
 end
 "#,
+        lua_string(drawn_format.as_bytes()),
         list.join(",\n  ")
     );
     if let Some(ChainTemplate {
@@ -243,6 +258,28 @@ mod tests {
         assert_eq!((requests, errors), (1500, 3));
         assert_eq!((p50, p99), (0.12, 2.5005));
         assert!(parse_summary("no summary").is_none());
+    }
+
+    #[test]
+    fn a_drawn_workload_writes_its_credential_between_the_halves() {
+        let drawn = super::super::load::Drawn {
+            before: b"GET / HTTP/1.1\r\nAuthorization: Bearer ".to_vec(),
+            prefix: "benchCold",
+            digits: 34,
+            count: 100_000,
+            after: b"\r\n\r\n".to_vec(),
+        };
+        assert_eq!(super::super::dataset::cold_token(7).len(), 43);
+        assert_eq!(
+            super::super::dataset::cold_token(7),
+            "benchCold0000000000000000000000000000000007"
+        );
+        let lua = script(&Workload::Drawn(drawn));
+        assert!(
+            lua.contains(r#"local drawn_format, drawn_count = "benchCold%034d", 100000"#),
+            "{lua}"
+        );
+        assert!(lua.contains(r#"local mode = "drawn""#));
     }
 
     #[test]
