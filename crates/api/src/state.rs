@@ -26,7 +26,7 @@ pub struct AppState {
     pub principals: crate::auth::PrincipalCache,
     /// Recently verified passwords, keyed to the stored hash.
     pub passwords: PasswordCache,
-    /// Turns to hash a password: a burst of first-time logins takes at most these cores.
+    /// The password-hashing threads (lower priority) and their bounded queue.
     pub password_turns: crate::auth::PasswordGate,
     /// OAuth 2 applications by client id, valid while the `applications` counter holds.
     pub clients: crate::auth::ClientCache,

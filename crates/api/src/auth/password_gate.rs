@@ -1,29 +1,42 @@
-//! How many password hashes (PBKDF2 at the configured cost, about 300 ms of a core each) are
-//! computed at once: at most `ACS_PASSWORD_VERIFIERS` (default half the CPUs, at least one),
-//! so that a burst of first-time logins takes those cores and leaves the others to the rest
-//! of the API. At most `ACS_PASSWORD_QUEUE` more checks wait for their turn, each no longer
-//! than the request's database budget; past either, a check is refused at once (503 with
-//! `Retry-After`), before anything is counted against the login.
+//! Where password hashes (PBKDF2 at the configured cost, about 300 ms of a core each) are
+//! computed: on `ACS_PASSWORD_VERIFIERS` threads of their own (default half the CPUs, at
+//! least one), at a lower scheduling priority than the HTTP workers (`nice` +10), so that a
+//! burst of first-time logins takes what the rest of the API leaves and never starves it. At
+//! most `ACS_PASSWORD_QUEUE` more checks wait for a thread, each no longer than the request's
+//! database budget; past either, a check is refused at once (503 with `Retry-After`), before
+//! anything is counted against the login.
 
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-/// The turns to hash passwords of one server process.
+use acs_oauth2::PasswordError;
+
+/// How much lower than the server's own the hashing threads' priority is (a `nice`
+/// increment: at +10 the kernel gives a busy hashing thread about a tenth of what a busy HTTP
+/// worker gets, and all of what the workers leave).
+const NICER_BY: i32 = 10;
+
+/// The hashing threads of one server process, and the queue in front of them.
 #[derive(Debug)]
 pub struct PasswordGate {
-    verifiers: usize,
-    queue: usize,
-    taken: Mutex<Taken>,
-    freed: Condvar,
+    jobs: Mutex<Sender<Job>>,
+    /// Checks being hashed or waiting, against `limit` (the threads and the queue's places).
+    admitted: Arc<AtomicUsize>,
+    limit: usize,
 }
 
-#[derive(Debug, Default)]
-struct Taken {
-    hashing: usize,
-    waiting: usize,
+/// One password to check against one stored hash.
+struct Job {
+    password: String,
+    encoded: String,
+    /// Past it nobody waits for the answer: the job is dropped unhashed.
+    deadline: Instant,
+    answer: mpsc::Sender<Result<bool, PasswordError>>,
 }
 
-/// Why a check got no turn.
+/// Why a check got no thread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoTurn {
     /// As many checks wait as the queue holds.
@@ -32,57 +45,81 @@ pub enum NoTurn {
     TimedOut,
 }
 
-/// A turn to hash, held until dropped.
-#[derive(Debug)]
-pub struct Turn<'a>(&'a PasswordGate);
-
 impl PasswordGate {
-    /// A gate of `verifiers` turns (at least one) and `queue` places to wait for one.
-    pub fn new(verifiers: usize, queue: usize) -> Self {
-        PasswordGate {
-            verifiers: verifiers.max(1),
-            queue,
-            taken: Mutex::default(),
-            freed: Condvar::new(),
+    /// Starts `verifiers` hashing threads (at least one) behind a queue of `queue` places.
+    pub fn start(verifiers: usize, queue: usize) -> std::io::Result<Self> {
+        let (jobs, waiting) = mpsc::channel::<Job>();
+        let waiting = Arc::new(Mutex::new(waiting));
+        let admitted = Arc::new(AtomicUsize::new(0));
+        let verifiers = verifiers.max(1);
+        for _ in 0..verifiers {
+            let (waiting, admitted) = (Arc::clone(&waiting), Arc::clone(&admitted));
+            std::thread::Builder::new()
+                .name("password-hash".into())
+                .spawn(move || hash_until_closed(&waiting, &admitted))?;
         }
+        Ok(PasswordGate {
+            jobs: Mutex::new(jobs),
+            admitted,
+            limit: verifiers + queue,
+        })
     }
 
-    /// A turn, at once or after waiting until `deadline` behind at most the queue's length.
-    pub fn enter(&self, deadline: Instant) -> Result<Turn<'_>, NoTurn> {
-        let mut taken = self.taken.lock().unwrap_or_else(PoisonError::into_inner);
-        if taken.hashing < self.verifiers {
-            taken.hashing += 1;
-            return Ok(Turn(self));
-        }
-        if taken.waiting >= self.queue {
+    /// Whether `password` matches the stored hash `encoded`, computed on a hashing thread;
+    /// refused when the queue is full or no answer came by `deadline`.
+    pub fn verify(
+        &self,
+        password: &str,
+        encoded: &str,
+        deadline: Instant,
+    ) -> Result<Result<bool, PasswordError>, NoTurn> {
+        if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.limit {
+            self.admitted.fetch_sub(1, Ordering::AcqRel);
             return Err(NoTurn::QueueFull);
         }
-        taken.waiting += 1;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                taken.waiting -= 1;
-                return Err(NoTurn::TimedOut);
-            }
-            taken = self
-                .freed
-                .wait_timeout(taken, left)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-            if taken.hashing < self.verifiers {
-                taken.waiting -= 1;
-                taken.hashing += 1;
-                return Ok(Turn(self));
-            }
+        let (answer, answered) = mpsc::channel();
+        let job = Job {
+            password: password.to_owned(),
+            encoded: encoded.to_owned(),
+            deadline,
+            answer,
+        };
+        let sent = self
+            .jobs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send(job);
+        if sent.is_err() {
+            self.admitted.fetch_sub(1, Ordering::AcqRel);
+            return Err(NoTurn::QueueFull);
         }
+        let left = deadline.saturating_duration_since(Instant::now());
+        answered.recv_timeout(left).map_err(|_| NoTurn::TimedOut)
     }
 }
 
-impl Drop for Turn<'_> {
-    fn drop(&mut self) {
-        let mut taken = self.0.taken.lock().unwrap_or_else(PoisonError::into_inner);
-        taken.hashing -= 1;
-        self.0.freed.notify_one();
+/// A hashing thread: lowers its own priority, then checks the jobs it takes until the gate
+/// is dropped.
+fn hash_until_closed(waiting: &Mutex<Receiver<Job>>, admitted: &AtomicUsize) {
+    // `setpriority` on the calling thread (Linux's nice values are per thread). Raising
+    // one's own nice value needs no privilege; if it fails the thread hashes at the normal
+    // priority, which the verifier count still bounds.
+    if let Err(error) = rustix::process::setpriority_process(None, NICER_BY) {
+        tracing::warn!(%error, "a password-hashing thread keeps the normal priority");
+    }
+    loop {
+        let job = waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .recv();
+        let Ok(job) = job else {
+            return;
+        };
+        if Instant::now() < job.deadline {
+            let verified = acs_oauth2::verify_password(&job.password, &job.encoded);
+            let _ = job.answer.send(verified);
+        }
+        admitted.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -93,28 +130,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn turns_beyond_the_verifiers_wait_in_a_bounded_queue() {
-        let gate = PasswordGate::new(1, 1);
-        let soon = || Instant::now() + Duration::from_secs(5);
-        let first = gate.enter(soon()).expect("a free turn");
+    fn hashes_are_checked_on_their_threads_and_beyond_the_queue_refused() {
+        let rng = ring::rand::SystemRandom::new();
+        let quick = acs_oauth2::hash_password("right", 1_000, &rng).expect("a hash");
+        let gate = PasswordGate::start(1, 0).expect("started");
+        let soon = || Instant::now() + Duration::from_secs(30);
+        assert_eq!(gate.verify("right", &quick, soon()), Ok(Ok(true)));
+        assert_eq!(gate.verify("wrong", &quick, soon()), Ok(Ok(false)));
+        assert_eq!(
+            gate.verify("right", "not a hash", soon()),
+            Ok(Err(PasswordError::Malformed))
+        );
+        // One slow check holds the only thread: with no queue, the next is refused at once.
+        let slow = acs_oauth2::hash_password("slow", 2_000_000, &rng).expect("a hash");
         std::thread::scope(|scope| {
-            let waiter = scope.spawn(|| gate.enter(soon()).map(drop));
-            // The waiter holds the queue's one place: the next is refused at once.
+            let holder = scope.spawn(|| gate.verify("slow", &slow, soon()));
             let started = Instant::now();
-            while gate.taken.lock().expect("lock").waiting == 0 {
-                assert!(started.elapsed() < Duration::from_secs(5), "never waited");
+            while gate.admitted.load(Ordering::Acquire) == 0 {
+                assert!(
+                    started.elapsed() < Duration::from_secs(10),
+                    "never admitted"
+                );
                 std::thread::yield_now();
             }
-            assert_eq!(gate.enter(soon()).map(drop), Err(NoTurn::QueueFull));
-            drop(first);
-            assert_eq!(waiter.join().expect("the waiter"), Ok(()));
+            assert_eq!(gate.verify("right", &quick, soon()), Err(NoTurn::QueueFull));
+            assert_eq!(holder.join().expect("the holder"), Ok(Ok(true)));
         });
-        // Its time spent, a waiter gives up.
-        let held = gate.enter(soon()).expect("free again");
-        let short = Instant::now() + Duration::from_millis(50);
-        assert_eq!(gate.enter(short).map(drop), Err(NoTurn::TimedOut));
-        assert_eq!(gate.taken.lock().expect("lock").waiting, 0);
-        drop(held);
-        assert!(gate.enter(soon()).is_ok());
+        // A check whose time runs out while it waits gives up.
+        let queued = PasswordGate::start(1, 1).expect("started");
+        std::thread::scope(|scope| {
+            let holder = scope.spawn(|| queued.verify("slow", &slow, soon()));
+            let started = Instant::now();
+            while queued.admitted.load(Ordering::Acquire) == 0 {
+                assert!(
+                    started.elapsed() < Duration::from_secs(10),
+                    "never admitted"
+                );
+                std::thread::yield_now();
+            }
+            let short = Instant::now() + Duration::from_millis(20);
+            assert_eq!(queued.verify("right", &quick, short), Err(NoTurn::TimedOut));
+            assert_eq!(holder.join().expect("the holder"), Ok(Ok(true)));
+        });
     }
 }

@@ -48,17 +48,26 @@ fn decoy_hash(store: &Store<'_>) -> &'static str {
     })
 }
 
-/// A turn to compute a password hash, waited for at most the request's database budget; a
-/// refusal counts nothing against the login.
-fn turn_to_hash<'a>(store: &Store<'a>) -> ApiResult<super::password_gate::Turn<'a>> {
+/// Whether `password` matches `encoded`, hashed on the server's password threads and waited
+/// for at most the request's database budget; a refusal counts nothing against the login.
+fn hashed(
+    store: &Store<'_>,
+    password: &str,
+    encoded: &str,
+) -> ApiResult<Result<bool, acs_oauth2::PasswordError>> {
     let state = store.state;
     let deadline = std::time::Instant::now() + state.config.pool_timeout;
-    state.password_turns.enter(deadline).map_err(|refused| {
-        crate::error::ApiError::PasswordChecksBusy(match refused {
-            super::password_gate::NoTurn::QueueFull => "the queue of password checks is full",
-            super::password_gate::NoTurn::TimedOut => "no turn came within the database budget",
+    state
+        .password_turns
+        .verify(password, encoded, deadline)
+        .map_err(|refused| {
+            crate::error::ApiError::PasswordChecksBusy(match refused {
+                super::password_gate::NoTurn::QueueFull => "the queue of password checks is full",
+                super::password_gate::NoTurn::TimedOut => {
+                    "no password thread answered within the database budget"
+                }
+            })
         })
-    })
 }
 
 /// Checks `username` and `password` sent with `request`. Throttled attempts fail with 429
@@ -94,8 +103,7 @@ pub fn check(
         Some(user) if acs_oauth2::is_usable(&user.password) => {
             // PBKDF2 takes a while: give the connection back meanwhile.
             store.release();
-            let _turn = turn_to_hash(store)?;
-            let ok = acs_oauth2::verify_password(password, &user.password).unwrap_or_else(|error| {
+            let ok = hashed(store, password, &user.password)?.unwrap_or_else(|error| {
                 tracing::warn!(user = user.id, %error, "stored password hash cannot be verified");
                 false
             });
@@ -109,8 +117,7 @@ pub fn check(
         }
         _ => {
             store.release();
-            let _turn = turn_to_hash(store)?;
-            let _ = acs_oauth2::verify_password(password, decoy_hash(store));
+            let _ = hashed(store, password, decoy_hash(store))?;
             false
         }
     };
