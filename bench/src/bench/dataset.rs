@@ -93,13 +93,7 @@ pub fn seed(database: &Database, dataset: Dataset) -> Result<()> {
     dataset.check()?;
     let mut conn = database.connect()?;
     acs_storage::run_migrations(&mut conn)?;
-    let sql = Sql {
-        postgres: matches!(conn, DbConnection::Postgres(_)),
-        now: chrono::Utc::now()
-            .naive_utc()
-            .format("%Y-%m-%d %H:%M:%S")
-            .to_string(),
-    };
+    let sql = Sql::for_connection(&conn);
     conn.batch_execute(&sql.statements(dataset))?;
     // Planner statistics and, on PostgreSQL, a visibility map, as a long-running database
     // would have them (VACUUM cannot run inside the transaction above).
@@ -121,13 +115,7 @@ pub fn cold_token(n: u64) -> String {
 /// digests are computed here, a thousand rows a statement.
 pub fn seed_cold_tokens(database: &Database) -> Result<()> {
     let mut conn = database.connect()?;
-    let sql = Sql {
-        postgres: matches!(conn, DbConnection::Postgres(_)),
-        now: chrono::Utc::now()
-            .naive_utc()
-            .format("%Y-%m-%d %H:%M:%S")
-            .to_string(),
-    };
+    let sql = Sql::for_connection(&conn);
     let now = sql.timestamp(&sql.now);
     let lifetime = acs_oauth2::Lifetimes::default().personal_access_token_seconds;
     let expires = sql.days_before_now("0", lifetime);
@@ -177,13 +165,7 @@ pub fn seed_cold_tokens(database: &Database) -> Result<()> {
 /// logins beside bearer sends.
 pub fn seed_login_users(database: &Database) -> Result<()> {
     let mut conn = database.connect()?;
-    let sql = Sql {
-        postgres: matches!(conn, DbConnection::Postgres(_)),
-        now: chrono::Utc::now()
-            .naive_utc()
-            .format("%Y-%m-%d %H:%M:%S")
-            .to_string(),
-    };
+    let sql = Sql::for_connection(&conn);
     let now = sql.timestamp(&sql.now);
     let hash = acs_oauth2::hash_password(LOGIN_PASSWORD, 600_000, &ring::rand::SystemRandom::new())
         .map_err(|error| format!("hashing the login users' password: {error}"))?;
@@ -212,6 +194,17 @@ struct Sql {
 }
 
 impl Sql {
+    /// The statements for `conn`'s backend, stamped now.
+    fn for_connection(conn: &DbConnection) -> Self {
+        Sql {
+            postgres: matches!(conn, DbConnection::Postgres(_)),
+            now: chrono::Utc::now()
+                .naive_utc()
+                .format("%Y-%m-%d %H:%M:%S")
+                .to_string(),
+        }
+    }
+
     fn statements(&self, dataset: Dataset) -> String {
         let others = dataset.users.saturating_sub(1).max(1);
         let lifetime = acs_oauth2::Lifetimes::default().personal_access_token_seconds;

@@ -29,6 +29,20 @@ fn first_update(admin: &Agent, project: &Value) -> (Value, String) {
     (update, stdout)
 }
 
+/// Creates the git project `body` describes and waits for its first update, which must
+/// succeed; the project's record as the creation answered it.
+fn checked_out(admin: &Agent, body: &Value) -> Value {
+    let project = admin
+        .post("/api/v2/projects/")
+        .json(body)
+        .call()
+        .expect(201)
+        .json();
+    let (done, stdout) = first_update(admin, &project);
+    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    project
+}
+
 /// Starts an update of `project` and waits for it to end; the record and its output.
 fn update(admin: &Agent, project: i64) -> (Value, String) {
     let started = admin
@@ -772,17 +786,11 @@ fn submodules_come_at_their_commit_or_tracked(backend: Backend) {
     let server = &fixture.server;
     let admin = server.admin();
     let organization = server.create_organization("Git");
-    let project = admin
-        .post("/api/v2/projects/")
-        .json(
-            &json!({"name": "site", "organization": organization, "scm_type": "git",
-                      "scm_url": format!("git://{}/site.git", test_host.address)}),
-        )
-        .call()
-        .expect(201)
-        .json();
-    let (done, stdout) = first_update(&admin, &project);
-    assert_eq!(done["status"], "successful", "{done}\n{stdout}");
+    let project = checked_out(
+        &admin,
+        &json!({"name": "site", "organization": organization, "scm_type": "git",
+                "scm_url": format!("git://{}/site.git", test_host.address)}),
+    );
     let checkout = fixture
         .projects_root
         .path()
@@ -830,17 +838,11 @@ fn a_template_runs_another_branch_where_the_project_allows_it(backend: Backend) 
     let server = &fixture.server;
     let admin = server.admin();
     let organization = server.create_organization("Git");
-    let project = admin
-        .post("/api/v2/projects/")
-        .json(
-            &json!({"name": "site", "organization": organization, "scm_type": "git",
-                      "scm_url": format!("git://{}/site.git", test_host.address)}),
-        )
-        .call()
-        .expect(201)
-        .json();
-    let (done, _) = first_update(&admin, &project);
-    assert_eq!(done["status"], "successful", "{done}");
+    let project = checked_out(
+        &admin,
+        &json!({"name": "site", "organization": organization, "scm_type": "git",
+                "scm_url": format!("git://{}/site.git", test_host.address)}),
+    );
     let id = id_of(&project);
     let inventory = fixture.create_local_inventory(&admin, organization);
     let template = |name: &str, more: Value| {
@@ -949,17 +951,11 @@ fn a_running_job_keeps_the_checkout_it_started_with(backend: Backend) {
     let server = &fixture.server;
     let admin = server.admin();
     let organization = server.create_organization("Git");
-    let project = admin
-        .post("/api/v2/projects/")
-        .json(
-            &json!({"name": "site", "organization": organization, "scm_type": "git",
-                      "scm_url": format!("git://{}/site.git", test_host.address)}),
-        )
-        .call()
-        .expect(201)
-        .json();
-    let (done, _) = first_update(&admin, &project);
-    assert_eq!(done["status"], "successful", "{done}");
+    let project = checked_out(
+        &admin,
+        &json!({"name": "site", "organization": organization, "scm_type": "git",
+                "scm_url": format!("git://{}/site.git", test_host.address)}),
+    );
     let id = id_of(&project);
     let inventory = fixture.create_local_inventory(&admin, organization);
     let template = id_of(
