@@ -209,6 +209,8 @@ pub struct TestServer {
     vars: Vec<(String, String)>,
     handle: Option<ServerHandle>,
     thread: Option<JoinHandle<()>>,
+    /// The server's state, whose runs outlive its HTTP server: ended before the test does.
+    state: Option<acs_api::state::AppStateData>,
     bare: Option<Client>,
     database: Option<PgDatabase>,
     data_dir: Option<tempfile::TempDir>,
@@ -257,7 +259,7 @@ impl TestServer {
             vars.retain(|(n, _)| n != name);
             vars.push(((*name).to_owned(), (*value).to_owned()));
         }
-        let (handle, thread, port) = serve(backend, vars.clone());
+        let (handle, thread, port, state) = serve(backend, vars.clone());
         TestServer {
             base: format!("http://127.0.0.1:{port}"),
             admin_password,
@@ -265,6 +267,7 @@ impl TestServer {
             vars,
             handle: Some(handle),
             thread: Some(thread),
+            state: Some(state),
             bare: Some(build_client(None)),
             database,
             data_dir: Some(data_dir),
@@ -312,7 +315,7 @@ impl TestServer {
         vars.push(("ACS_DATA_DIR".into(), data_dir.path().display().to_string()));
         vars.push(("ACS_SECRET_KEY_FILE".into(), key_file.display().to_string()));
         vars.push(("ACS_NODE_NAME".into(), format!("peer-{}", unique_suffix())));
-        let (handle, thread, port) = serve(self.backend, vars.clone());
+        let (handle, thread, port, state) = serve(self.backend, vars.clone());
         TestServer {
             base: format!("http://127.0.0.1:{port}"),
             admin_password: self.admin_password.clone(),
@@ -320,6 +323,7 @@ impl TestServer {
             vars,
             handle: Some(handle),
             thread: Some(thread),
+            state: Some(state),
             bare: Some(build_client(None)),
             database: None,
             data_dir: Some(data_dir),
@@ -330,11 +334,36 @@ impl TestServer {
     /// configuration, as a restarted process would (it listens on a new port).
     pub fn restart(&mut self) {
         self.stop();
-        let (handle, thread, port) = serve(self.backend, self.vars.clone());
+        self.state = None;
+        let (handle, thread, port, state) = serve(self.backend, self.vars.clone());
         self.base = format!("http://127.0.0.1:{port}");
         self.handle = Some(handle);
         self.thread = Some(thread);
+        self.state = Some(state);
         self.bare = Some(build_client(None));
+    }
+
+    /// Cancels the runs this server still has (a test that launched jobs need not wait for
+    /// them) and waits, a minute at most, for their threads to end: a run thread left using
+    /// the database while the test process exits can crash it in the database client's exit
+    /// handlers, and would hold the test's PostgreSQL database open.
+    fn end_runs(&self) {
+        let Some(state) = &self.state else {
+            return;
+        };
+        let runs = &state.runs;
+        if runs.load() == (0, 0) {
+            return;
+        }
+        let now = chrono::SubsecRound::trunc_subsecs(chrono::Utc::now().naive_utc(), 6);
+        let node = state.config.node_name.clone();
+        let _ = state
+            .pool
+            .write(|conn| acs_storage::unified_jobs::cancel_unfinished(conn, &node, now));
+        let started = std::time::Instant::now();
+        while runs.load() != (0, 0) && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     fn stop(&mut self) {
@@ -570,7 +599,9 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
+        self.end_runs();
         self.stop();
+        self.state = None;
         // The database goes after the server has released its connections.
         self.database = None;
         self.data_dir = None;
@@ -579,7 +610,15 @@ impl Drop for TestServer {
 
 /// Prepares a server from `vars` (as `ACS_*` environment variables) and runs it on a free
 /// loopback port in a thread of its own; returns its handle, thread and port.
-fn serve(backend: Backend, vars: Vec<(String, String)>) -> (ServerHandle, JoinHandle<()>, u16) {
+fn serve(
+    backend: Backend,
+    vars: Vec<(String, String)>,
+) -> (
+    ServerHandle,
+    JoinHandle<()>,
+    u16,
+    acs_api::state::AppStateData,
+) {
     let lookup_vars = vars.clone();
     let config = acs_api::config::Config::from_lookup(
         move |name| {
@@ -593,6 +632,7 @@ fn serve(backend: Backend, vars: Vec<(String, String)>) -> (ServerHandle, JoinHa
     .unwrap_or_else(|error| panic!("test configuration rejected: {error:?}"));
     let state = acs_api::server::prepare(config)
         .unwrap_or_else(|error| panic!("the server did not prepare ({backend:?}): {error:?}"));
+    let kept = state.clone();
 
     // The listener acs-server itself opens.
     let listener = acs_api::listener::listen("127.0.0.1:0").expect("a free loopback port");
@@ -621,7 +661,7 @@ fn serve(backend: Backend, vars: Vec<(String, String)>) -> (ServerHandle, JoinHa
         Ok(Err(error)) => panic!("http_server failed: {error}"),
         Err(error) => panic!("the server thread did not report its handle: {error}"),
     };
-    (handle, thread, port)
+    (handle, thread, port, kept)
 }
 
 /// The path of management command `name`, a binary of the `xtask` package

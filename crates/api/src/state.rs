@@ -45,6 +45,9 @@ pub struct AppState {
     pub keys: acs_app::secret_key::Keyring,
 }
 
+/// The shared state as the HTTP server and the runs hold it.
+pub type AppStateData = actix_web::web::Data<AppState>;
+
 /// The runner reaches the server's database, settings, keys and places through its state.
 impl acs_runner::Host for AppState {
     fn pool(&self) -> &Pool {

@@ -359,6 +359,24 @@ pub fn cancel_requested(conn: &mut DbConnection, id: i64) -> StorageResult<bool>
         .get_result(conn)?)
 }
 
+/// Asks every unfinished run of `node` to stop, as a cancel would; returns how many.
+pub fn cancel_unfinished(
+    conn: &mut DbConnection,
+    node: &str,
+    now: Timestamp,
+) -> StorageResult<usize> {
+    Ok(diesel::update(
+        unified_jobs::table
+            .filter(unified_jobs::node.eq(node))
+            .filter(unified_jobs::status.eq_any(UNFINISHED)),
+    )
+    .set((
+        unified_jobs::cancel_requested.eq(true),
+        unified_jobs::modified.eq(now),
+    ))
+    .execute(conn)?)
+}
+
 /// Ends as `error` with `explanation` every unfinished run of `node`: what a node does when it
 /// starts, since a run's process never outlives its server. Returns how many.
 pub fn fail_unfinished(
