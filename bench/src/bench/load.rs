@@ -53,14 +53,14 @@ pub struct Measurement {
 
 impl Measurement {
     /// From one latency per request of the window, in µs, sorted ascending.
-    pub fn from_latencies(duration: Duration, errors: u64, sorted_us: &[u32]) -> Self {
+    pub fn from_latencies(duration: Duration, errors: u64, sorted_us: Vec<u32>) -> Self {
         Measurement {
             duration,
             requests: sorted_us.len() as u64,
             errors,
-            p50_ms: percentile_ms(sorted_us, 0.50),
-            p99_ms: percentile_ms(sorted_us, 0.99),
-            sorted_us: sorted_us.to_vec(),
+            p50_ms: percentile_ms(&sorted_us, 0.50),
+            p99_ms: percentile_ms(&sorted_us, 0.99),
+            sorted_us,
         }
     }
 
@@ -100,7 +100,7 @@ impl Measurement {
         sorted_us.sort_unstable();
         let duration = windows.iter().map(|window| window.duration).sum();
         let errors = windows.iter().map(|window| window.errors).sum();
-        Some(Measurement::from_latencies(duration, errors, &sorted_us))
+        Some(Measurement::from_latencies(duration, errors, sorted_us))
     }
 
     /// Several windows of one closed loop measured by wrk, which gives percentiles only: the
@@ -309,7 +309,7 @@ pub fn run(load: Load, workload: &Workload) -> io::Result<Measurement> {
         Ok(Measurement::from_latencies(
             load.duration,
             errors,
-            &latencies_us,
+            latencies_us,
         ))
     })
 }
@@ -801,9 +801,9 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
         };
         // One slow window: its latencies count as its requests do.
         let windows = [
-            Measurement::from_latencies(second, 0, &ms(1..=100)),
-            Measurement::from_latencies(second, 2, &ms(1..=100)),
-            Measurement::from_latencies(second, 0, &ms(901..=1000)),
+            Measurement::from_latencies(second, 0, ms(1..=100)),
+            Measurement::from_latencies(second, 2, ms(1..=100)),
+            Measurement::from_latencies(second, 0, ms(901..=1000)),
         ];
         let pooled = Measurement::pooled(&windows).unwrap();
         assert_eq!((pooled.requests(), pooled.errors), (300, 2));
@@ -836,7 +836,7 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
     #[test]
     fn percentiles_use_the_nearest_rank() {
         let latencies: Vec<u32> = (1..=100).map(|ms| ms * 1000).collect();
-        let measurement = Measurement::from_latencies(Duration::from_secs(2), 0, &latencies);
+        let measurement = Measurement::from_latencies(Duration::from_secs(2), 0, latencies.clone());
         assert_eq!(measurement.requests_per_sec(), 50.0);
         assert_eq!(measurement.p50_ms(), 50.0);
         assert_eq!(measurement.p99_ms(), 99.0);

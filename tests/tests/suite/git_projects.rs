@@ -648,19 +648,14 @@ fn a_launch_updates_its_project_first_when_asked(backend: Backend) {
     let server = &fixture.server;
     let admin = server.admin();
     let organization = server.create_organization("Git");
-    let project = admin
-        .post("/api/v2/projects/")
-        .json(
-            &json!({"name": "site", "organization": organization, "scm_type": "git",
-                      "scm_url": url, "scm_update_on_launch": true}),
-        )
-        .call()
-        .expect(201)
-        .json();
+    let project = checked_out(
+        &admin,
+        &json!({"name": "site", "organization": organization, "scm_type": "git",
+                "scm_url": url, "scm_update_on_launch": true}),
+    );
     assert_eq!(project["scm_update_on_launch"], true, "{project}");
     assert_eq!(project["scm_update_cache_timeout"], 0, "{project}");
-    let (done, _) = first_update(&admin, &project);
-    assert_eq!(done["status"], "successful", "{done}");
+    let first = &project["summary_fields"]["current_update"]["id"];
     let id = id_of(&project);
     let inventory = fixture.create_local_inventory(&admin, organization);
     let template = id_of(
@@ -691,7 +686,7 @@ fn a_launch_updates_its_project_first_when_asked(backend: Backend) {
     ));
     assert_eq!(update["status"], "successful", "{update}");
     assert_eq!(update["project"], id, "{update}");
-    assert_ne!(update["id"], done["id"]);
+    assert_ne!(&update["id"], first);
     assert!(
         update["finished"].as_str() <= job["started"].as_str(),
         "the job started before its update ended: {update} {job}"

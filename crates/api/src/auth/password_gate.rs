@@ -21,7 +21,7 @@ const NICER_BY: i32 = 10;
 /// The hashing threads of one server process, and the queue in front of them.
 #[derive(Debug)]
 pub struct PasswordGate {
-    jobs: Mutex<Sender<Job>>,
+    jobs: Sender<Job>,
     /// Checks being hashed or waiting, against `limit` (the threads and the queue's places).
     admitted: Arc<AtomicUsize>,
     limit: usize,
@@ -59,7 +59,7 @@ impl PasswordGate {
                 .spawn(move || hash_until_closed(&waiting, &admitted))?;
         }
         Ok(PasswordGate {
-            jobs: Mutex::new(jobs),
+            jobs,
             admitted,
             limit: verifiers + queue,
         })
@@ -84,12 +84,7 @@ impl PasswordGate {
             deadline,
             answer,
         };
-        let sent = self
-            .jobs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .send(job);
-        if sent.is_err() {
+        if self.jobs.send(job).is_err() {
             self.admitted.fetch_sub(1, Ordering::AcqRel);
             return Err(NoTurn::QueueFull);
         }

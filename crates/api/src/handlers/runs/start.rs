@@ -212,12 +212,13 @@ pub async fn launch_job(
             Some(id) => Some(acs_storage::projects::find(conn, id)?),
             None => None,
         };
+        // The project's last update is read only where a launch updates it first.
         let update_first = match &project {
-            Some(project) => {
+            Some(project) if project.is_git() && project.scm_update_on_launch => {
                 let last = acs_storage::unified_jobs::last_project_update(conn, project.id)?;
                 acs_app::update_on_launch::decide(project, last.as_ref(), ctx.now)
             }
-            None => LaunchUpdate::None,
+            _ => LaunchUpdate::None,
         };
         let new_update = project
             .as_ref()
