@@ -40,6 +40,9 @@ pub struct Config {
     /// `ACS_MAX_CONCURRENT_RUNS`, default four per CPU: runs (jobs, project and inventory
     /// updates) executing at once on this node; later launches wait, `pending`, in order.
     pub max_concurrent_runs: usize,
+    /// `ACS_MAX_WAITING_RUNS`, default a hundred per concurrent run: runs that may wait for a
+    /// place on this node; a launch beyond them is answered 503 with nothing written.
+    pub max_waiting_runs: usize,
     /// `ACS_NODE_NAME`, default `<host name>/<bind address>`: the name runs record as the node
     /// that runs them. It must be stable across restarts and unique among the servers sharing
     /// a database, because a node that starts ends its own unfinished runs.
@@ -81,6 +84,8 @@ impl Config {
             (workers / 2).max(1),
             1..=256,
         )?;
+        let max_concurrent_runs =
+            number(&lookup, "ACS_MAX_CONCURRENT_RUNS", workers * 4, 1..=4096)?;
         let setting_overrides = all
             .into_iter()
             .filter_map(|(name, value)| {
@@ -119,7 +124,13 @@ impl Config {
                 1..=600,
             )?),
             max_body_bytes: number(&lookup, "ACS_MAX_BODY_BYTES", 1 << 20, 1024..=(64 << 20))?,
-            max_concurrent_runs: number(&lookup, "ACS_MAX_CONCURRENT_RUNS", workers * 4, 1..=4096)?,
+            max_concurrent_runs,
+            max_waiting_runs: number(
+                &lookup,
+                "ACS_MAX_WAITING_RUNS",
+                max_concurrent_runs * 100,
+                0..=1_000_000,
+            )?,
             data_dir,
             database,
             secret_key_file,

@@ -58,8 +58,8 @@ pub struct Context<'a> {
     pub request: RequestInfo,
     principal: Option<Option<Principal>>,
     session_cookie: Option<SessionCookie>,
-    /// Runs the work committed, to start once it has succeeded.
-    runs_to_start: Vec<i64>,
+    /// Runs the work committed, each in the place it took, to start once it has succeeded.
+    runs_to_start: Vec<(i64, acs_runner::Place)>,
 }
 
 impl std::fmt::Debug for Context<'_> {
@@ -113,9 +113,16 @@ impl<'a> Context<'a> {
         Ok(format!("{scheme}://{}", self.request.host))
     }
 
-    /// Starts run `run` (committed, `pending`) once the request's work has succeeded.
-    pub fn start_when_done(&mut self, run: i64) {
-        self.runs_to_start.push(run);
+    /// A place in this node's run queue for a run about to be written: taken before the
+    /// write, so that a launch the queue cannot take writes nothing (503).
+    pub fn run_place(&self) -> ApiResult<acs_runner::Place> {
+        Ok(self.state.runs.reserve()?)
+    }
+
+    /// Starts run `run` (committed, `pending`) in `place` once the request's work has
+    /// succeeded; if it fails, the place is given back.
+    pub fn start_when_done(&mut self, run: i64, place: acs_runner::Place) {
+        self.runs_to_start.push((run, place));
     }
 
     /// Who is making the request, if anyone (authenticates on first call).
@@ -239,8 +246,8 @@ where
     // Whatever the work changed, the pool counted for the change feed once it was durable
     // (`acs_storage::local_changes`): a request after this answer will not trust older counters.
     let value = work(&mut ctx)?;
-    for run in ctx.runs_to_start.drain(..) {
-        acs_runner::start(state.clone(), run);
+    for (run, place) in ctx.runs_to_start.drain(..) {
+        acs_runner::start(state.clone(), run, place);
     }
     Ok(Reply {
         value,

@@ -63,6 +63,10 @@ pub enum ApiError {
     /// a moment.
     #[error("password checks busy: {0}")]
     PasswordChecksBusy(&'static str),
+    /// As many runs wait on this node as it lets wait (`ACS_MAX_WAITING_RUNS`): launch again
+    /// once some have started.
+    #[error("run queue full: {0}")]
+    RunQueueFull(acs_runner::QueueFull),
     /// This server cannot serve the request until its operator fixes it (a secret key a
     /// rotation retired); another node may. The message says what to do, and is logged.
     #[error("misconfigured: {0}")]
@@ -145,6 +149,12 @@ impl From<ListError> for ApiError {
     }
 }
 
+impl From<acs_runner::QueueFull> for ApiError {
+    fn from(full: acs_runner::QueueFull) -> Self {
+        ApiError::RunQueueFull(full)
+    }
+}
+
 impl From<acs_authz::Denied> for ApiError {
     fn from(denied: acs_authz::Denied) -> Self {
         ApiError::Forbidden(denied.to_string())
@@ -173,6 +183,7 @@ impl ResponseError for ApiError {
             ApiError::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_)
             | ApiError::PasswordChecksBusy(_)
+            | ApiError::RunQueueFull(_)
             | ApiError::Misconfigured(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -210,6 +221,9 @@ impl ResponseError for ApiError {
             ApiError::PasswordChecksBusy(_) => json!({
                 "detail": "Too many logins are being checked. Try again in a moment."
             }),
+            ApiError::RunQueueFull(full) => json!({
+                "detail": format!("This server is at its limit of waiting runs: {full}. Try again once some have started.")
+            }),
             ApiError::Misconfigured(message) => json!({ "detail": message }),
             ApiError::Internal(_) => json!({ "detail": "A server error occurred." }),
         };
@@ -218,6 +232,7 @@ impl ResponseError for ApiError {
             ApiError::PasswordChecksBusy(reason) => {
                 tracing::warn!(%reason, "password check refused: no turn to hash");
             }
+            ApiError::RunQueueFull(full) => tracing::warn!(%full, "launch refused"),
             ApiError::Internal(reason) => tracing::error!(%reason, "internal error"),
             _ => {}
         }
@@ -242,6 +257,9 @@ impl ResponseError for ApiError {
             }
             ApiError::PasswordChecksBusy(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            ApiError::RunQueueFull(_) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
             }
             _ => {}
         }

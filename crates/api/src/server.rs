@@ -68,7 +68,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         })?;
     Ok(web::Data::new(AppState {
         changes,
-        runs: acs_runner::RunQueue::new(config.max_concurrent_runs),
+        runs: acs_runner::RunQueue::new(config.max_concurrent_runs, config.max_waiting_runs),
         blocking_slots: tokio::sync::Semaphore::new(config.pool_size as usize),
         pool,
         settings: settings::SettingsCache::new(),

@@ -1,17 +1,19 @@
 //! The job runner of ACS: runs jobs, project updates and inventory updates (contract §6).
 //!
 //! Its public surface: [`start`] a run (its row `pending`), [`fail_unfinished`] at a node's
-//! start, [`RunQueue`] (this node's places), the [`Host`] a server hands it (database,
-//! settings, keys, places); a run is canceled through its row
-//! (`acs_storage::unified_jobs::request_cancel`), which the runner reads every second, and it
-//! reports back through its row too: status, explanation, output lines and result code.
+//! start, [`RunQueue`] (this node's places, and the [`Place`] a launch takes in it), the
+//! [`Host`] a server hands it (database, settings, keys, places); a run is canceled through
+//! its row (`acs_storage::unified_jobs::request_cancel`), which the runner reads every second,
+//! and it reports back through its row too: status, explanation, output lines and result code.
 //!
-//! A launch creates a `pending` row and calls [`start`], which runs the work on a thread of its
-//! own: prepare a private directory (0700) with the injected files (0600), start the
-//! executable in its own process group with a clean environment, watch it (cancel requests
-//! are read from the database, so a cancel sent to any node reaches it; the deadline comes from
-//! `DEFAULT_JOB_TIMEOUT`), store its output, end the row, and remove the directory whatever
-//! happened. Anything that stops a run from starting ends it as `error` with an explanation.
+//! A launch takes a [`Place`] in the node's queue ([`RunQueue::reserve`], refused when as
+//! many runs wait as may), creates a `pending` row and calls [`start`], which runs the work on
+//! a thread of its own: prepare a private directory (0700) with the injected files (0600),
+//! start the executable in its own process group with a clean environment, watch it (cancel
+//! requests are read from the database, so a cancel sent to any node reaches it; the deadline
+//! comes from `DEFAULT_JOB_TIMEOUT`), store its output, end the row, and remove the directory
+//! whatever happened. Anything that stops a run from starting ends it as `error` with an
+//! explanation.
 //! A node that starts ends its own unfinished runs as `error`: no process outlives its server.
 
 mod builtin;
@@ -43,7 +45,7 @@ use acs_storage::{Database, DbConnection, Pool, StorageError, StorageResult};
 use ring::rand::SecureRandom;
 
 pub use job::NO_DIRECTORY;
-pub use queue::RunQueue;
+pub use queue::{Place, QueueFull, RunQueue};
 
 use process::Ending;
 
@@ -102,9 +104,9 @@ const LOST_EXPLANATION: &str =
     "The server running this stopped before it finished; the run did not complete.";
 
 /// Runs `run_id` on a thread of its own, or once one of this node's places is free (see
-/// [`RunQueue`]). The row must be `pending`.
-pub fn start(host: Arc<dyn Host>, run_id: i64) {
-    if !host.runs().admit(run_id) {
+/// [`RunQueue`]), in the `place` its launch took before writing it. The row must be `pending`.
+pub fn start(host: Arc<dyn Host>, run_id: i64, place: Place) {
+    if !host.runs().admit(run_id, place) {
         let (executing, waiting) = host.runs().load();
         tracing::info!(
             run = run_id,

@@ -470,6 +470,47 @@ fn runs_beyond_the_limit_wait_their_turn(backend: Backend) {
     assert!(is_empty_dir(&fixture.runs_dir()));
 }
 
+/// Past `ACS_MAX_WAITING_RUNS` waiting runs a launch is refused (503 with `Retry-After`)
+/// with nothing written; once a waiting run has started, a launch is taken again.
+fn a_launch_beyond_the_waiting_limit_is_refused_with_nothing_written(backend: Backend) {
+    let fixture = AutomationServer::start(
+        backend,
+        &[
+            ("ACS_MAX_CONCURRENT_RUNS", "1"),
+            ("ACS_MAX_WAITING_RUNS", "1"),
+        ],
+    );
+    let admin = fixture.server.admin();
+    let template = slow_template(&fixture, &admin);
+    let first = launch(&admin, template, json!({}));
+    wait_until_running(&admin, &first);
+    let second = launch(&admin, template, json!({}));
+    let jobs_before = admin.get_json("/api/v2/jobs/")["count"].clone();
+    let activity_before = admin.get_json("/api/v2/activity_stream/")["count"].clone();
+    let refused = admin
+        .post(&format!("/api/v2/job_templates/{template}/launch/"))
+        .json(&json!({}))
+        .call()
+        .expect(503);
+    assert_eq!(refused.header("retry-after").as_deref(), Some("5"));
+    let detail = refused.detail();
+    assert!(detail.contains("ACS_MAX_WAITING_RUNS"), "{detail}");
+    assert_eq!(admin.get_json("/api/v2/jobs/")["count"], jobs_before);
+    assert_eq!(
+        admin.get_json("/api/v2/activity_stream/")["count"],
+        activity_before
+    );
+    // The first run ends, the second takes its place: the queue has room again.
+    admin.post(&format!("{first}cancel/")).call().expect(202);
+    assert_status(&admin, &wait_for_run(&admin, &first), "canceled");
+    wait_until_running(&admin, &second);
+    let third = launch(&admin, template, json!({}));
+    for path in [&second, &third] {
+        admin.post(&format!("{path}cancel/")).call().expect(202);
+        assert_status(&admin, &wait_for_run(&admin, path), "canceled");
+    }
+}
+
 fn job_template_credential_rules(backend: Backend) {
     let fixture = AutomationServer::start(backend, &[]);
     let admin = fixture.server.admin();
@@ -714,5 +755,6 @@ backend_tests!(
     cancel_and_timeout_stop_jobs,
     a_restart_ends_unfinished_runs_as_error,
     runs_beyond_the_limit_wait_their_turn,
+    a_launch_beyond_the_waiting_limit_is_refused_with_nothing_written,
     job_template_credential_rules,
 );

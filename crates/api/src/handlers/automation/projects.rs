@@ -278,7 +278,6 @@ impl Resource for Projects {
         let id = record["id"].as_i64().unwrap_or_default();
         let project = acs_storage::projects::find(ctx.conn()?, id)?;
         let update = crate::handlers::runs::queue_project_update(ctx, principal, &project)?;
-        ctx.start_when_done(update.id);
         for (name, shown) in updates_shown(Some(&update)) {
             record["summary_fields"][name] = shown;
         }

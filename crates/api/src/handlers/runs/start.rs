@@ -20,7 +20,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::{
     InventorySources, JobTemplates, Projects, references, run_options, visible,
 };
-use crate::handlers::frame::{signed_in_reply, signed_in_taking_post};
+use crate::handlers::frame::{signed_in, signed_in_taking_post};
 use crate::http::body::JsonObject;
 use crate::http::options::{FieldMeta, ResourceMeta};
 use crate::state::AppState;
@@ -174,7 +174,7 @@ pub async fn launch_job(
     body: JsonObject,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+    signed_in(&req, &state, StatusCode::CREATED, move |ctx, principal| {
         let (template, governed) = visible::<JobTemplates>(ctx, principal, id)?;
         acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Execute)?;
         let organization = governed.organization.unwrap_or_default();
@@ -240,6 +240,13 @@ pub async fn launch_job(
             scm_branch: given.scm_branch.as_deref().unwrap_or(&template.scm_branch),
             ..pending(ctx, principal, RunKind::Job, &template.name, organization)
         };
+        // Places are taken before anything is written: a launch the queue cannot take leaves
+        // nothing behind.
+        let job_place = ctx.run_place()?;
+        let update_place = match update_first {
+            LaunchUpdate::Start => Some(ctx.run_place()?),
+            _ => None,
+        };
         let now = ctx.now;
         // The update and the job it holds back are one write: neither exists without the other.
         let (job, started_update) = ctx.write(|conn| {
@@ -259,19 +266,17 @@ pub async fn launch_job(
             let job = insert_run(conn, now, principal, RunKind::Job, &new, &credentials)?;
             Ok((job, started))
         })?;
-        // Started before the job, so it takes a place in this node's queue first.
-        if let Some(update) = started_update {
-            ctx.start_when_done(update);
+        // Started before the job, so it is ahead of it in this node's queue.
+        if let (Some(update), Some(place)) = (started_update, update_place) {
+            ctx.start_when_done(update, place);
         }
+        ctx.start_when_done(job.id, job_place);
         let mut record = render_run(principal, &job, &credentials);
         record["job"] = json!(job.id);
         record["ignored_fields"] = Value::Object(given.ignored);
-        Ok((job.id, record))
+        Ok(record)
     })
-    .await?;
-    let (job, reply) = reply.split::<i64, Value>();
-    acs_runner::start(state.clone().into_inner(), job);
-    Ok(reply.json(StatusCode::CREATED))
+    .await
 }
 
 /// `{"can_update": bool}` for a project or an inventory source.
@@ -302,20 +307,19 @@ pub async fn start_project_update(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+    signed_in(&req, &state, StatusCode::ACCEPTED, move |ctx, principal| {
         let (project, governed) = visible::<Projects>(ctx, principal, id)?;
         acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Update)?;
         let update = queue_project_update(ctx, principal, &project)?;
         let mut record = render_run(principal, &update, &[]);
         record["project_update"] = json!(update.id);
-        Ok((update.id, record))
+        Ok(record)
     })
-    .await?;
-    accepted(&state, reply)
+    .await
 }
 
 /// Makes a pending update of `project`, launched by `principal` (who may update it), and its
-/// activity record; the caller starts it once committed.
+/// activity record, and starts it once the request's work is done.
 pub fn queue_project_update(
     ctx: &mut Context<'_>,
     principal: &Principal,
@@ -350,7 +354,7 @@ pub async fn start_inventory_update(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let reply = signed_in_reply(&req, &state, move |ctx, principal| {
+    signed_in(&req, &state, StatusCode::ACCEPTED, move |ctx, principal| {
         let (source, governed) = visible::<InventorySources>(ctx, principal, id)?;
         acs_authz::can_act_on_object(&principal.actor, &governed, RoleField::Update)?;
         let organization = governed.organization.unwrap_or_default();
@@ -370,10 +374,9 @@ pub async fn start_inventory_update(
         let update = create(ctx, principal, RunKind::InventoryUpdate, &new, &credentials)?;
         let mut record = render_run(principal, &update, &credentials);
         record["inventory_update"] = json!(update.id);
-        Ok((update.id, record))
+        Ok(record)
     })
-    .await?;
-    accepted(&state, reply)
+    .await
 }
 
 /// A pending run of `kind` named `name`, launched now by `principal` on this node, with
@@ -413,7 +416,8 @@ fn pending<'a>(
     }
 }
 
-/// Inserts the pending run and its activity record in one transaction.
+/// Inserts the pending run and its activity record in one transaction, in a place of this
+/// node's queue taken first, and starts it once the request's work is done.
 fn create(
     ctx: &mut Context<'_>,
     principal: &Principal,
@@ -421,8 +425,11 @@ fn create(
     new: &NewUnifiedJob<'_>,
     credentials: &[i64],
 ) -> ApiResult<UnifiedJob> {
+    let place = ctx.run_place()?;
     let now = ctx.now;
-    ctx.write(|conn| insert_run(conn, now, principal, kind, new, credentials))
+    let run = ctx.write(|conn| insert_run(conn, now, principal, kind, new, credentials))?;
+    ctx.start_when_done(run.id, place);
+    Ok(run)
 }
 
 /// Inserts the pending run and its activity record, in the caller's transaction.
@@ -451,14 +458,4 @@ fn insert_run(
         "run created"
     );
     Ok(run)
-}
-
-/// Starts the committed run and answers 202 with its record.
-fn accepted(
-    state: &web::Data<AppState>,
-    reply: crate::context::Reply<(i64, Value)>,
-) -> ApiResult<HttpResponse> {
-    let (run, reply) = reply.split::<i64, Value>();
-    acs_runner::start(state.clone().into_inner(), run);
-    Ok(reply.json(StatusCode::ACCEPTED))
 }
