@@ -12,6 +12,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use chrono::NaiveDateTime;
 use serde_json::{Value, json};
 
 use super::load::{self, Workload};
@@ -21,6 +22,9 @@ use crate::Result;
 
 /// The scenario's name for `--scenario`.
 pub const NAME: &str = "job_launch";
+/// What a launch is answered when as many runs wait as the node lets wait
+/// (`ACS_MAX_WAITING_RUNS`).
+pub const REFUSAL: u16 = 503;
 
 const JOBS_PATH: &str = "/api/v2/jobs/";
 /// Runs left and none of them ended for this long mean the runner is stuck. A bound on the
@@ -47,6 +51,11 @@ pub struct ProcessStarts {
     pub started_per_sec: f64,
     /// Runs finished per second, from the first end to the last.
     pub finished_per_sec: f64,
+    /// The most runs waiting (`pending`, launched and not yet started) at once.
+    pub most_waiting: u64,
+    /// Runs waiting at each whole second from the first launch on: the queue's depth over
+    /// time.
+    pub waiting_by_second: Vec<u64>,
 }
 
 impl ProcessStarts {
@@ -60,6 +69,8 @@ impl ProcessStarts {
             "drain_seconds": self.drain_seconds,
             "started_per_sec": self.started_per_sec,
             "finished_per_sec": self.finished_per_sec,
+            "most_waiting": self.most_waiting,
+            "waiting_by_second": self.waiting_by_second,
         })
     }
 }
@@ -119,7 +130,7 @@ pub fn prepare(addr: SocketAddr, _connections: usize) -> Result<Workload> {
 pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
     let drain_seconds = drain(addr)?;
     let mut latencies_us = Vec::new();
-    let (mut starts, mut ends) = (Vec::new(), Vec::new());
+    let (mut starts, mut ends, mut waits) = (Vec::new(), Vec::new(), Vec::new());
     let mut runs = 0;
     let mut unsuccessful = 0;
     for page in 1.. {
@@ -135,6 +146,11 @@ pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
             }
             starts.extend(timestamp(&run["started"]));
             ends.extend(timestamp(&run["finished"]));
+            // A run canceled while it waited never starts: it stopped waiting when it ended.
+            let left_the_queue = timestamp(&run["started"]).or_else(|| timestamp(&run["finished"]));
+            if let (Some(created), Some(left)) = (timestamp(&run["created"]), left_the_queue) {
+                waits.push((created, left));
+            }
             if let (Some(created), Some(started)) =
                 (timestamp(&run["created"]), timestamp(&run["started"]))
             {
@@ -147,6 +163,7 @@ pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
         }
     }
     latencies_us.sort_unstable();
+    let (most_waiting, waiting_by_second) = waiting_over_time(&waits);
     Ok(ProcessStarts {
         runs,
         unsuccessful,
@@ -155,7 +172,36 @@ pub fn settle(addr: SocketAddr) -> Result<ProcessStarts> {
         drain_seconds,
         started_per_sec: rate(&starts),
         finished_per_sec: rate(&ends),
+        most_waiting,
+        waiting_by_second,
     })
+}
+
+/// From each run's wait (launched, left the queue): the most waiting at once, and how many
+/// waited at each whole second from the first launch on.
+fn waiting_over_time(waits: &[(NaiveDateTime, NaiveDateTime)]) -> (u64, Vec<u64>) {
+    // +1 when a run is launched, -1 when it leaves the queue; a leaving sorts before a
+    // launch at the same instant.
+    let mut events: Vec<(NaiveDateTime, i64)> = waits
+        .iter()
+        .flat_map(|&(launched, left)| [(launched, 1), (left.max(launched), -1)])
+        .collect();
+    events.sort_unstable();
+    let Some(&(first, _)) = events.first() else {
+        return (0, Vec::new());
+    };
+    let (mut waiting, mut most) = (0_i64, 0_i64);
+    let mut by_second = Vec::new();
+    let mut next_sample = first;
+    for (at, change) in events {
+        while next_sample < at {
+            by_second.push(waiting.max(0).unsigned_abs());
+            next_sample += chrono::TimeDelta::seconds(1);
+        }
+        waiting += change;
+        most = most.max(waiting);
+    }
+    (most.max(0).unsigned_abs(), by_second)
 }
 
 /// Events per second from the first of `times` to the last (0 for fewer than two).
@@ -217,8 +263,8 @@ impl StallWatch {
 }
 
 /// A record's timestamp (`2026-01-02T03:04:05.678901Z`); `None` when null or malformed.
-fn timestamp(value: &Value) -> Option<chrono::NaiveDateTime> {
-    chrono::NaiveDateTime::parse_from_str(value.as_str()?, "%Y-%m-%dT%H:%M:%S%.fZ").ok()
+fn timestamp(value: &Value) -> Option<NaiveDateTime> {
+    NaiveDateTime::parse_from_str(value.as_str()?, "%Y-%m-%dT%H:%M:%S%.fZ").ok()
 }
 
 #[cfg(test)]
@@ -231,6 +277,27 @@ mod tests {
         let started = timestamp(&json!("2026-01-02T03:04:05.002600Z")).unwrap();
         assert_eq!((started - created).num_microseconds(), Some(2500));
         assert_eq!(timestamp(&Value::Null), None);
+    }
+
+    #[test]
+    fn the_queue_depth_is_counted_from_each_run_s_wait() {
+        let at = |ms: i64| {
+            timestamp(&json!("2026-01-02T03:04:05.000000Z")).unwrap()
+                + chrono::TimeDelta::milliseconds(ms)
+        };
+        // Three launched within 100 ms, started at 0.5 s, 1.5 s and 2.5 s; a fourth launched at
+        // 2 s and started at once.
+        let waits = [
+            (at(0), at(500)),
+            (at(50), at(1500)),
+            (at(100), at(2500)),
+            (at(2000), at(2000)),
+        ];
+        let (most, by_second) = waiting_over_time(&waits);
+        assert_eq!(most, 3);
+        // At 0 s, 1 s and 2 s, counting what happened at that instant.
+        assert_eq!(by_second, [1, 2, 1]);
+        assert_eq!(waiting_over_time(&[]), (0, Vec::new()));
     }
 
     #[test]

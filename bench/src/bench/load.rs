@@ -42,8 +42,11 @@ pub struct Measurement {
     duration: Duration,
     /// Every exchange of the window, errors included.
     requests: u64,
-    /// Non-2xx responses plus exchanges the connection failed in.
+    /// Non-2xx responses plus exchanges the connection failed in, refusals excepted.
     pub errors: u64,
+    /// Answers of the refusal the scenario expects when the server is full by design (a
+    /// launch beyond the waiting runs: 503): neither speed nor errors.
+    pub refused: u64,
     p50_ms: f64,
     p99_ms: f64,
     /// Every latency of the window in µs, ascending, where the generator gave them (the
@@ -58,6 +61,7 @@ impl Measurement {
             duration,
             requests: sorted_us.len() as u64,
             errors,
+            refused: 0,
             p50_ms: percentile_ms(&sorted_us, 0.50),
             p99_ms: percentile_ms(&sorted_us, 0.99),
             sorted_us,
@@ -75,9 +79,19 @@ impl Measurement {
             duration,
             requests,
             errors,
+            refused: 0,
             p50_ms,
             p99_ms,
             sorted_us: Vec::new(),
+        }
+    }
+
+    /// The same window with `refused` of its errors counted as refusals instead.
+    pub fn with_refused(self, refused: u64) -> Self {
+        Measurement {
+            errors: self.errors.saturating_sub(refused),
+            refused,
+            ..self
         }
     }
 
@@ -110,12 +124,17 @@ impl Measurement {
         let worst = |percentile: fn(&Measurement) -> f64| {
             windows.iter().map(percentile).max_by(f64::total_cmp)
         };
-        Some(Measurement::summarised(
-            windows.iter().map(|window| window.duration).sum(),
-            windows.iter().map(|window| window.requests).sum(),
-            windows.iter().map(|window| window.errors).sum(),
-            (worst(Measurement::p50_ms)?, worst(Measurement::p99_ms)?),
-        ))
+        let errors: u64 = windows.iter().map(|window| window.errors).sum();
+        let refused: u64 = windows.iter().map(|window| window.refused).sum();
+        Some(
+            Measurement::summarised(
+                windows.iter().map(|window| window.duration).sum(),
+                windows.iter().map(|window| window.requests).sum(),
+                errors + refused,
+                (worst(Measurement::p50_ms)?, worst(Measurement::p99_ms)?),
+            )
+            .with_refused(refused),
+        )
     }
 
     /// Every exchange, errors included.
@@ -123,9 +142,10 @@ impl Measurement {
         self.requests
     }
 
-    /// Expected answers per second: an error is never counted as speed.
+    /// Expected answers per second: neither an error nor a refusal is counted as speed.
     pub fn requests_per_sec(&self) -> f64 {
-        self.requests.saturating_sub(self.errors) as f64 / self.duration.as_secs_f64()
+        let answered = self.requests.saturating_sub(self.errors + self.refused);
+        answered as f64 / self.duration.as_secs_f64()
     }
 
     /// The median latency, in milliseconds.
@@ -831,6 +851,18 @@ HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
         assert_eq!(worst.requests_per_sec(), 100.0);
         assert_eq!((worst.p50_ms(), worst.p99_ms()), (0.5, 40.0));
         assert!(Measurement::worst_of(&[]).is_none());
+    }
+
+    #[test]
+    fn refusals_are_neither_speed_nor_errors() {
+        let second = Duration::from_secs(1);
+        // 100 exchanges, 30 non-2xx of which 25 were the expected refusal.
+        let window = || Measurement::summarised(second, 100, 30, (0.3, 1.0)).with_refused(25);
+        assert_eq!((window().errors, window().refused), (5, 25));
+        assert_eq!(window().requests_per_sec(), 70.0);
+        let both = Measurement::worst_of(&[window(), window()]).unwrap();
+        assert_eq!((both.errors, both.refused), (10, 50));
+        assert_eq!(both.requests_per_sec(), 70.0);
     }
 
     #[test]

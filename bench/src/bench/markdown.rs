@@ -239,13 +239,16 @@ fn job_runs(text: &mut String, row: &Row) {
     };
     let _ = writeln!(
         text,
-        "\n`{}`: {} runs launched (warm-up included), {outcome}. The row's rate is of \
-         launches accepted into the queue; runs **started** {:.1} per second and **finished** \
+        "\n`{}`: {} runs launched (warm-up included), {outcome}; {} launches refused (503: as \
+         many runs waiting as the node lets wait). The row's rate is of launches accepted into \
+         the queue; at most {} runs waited at once; runs **started** {:.1} per second and **finished** \
          {:.1} per second (each run's `started` and `finished`, first to last); from launch to \
          the start of the process p50 {:.1} ms, p99 {:.1} ms (each run's `created` to its \
          `started`); the last ended {:.1} s after the load stopped.",
         row.scenario,
         thousands(runs.runs as f64),
+        thousands(row.refused as f64),
+        thousands(runs.most_waiting as f64),
         runs.started_per_sec,
         runs.finished_per_sec,
         runs.p50_ms,

@@ -258,7 +258,7 @@ fn measure_baseline(pace: Pace) -> Result<(Row, Row)> {
     eprintln!("bench: baseline (bare actix-web), with wrk and with the bench's generator");
     let server = baseline::start()?;
     let request = Workload::repeat(load::request("GET", server.addr, ME_PATH, &[], b""));
-    let by_wrk = wrk::run(pace.load(server.addr), &request)
+    let by_wrk = wrk::run(pace.load(server.addr), &request, None)
         .map_err(|error| format!("baseline with wrk: {error}"))?;
     let rps = by_wrk.requests_per_sec();
     if rps == 0.0 {

@@ -13,6 +13,9 @@ pub struct Row {
     pub p50_ms: f64,
     pub p99_ms: f64,
     pub errors: u64,
+    /// Answers of the refusal the scenario expects when the server is full by design; not in
+    /// `requests_per_sec`, and no error.
+    pub refused: u64,
     /// Requests per second as a percentage of the baseline's.
     pub baseline_percent: f64,
     /// The bare handler's rate in the windows alternating with this row's, which
@@ -35,6 +38,7 @@ impl Row {
             p50_ms: measured.p50_ms(),
             p99_ms: measured.p99_ms(),
             errors: measured.errors,
+            refused: measured.refused,
             baseline_percent: 100.0 * requests_per_sec / baseline_rps,
             baseline_rps: None,
             peak_mib: None,
@@ -58,6 +62,7 @@ impl Row {
             "p50_ms": self.p50_ms,
             "p99_ms": self.p99_ms,
             "errors": self.errors,
+            "refused": self.refused,
             "baseline_percent": self.baseline_percent,
             "baseline_beside_requests_per_sec": self.baseline_rps,
             "server_peak_rss_mib": self.peak_mib,

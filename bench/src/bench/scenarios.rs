@@ -30,6 +30,9 @@ pub struct Scenario {
     pub settle: Option<fn(SocketAddr) -> Result<ProcessStarts>>,
     /// Other load sent beside this one's, in each of its windows.
     pub beside: Option<fn(SocketAddr) -> Result<logins::Logins>>,
+    /// The status the server answers by design when full (a launch beyond the runs a node
+    /// lets wait: 503): counted apart, neither speed nor an error.
+    pub refusal: Option<u16>,
 }
 
 /// Measured in this order, each after the previous on the same server.
@@ -39,72 +42,84 @@ pub const SCENARIOS: &[Scenario] = &[
         prepare: basic,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "session",
         prepare: session,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "bearer",
         prepare: bearer,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "cold_bearer",
         prepare: cold_bearer,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "bearer_under_logins",
         prepare: bearer,
         settle: None,
         beside: Some(logins::start),
+        refusal: None,
     },
     Scenario {
         name: "team_bearer",
         prepare: team_bearer,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "token_list",
         prepare: token_list,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "template_list",
         prepare: template_list,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "token_issue",
         prepare: token_issue,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "password_grant",
         prepare: password_grant,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: "refresh_grant",
         prepare: refresh_grant,
         settle: None,
         beside: None,
+        refusal: None,
     },
     Scenario {
         name: launch::NAME,
         prepare: launch::prepare,
         settle: Some(launch::settle),
         beside: None,
+        refusal: Some(launch::REFUSAL),
     },
 ];
 

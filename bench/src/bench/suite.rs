@@ -196,7 +196,7 @@ pub fn measure(server: &Server, scenario: &Scenario, pace: Pace) -> Result<Row> 
             workload = prepare()?;
         }
         bare_windows.push(
-            super::wrk::run(window.load(bare.addr), &bare_request)
+            super::wrk::run(window.load(bare.addr), &bare_request, None)
                 .map_err(|error| format!("baseline beside {}: {error}", scenario.name))?,
         );
         let beside = scenario
@@ -204,7 +204,7 @@ pub fn measure(server: &Server, scenario: &Scenario, pace: Pace) -> Result<Row> 
             .map(|start| start(server.addr))
             .transpose()?;
         windows.push(
-            super::wrk::run(window.load(server.addr), &workload)
+            super::wrk::run(window.load(server.addr), &workload, scenario.refusal)
                 .map_err(|error| format!("{}: {error}", scenario.name))?,
         );
         if let Some(beside) = beside {

@@ -20,22 +20,40 @@ const TIMEOUT: &str = "10s";
 /// The summary line the script's `done()` prints.
 const SUMMARY: &str = "ACS-WRK ";
 
-/// Applies `load` (a closed loop: `load.rate` must be `None`) with `workload` and measures it.
+/// Applies `load` (a closed loop: `load.rate` must be `None`) with `workload` and measures it;
+/// answers of status `refusal`, when given, are counted apart (see [`Measurement::refused`]).
 /// A chained workload (single-use credentials) has no separate warm-up: its first requests
 /// can be sent once only.
-pub fn run(load: Load, workload: &Workload) -> Result<Measurement> {
+pub fn run(load: Load, workload: &Workload, refusal: Option<u16>) -> Result<Measurement> {
     if load.rate.is_some() {
         return Err("wrk runs closed loops only".into());
     }
-    let script = ScriptFile::write(&script(workload))?;
+    let script = ScriptFile::write(&script(workload, refusal))?;
     let chained = matches!(workload, Workload::Chain { .. });
     if !load.warmup.is_zero() && !chained {
         drive(&load, &script, load.warmup)?;
     }
-    let (duration, requests, errors, latencies) = drive(&load, &script, load.duration)?;
+    let summary = drive(&load, &script, load.duration)?;
     Ok(Measurement::summarised(
-        duration, requests, errors, latencies,
-    ))
+        summary.duration,
+        summary.requests,
+        summary.errors,
+        summary.latencies,
+    )
+    .with_refused(summary.refused))
+}
+
+/// What the script's `done()` printed.
+#[derive(Debug, PartialEq)]
+struct Summary {
+    duration: Duration,
+    requests: u64,
+    /// Socket errors and non-2xx/3xx answers, refusals included.
+    errors: u64,
+    /// Answers of the refusal status.
+    refused: u64,
+    /// p50 and p99, in milliseconds.
+    latencies: (f64, f64),
 }
 
 /// First requests a chained workload needs beyond one per connection: wrk calls `request()`
@@ -50,11 +68,7 @@ fn threads(load: &Load) -> usize {
 }
 
 /// One wrk run of `duration` (whole seconds, at least one); its summary.
-fn drive(
-    load: &Load,
-    script: &ScriptFile,
-    duration: Duration,
-) -> Result<(Duration, u64, u64, (f64, f64))> {
+fn drive(load: &Load, script: &ScriptFile, duration: Duration) -> Result<Summary> {
     let seconds = duration.as_secs().max(1);
     let threads = threads(load);
     let output = Command::new(PROGRAM)
@@ -87,22 +101,23 @@ fn drive(
     parse_summary(&stdout).ok_or_else(|| format!("{PROGRAM} printed no summary: {stdout}").into())
 }
 
-/// `(duration, requests, errors, (p50 ms, p99 ms))` from the script's summary line.
-fn parse_summary(stdout: &str) -> Option<(Duration, u64, u64, (f64, f64))> {
+/// The script's summary line.
+fn parse_summary(stdout: &str) -> Option<Summary> {
     let line = stdout.lines().find_map(|line| line.strip_prefix(SUMMARY))?;
     let fields: Vec<&str> = line.split_whitespace().collect();
-    let [requests, duration_us, errors, p50_us, p99_us] = fields.as_slice() else {
+    let [requests, duration_us, errors, p50_us, p99_us, refused] = fields.as_slice() else {
         return None;
     };
-    Some((
-        Duration::from_micros(duration_us.parse().ok()?),
-        requests.parse().ok()?,
-        errors.parse().ok()?,
-        (
+    Some(Summary {
+        duration: Duration::from_micros(duration_us.parse().ok()?),
+        requests: requests.parse().ok()?,
+        errors: errors.parse().ok()?,
+        refused: refused.parse().ok()?,
+        latencies: (
             p50_us.parse::<f64>().ok()? / 1000.0,
             p99_us.parse::<f64>().ok()? / 1000.0,
         ),
-    ))
+    })
 }
 
 /// `bytes` as a Lua string literal (every byte outside plain printable ASCII escaped, so line
@@ -125,8 +140,10 @@ fn lua_string(bytes: &[u8]) -> String {
 /// turn from a start of each thread's own (`cycle`), or each response's credential in the
 /// template (`chain`: each thread starts with its share of the first requests). `done()`
 /// prints the summary: requests, duration in µs, errors (socket errors and non-2xx/3xx
-/// answers), median and 99th percentile latency in µs.
-fn script(workload: &Workload) -> String {
+/// answers), median and 99th percentile latency in µs, and the answers of status `refusal`
+/// (each thread counts its own; wrk reads bodies only where a `response()` is defined, so
+/// only a chain or a refusal defines one).
+fn script(workload: &Workload, refusal: Option<u16>) -> String {
     let (mode, requests, template) = match workload {
         Workload::Repeat(request) => ("repeat", vec![request.to_vec()], None),
         Workload::Cycle(requests) => ("cycle", requests.to_vec(), None),
@@ -149,10 +166,12 @@ fn script(workload: &Workload) -> String {
 local drawn_format, drawn_count = {}, {drawn_count}
 math.randomseed(os.time())
 local requests = {{ {} }}
-local counter = 0
+local counter, threads = 0, {{}}
+refused = 0
 function setup(thread)
   thread:set("id", counter)
   counter = counter + 1
+  threads[#threads + 1] = thread
 end
 local queue, at, last = {{}}, 1, requests[1]
 function init(args)
@@ -177,31 +196,47 @@ function request()
   return last
 end
 function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("{SUMMARY}%d %d %d %.1f %.1f\n", summary.requests, summary.duration,
+  local e, refusals = summary.errors, 0
+  for _, thread in ipairs(threads) do refusals = refusals + (thread:get("refused") or 0) end
+  io.write(string.format("{SUMMARY}%d %d %d %.1f %.1f %d\n", summary.requests, summary.duration,
     e.connect + e.read + e.write + e.status + e.timeout,
-    latency:percentile(50), latency:percentile(99)))
+    latency:percentile(50), latency:percentile(99), refusals))
 end
 "#,
         lua_string(drawn_format.as_bytes()),
         list.join(",\n  ")
     );
-    if let Some(ChainTemplate {
-        request,
-        placeholder,
-        field,
-    }) = template
-    {
-        // Only a chain defines `response`: with it, wrk reads every body.
-        let _ = write!(
-            lua,
-            r#"local template, placeholder = {}, "{placeholder}"
-local failures = 0
+    if template.is_none() && refusal.is_none() {
+        return lua;
+    }
+    // With a `response`, wrk reads every body: only a chain or a refusal defines one.
+    let _ = write!(
+        lua,
+        r#"local refusal, failures = {}, 0
 function response(status, headers, body)
-  if status ~= 200 and failures < 3 then
+  if status == refusal then
+    refused = refused + 1
+    return
+  end
+  if (status < 200 or status > 299) and failures < 3 then
     failures = failures + 1
     io.write("ACS-WRK-FAILED " .. status .. " " .. (body or ""):sub(1, 200) .. "\n")
   end
+  follow(body)
+end
+"#,
+        refusal.map_or(-1, i32::from)
+    );
+    match template {
+        Some(ChainTemplate {
+            request,
+            placeholder,
+            field,
+        }) => {
+            let _ = write!(
+                lua,
+                r#"local template, placeholder = {}, "{placeholder}"
+function follow(body)
   local credential = body and body:match('"{field}"%s*:%s*"([^"]+)"')
   if credential and #credential == #placeholder then
     local next_request = template:gsub(placeholder, credential, 1)
@@ -209,8 +244,10 @@ function response(status, headers, body)
   end
 end
 "#,
-            lua_string(request)
-        );
+                lua_string(request)
+            );
+        }
+        None => lua.push_str("function follow(body) end\n"),
     }
     lua
 }
@@ -252,11 +289,17 @@ mod tests {
 
     #[test]
     fn the_summary_line_is_read_among_wrk_s_own_output() {
-        let stdout = "Running 1s test @ http://127.0.0.1:1/\n  2 threads\nACS-WRK 1500 1002000 3 120.0 2500.5\n";
-        let (duration, requests, errors, (p50, p99)) = parse_summary(stdout).expect("summary");
-        assert_eq!(duration, Duration::from_micros(1_002_000));
-        assert_eq!((requests, errors), (1500, 3));
-        assert_eq!((p50, p99), (0.12, 2.5005));
+        let stdout = "Running 1s test @ http://127.0.0.1:1/\n  2 threads\nACS-WRK 1500 1002000 3 120.0 2500.5 2\n";
+        assert_eq!(
+            parse_summary(stdout),
+            Some(Summary {
+                duration: Duration::from_micros(1_002_000),
+                requests: 1500,
+                errors: 3,
+                refused: 2,
+                latencies: (0.12, 2.5005),
+            })
+        );
         assert!(parse_summary("no summary").is_none());
     }
 
@@ -274,7 +317,7 @@ mod tests {
             super::super::dataset::cold_token(7),
             "benchCold0000000000000000000000000000000007"
         );
-        let lua = script(&Workload::Drawn(drawn));
+        let lua = script(&Workload::Drawn(drawn), None);
         assert!(
             lua.contains(r#"local drawn_format, drawn_count = "benchCold%034d", 100000"#),
             "{lua}"
@@ -283,9 +326,19 @@ mod tests {
     }
 
     #[test]
-    fn only_a_chain_reads_bodies() {
-        let repeat = script(&Workload::repeat(b"GET / HTTP/1.1\r\n\r\n".to_vec()));
+    fn only_a_chain_or_a_refusal_reads_bodies() {
+        let request = || Workload::repeat(b"GET / HTTP/1.1\r\n\r\n".to_vec());
+        let repeat = script(&request(), None);
         assert!(repeat.contains(r#"local mode = "repeat""#));
         assert!(!repeat.contains("function response"));
+        let refusable = script(&request(), Some(503));
+        assert!(
+            refusable.contains("local refusal, failures = 503, 0"),
+            "{refusable}"
+        );
+        assert!(
+            refusable.contains("function follow(body) end"),
+            "{refusable}"
+        );
     }
 }

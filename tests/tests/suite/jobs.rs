@@ -485,6 +485,13 @@ fn a_launch_beyond_the_waiting_limit_is_refused_with_nothing_written(backend: Ba
     let first = launch(&admin, template, json!({}));
     wait_until_running(&admin, &first);
     let second = launch(&admin, template, json!({}));
+    let metrics = admin.get("/api/v2/metrics/").call().expect(200).body;
+    for line in [
+        "acs_runs{state=\"executing\"} 1",
+        "acs_runs{state=\"waiting\"} 1",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in {metrics}");
+    }
     let jobs_before = admin.get_json("/api/v2/jobs/")["count"].clone();
     let activity_before = admin.get_json("/api/v2/activity_stream/")["count"].clone();
     let refused = admin

@@ -7,7 +7,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::metrics::REQUESTS;
 use crate::state::AppState;
 
-/// Request counters of this process, its connection pool, and row counts of the database.
+/// Request counters of this process, its connection pool and runs, and row counts of the
+/// database.
 pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let reply = run(&state, &req, |ctx| {
         let principal = ctx.require_user()?;
@@ -54,6 +55,11 @@ pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<
             "acs_db_pool_connections{{state=\"in_use\"}} {}",
             pool.connections.saturating_sub(pool.idle_connections)
         ));
+        let (executing, waiting) = ctx.state.runs.load();
+        line("# HELP acs_runs Runs of this node: executing, and waiting for a place.".into());
+        line("# TYPE acs_runs gauge".into());
+        line(format!("acs_runs{{state=\"executing\"}} {executing}"));
+        line(format!("acs_runs{{state=\"waiting\"}} {waiting}"));
         line("# HELP acs_users Users in the database.".into());
         line("# TYPE acs_users gauge".into());
         line(format!("acs_users {}", counts.users));

@@ -316,7 +316,9 @@ fn describe_status(code: u16) -> &'static str {
         415 => "Unsupported media type",
         429 => "Too many failed attempts; retry later",
         502 => "An upstream identity provider failed",
-        503 => "The database is unavailable; retry later",
+        503 => {
+            "Busy (the database, password checks, or, for a launch, the run queue); retry after Retry-After"
+        }
         _ => "Other",
     }
 }
