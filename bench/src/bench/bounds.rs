@@ -67,7 +67,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "job_launch",
-        "The launch's write transaction (the run and its activity-stream entry), then, in the background, at most `ACS_MAX_CONCURRENT_RUNS` runs at once, the others waiting `pending` in the node's queue: each run's private directory, its copy of the project and its inventory file, the start recorded, the process spawned inside its bwrap sandbox (started by its path, posix_spawn rather than fork), its end recorded. bwrap's mount namespace set-up and setpriv are most of a run's cost. The rate is of launches accepted; the runs' own starts are in the line below the table. The queue holds only ids, so the server's memory does not grow with a flood.",
+        "The launch's write transaction (the run and its activity-stream entry), then, in the background, at most `ACS_MAX_CONCURRENT_RUNS` runs at once, the others waiting `pending` in the node's queue: each run's private directory, its copy of the project and its inventory file, the start recorded, the process spawned inside its bwrap sandbox (started by its path, posix_spawn rather than fork), its end recorded. bwrap's mount namespace set-up and setpriv are most of a run's cost. The rate is of launches accepted; the runs' own starts are in the line below the table. At most `ACS_MAX_WAITING_RUNS` runs wait (by default a hundred per concurrent run); a launch beyond is refused (503) with nothing written, so under a flood launches are accepted as fast as runs start, and a run waits at most that queue's length of starts. The queue holds only ids, so the server's memory does not grow with a flood.",
     ),
     (
         "injection_plan",

@@ -241,7 +241,7 @@ fn job_runs(text: &mut String, row: &Row) {
         text,
         "\n`{}`: {} runs launched (warm-up included), {outcome}; {} launches refused (503: as \
          many runs waiting as the node lets wait). The row's rate is of launches accepted into \
-         the queue; at most {} runs waited at once; runs **started** {:.1} per second and **finished** \
+         the queue; at most {} runs were launched and not yet started at once (waiting, or being prepared); runs **started** {:.1} per second and **finished** \
          {:.1} per second (each run's `started` and `finished`, first to last); from launch to \
          the start of the process p50 {:.1} ms, p99 {:.1} ms (each run's `created` to its \
          `started`); the last ended {:.1} s after the load stopped.",

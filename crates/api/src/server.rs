@@ -38,6 +38,12 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         if applied > 0 {
             tracing::info!(applied, "database migrations applied");
         }
+        if !conn.plans_are_stable()? {
+            tracing::warn!(
+                "SQLite was built without SQLITE_ENABLE_QPSG (LIBSQLITE3_FLAGS): once the \
+                 database has statistics, every lookup is recompiled for its values"
+            );
+        }
         bootstrap::seed_settings(&mut conn, &config.setting_overrides, &keys.cipher(), &rng)?;
         bootstrap::first_superuser(&mut conn, &config, &rng)?;
         bootstrap::managed_credential_types(&mut conn)?;

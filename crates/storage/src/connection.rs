@@ -29,6 +29,26 @@ impl std::fmt::Debug for DbConnection {
     }
 }
 
+impl DbConnection {
+    /// Whether a cached statement keeps its plan whatever values are bound to it: on SQLite,
+    /// whether the library was built with `SQLITE_ENABLE_QPSG` (this workspace's
+    /// `.cargo/config.toml` sets it). Without it, once the database has statistics (ANALYZE,
+    /// `PRAGMA optimize`), SQLite recompiles a statement each time a value compared with an
+    /// indexed column changes, several times the cost of the lookup itself. PostgreSQL
+    /// chooses generic plans by its own rules: always true there.
+    pub fn plans_are_stable(&mut self) -> StorageResult<bool> {
+        match self {
+            DbConnection::Postgres(_) => Ok(true),
+            DbConnection::Sqlite(conn) => {
+                Ok(diesel::select(diesel::dsl::sql::<diesel::sql_types::Bool>(
+                    "sqlite_compileoption_used('ENABLE_QPSG')",
+                ))
+                .get_result(conn)?)
+            }
+        }
+    }
+}
+
 /// Runs the same diesel code on the concrete connection of either backend.
 ///
 /// `MultiConnection` serialises a query's SQL again on every execution, even when the
@@ -365,5 +385,19 @@ impl Pool {
 impl std::fmt::Debug for Manager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("Manager").field(&self.database).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use diesel::connection::SimpleConnection;
+
+    /// The build keeps plans stable: a lookup by a token's digest is not recompiled for each
+    /// digest once the database has statistics (see [`super::DbConnection::plans_are_stable`]).
+    #[test]
+    fn sqlite_keeps_a_statement_s_plan_whatever_is_bound() {
+        let mut conn = crate::test_support::seeded();
+        conn.batch_execute("ANALYZE").expect("statistics");
+        assert!(conn.plans_are_stable().expect("the compile options"));
     }
 }
