@@ -59,7 +59,15 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "cold_bearer",
-        "Bearer with one of 100 000 tokens drawn at random for each request, ten times what the principal cache holds (it lets its least recently used entry go): most requests miss it, so each reads its token's row by the digest's unique index, the user's row and roles, and builds and stores the principal, on the blocking pool when no connection is idle. What it costs beside `bearer` is that miss.",
+        "Bearer with one of 100 000 tokens drawn at random for each request, ten times what the principal cache holds (it lets its least recently used entry go): most requests miss it, so each reads its token's row by the digest's unique index, the user's row and roles, and builds and stores the principal, on the blocking pool when no connection is idle. What it costs beside `bearer` is that miss. SQLite is built with `SQLITE_ENABLE_QPSG`, so a cached lookup keeps its plan whatever digest is bound: without it, on a database with statistics (the seeded one has them, as one on which `ANALYZE` or `PRAGMA optimize` ran), SQLite recompiled the lookup for every digest, which a profile put at most of a miss's time.",
+    ),
+    (
+        "cold_session",
+        "session with one of 100 000 sessions drawn at random for each request, as cold_bearer: most requests miss the principal cache and read their session's row by its digest's unique index, then the user's row and roles. The sessions were seeded expiring later than a request re-arms them to, so no request writes: this is a returning session's read, not its re-arming.",
+    ),
+    (
+        "cold_basic",
+        "HTTP Basic with one of 10 000 users drawn at random for each request, each a whole PBKDF2 verification at the reference's cost (the password cache has seen almost none of them), computed on the `ACS_PASSWORD_VERIFIERS` threads at a lower priority; checks beyond `ACS_PASSWORD_QUEUE` are answered 503 at once and counted as the row's refusals. The rate is what Basic costs when its password cache is cold: about one verification per hashing thread per PBKDF2 time, whatever the rest of the server could do.",
     ),
     (
         "bearer_under_logins",

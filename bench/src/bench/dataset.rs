@@ -46,6 +46,13 @@ pub const COLD_TOKEN_PREFIX: &str = "benchCold";
 /// See [`COLD_TOKEN_PREFIX`].
 pub const COLD_TOKEN_DIGITS: usize = 34;
 
+/// Sessions of the cold_session row, drawn at random for each request: as many as the cold
+/// tokens, ten times what the principal cache holds. Owned by the cold tokens' owner.
+pub const COLD_SESSIONS: u64 = 100_000;
+/// The cookie value of cold session `n` (1 to [`COLD_SESSIONS`]): this prefix and `n`
+/// zero-padded to [`COLD_TOKEN_DIGITS`].
+pub const COLD_SESSION_PREFIX: &str = "benchSess";
+
 /// Users who have never logged in, for the row of first-time logins beside bearer: more than
 /// a row's logins can use up.
 pub const LOGIN_USERS: u64 = 5_000;
@@ -54,6 +61,11 @@ pub const FIRST_LOGIN_USER_ID: u64 = 3;
 /// Their password, hashed once at the reference's cost (PBKDF2, 600 000 rounds) and stored
 /// for each: no two share a cache entry, so each first login costs a whole verification.
 pub const LOGIN_PASSWORD: &str = "first-login-password";
+/// Users of the cold_basic row (`basic<id>`, with [`LOGIN_PASSWORD`]), each request one of
+/// them drawn at random: as many as the password cache holds, and more than a row can verify.
+pub const COLD_BASIC_USERS: u64 = 10_000;
+/// Their first id, after the login users.
+pub const FIRST_COLD_BASIC_USER_ID: u64 = FIRST_LOGIN_USER_ID + LOGIN_USERS;
 
 /// What a seeded database holds besides what the server creates (its admin).
 #[derive(Debug, Clone, Copy)]
@@ -110,10 +122,17 @@ pub fn cold_token(n: u64) -> String {
     format!("{COLD_TOKEN_PREFIX}{n:0COLD_TOKEN_DIGITS$}")
 }
 
+/// The cookie value of cold session `n`, as wrk's script writes it.
+pub fn cold_session(n: u64) -> String {
+    format!("{COLD_SESSION_PREFIX}{n:0COLD_TOKEN_DIGITS$}")
+}
+
 /// Adds to `database` (seeded by [`seed`] with the list user only, no server on it yet) a
-/// user owning the [`COLD_TOKENS`] tokens whose texts the cold rows draw from. Their
-/// digests are computed here, a thousand rows a statement.
-pub fn seed_cold_tokens(database: &Database) -> Result<()> {
+/// user owning the [`COLD_TOKENS`] tokens and the [`COLD_SESSIONS`] sessions whose texts the
+/// cold rows draw from. Their digests are computed here, a thousand rows a statement. The
+/// sessions expire a day after the seeding, later than a request re-arms them to (the
+/// session's idle time, 30 minutes): the row measures a session's read, not its re-arming.
+pub fn seed_cold_credentials(database: &Database) -> Result<()> {
     let mut conn = database.connect()?;
     let sql = Sql::for_connection(&conn);
     let now = sql.timestamp(&sql.now);
@@ -144,8 +163,26 @@ pub fn seed_cold_tokens(database: &Database) -> Result<()> {
             rows.join(",")
         ));
     }
+    let session_expires = sql.days_before_now("0", 86_400);
+    let numbers: Vec<u64> = (1..=COLD_SESSIONS).collect();
+    for chunk in numbers.chunks(1_000) {
+        let rows: Vec<String> = chunk
+            .iter()
+            .map(|n| {
+                let digest = acs_oauth2::PlainSecret::new(cold_session(*n)).digest();
+                format!(
+                    "({n}, {}, {COLD_USER_ID}, {now}, {session_expires})",
+                    sql.blob(digest.as_bytes())
+                )
+            })
+            .collect();
+        statements.push_str(&format!(
+            "INSERT INTO sessions (id, digest, user_id, created, expires) VALUES {};\n",
+            rows.join(",")
+        ));
+    }
     if sql.postgres {
-        for table in ["users", "access_tokens"] {
+        for table in ["users", "access_tokens", "sessions"] {
             statements.push_str(&format!(
                 "SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}));\n"
             ));
@@ -154,7 +191,7 @@ pub fn seed_cold_tokens(database: &Database) -> Result<()> {
     statements.push_str("COMMIT;\n");
     conn.batch_execute(&statements)?;
     conn.batch_execute(if sql.postgres {
-        "VACUUM ANALYZE access_tokens"
+        "VACUUM ANALYZE access_tokens, sessions"
     } else {
         "ANALYZE"
     })?;
@@ -162,7 +199,8 @@ pub fn seed_cold_tokens(database: &Database) -> Result<()> {
 }
 
 /// Adds to `database` the [`LOGIN_USERS`] users `login<id>` whose first logins the row of
-/// logins beside bearer sends.
+/// logins beside bearer sends, and the [`COLD_BASIC_USERS`] users `basic<id>` of the
+/// cold_basic row.
 pub fn seed_login_users(database: &Database) -> Result<()> {
     let mut conn = database.connect()?;
     let sql = Sql::for_connection(&conn);
@@ -175,6 +213,12 @@ pub fn seed_login_users(database: &Database) -> Result<()> {
         FIRST_LOGIN_USER_ID + LOGIN_USERS - 1,
         "INSERT INTO users (id, username, password, email, created, modified)",
         &format!("i, 'login' || i, '{hash}', 'login' || i || '@example.com', {now}, {now}"),
+    ));
+    statements.push_str(&sql.series(
+        FIRST_COLD_BASIC_USER_ID,
+        FIRST_COLD_BASIC_USER_ID + COLD_BASIC_USERS - 1,
+        "INSERT INTO users (id, username, password, email, created, modified)",
+        &format!("i, 'basic' || i, '{hash}', 'basic' || i || '@example.com', {now}, {now}"),
     ));
     if sql.postgres {
         statements.push_str(

@@ -230,6 +230,9 @@ pub enum Workload {
     /// from 1 to `count` (`prefix` and `n` zero-padded to `digits`), then `after`. Never for
     /// the bench's own generator.
     Drawn(Drawn),
+    /// For each request one of these drawn at random (credentials that cannot be built by
+    /// formatting a number: Basic's base64). Never empty; never for the bench's own generator.
+    Shuffled(Arc<[Vec<u8>]>),
 }
 
 /// See [`Workload::Drawn`].
@@ -250,6 +253,7 @@ impl std::fmt::Debug for Workload {
             Workload::Chain { first, .. } => write!(f, "Chain({} chains)", first.len()),
             Workload::Cycle(requests) => write!(f, "Cycle({} requests)", requests.len()),
             Workload::Drawn(drawn) => write!(f, "Drawn(one of {})", drawn.count),
+            Workload::Shuffled(requests) => write!(f, "Shuffled(one of {})", requests.len()),
         }
     }
 }
@@ -275,7 +279,7 @@ impl Workload {
     /// sends.
     fn for_connection(&self, index: usize) -> Option<Requests> {
         Some(match self {
-            Workload::Drawn(_) => return None,
+            Workload::Drawn(_) | Workload::Shuffled(_) => return None,
             Workload::Repeat(request) => Requests::new(request.to_vec(), Next::Same),
             Workload::Chain { first, next, .. } => Requests::new(
                 first[index % first.len().max(1)].clone(),

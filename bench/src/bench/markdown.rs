@@ -28,7 +28,9 @@ pub fn render(report: &Report) -> String {
              run. Each closed-loop row is measured in three windows, each followed by one of \
              the bare handler under the same load; its percentage is of those windows \
              (\"baseline beside\"), its percentiles the worst window's, and its rate counts \
-             the expected answers only (any other fails the row).\n\n",
+             the expected answers only (any other fails the row; a row whose server refuses by \
+             design when full, 503 with `Retry-After`, shows those refusals beside its errors \
+             and counts them neither as speed nor as errors).\n\n",
             super::baseline::workers(),
             thousands(baseline.requests_per_sec),
             baseline.p50_ms,
@@ -219,11 +221,17 @@ fn rows_table(text: &mut String, baseline: Option<&Row>, rows: &[Row]) {
 }
 
 /// A row's errors, flagged: a scenario with errors measured something other than its name.
+/// The refusals it expects (503 by design) follow, neither errors nor in its rate.
 fn errors(row: &Row) -> String {
-    if row.errors == 0 {
+    let errors = if row.errors == 0 {
         "0".to_owned()
     } else {
         format!("{} of {} !", row.errors, row.requests)
+    };
+    if row.refused == 0 {
+        errors
+    } else {
+        format!("{errors} ({} refused)", thousands(row.refused as f64))
     }
 }
 

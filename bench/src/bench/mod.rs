@@ -59,7 +59,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
     postgres_url: String,
     /// Run only these scenarios (repeatable; all when absent): basic, session, bearer,
-    /// cold_bearer, bearer_under_logins, team_bearer, token_list, template_list, token_issue,
+    /// cold_bearer, cold_session, cold_basic, bearer_under_logins, team_bearer, token_list, template_list, token_issue,
     /// password_grant, refresh_grant, job_launch (HTTP, each beside the baseline), scale (bearer and token_list on 1 000 and on --tokens tokens),
     /// token_housekeeping (the management commands on a seeded database), key_rotation
     /// (rotate_secret_key on 100 000 credentials) and injection_plan

@@ -9,8 +9,9 @@ use base64::prelude::BASE64_STANDARD;
 
 use super::ME_PATH;
 use super::dataset::{
-    COLD_TOKEN_DIGITS, COLD_TOKEN_PREFIX, COLD_TOKENS, LIST_TOKENS, LIST_USER_TEMPLATES,
-    LIST_USER_TOKEN,
+    COLD_BASIC_USERS, COLD_SESSION_PREFIX, COLD_SESSIONS, COLD_TOKEN_DIGITS, COLD_TOKEN_PREFIX,
+    COLD_TOKENS, FIRST_COLD_BASIC_USER_ID, LIST_TOKENS, LIST_USER_TEMPLATES, LIST_USER_TOKEN,
+    LOGIN_PASSWORD,
 };
 use super::launch::{self, ProcessStarts};
 use super::load::{self, Drawn, Reply, Workload};
@@ -64,6 +65,20 @@ pub const SCENARIOS: &[Scenario] = &[
         settle: None,
         beside: None,
         refusal: None,
+    },
+    Scenario {
+        name: "cold_session",
+        prepare: cold_session,
+        settle: None,
+        beside: None,
+        refusal: None,
+    },
+    Scenario {
+        name: "cold_basic",
+        prepare: cold_basic,
+        settle: None,
+        beside: None,
+        refusal: Some(503),
     },
     Scenario {
         name: "bearer_under_logins",
@@ -227,15 +242,59 @@ fn cold_bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
         &[("Authorization", &format!("Bearer {marker}"))],
         b"",
     );
+    drawn(request, marker, COLD_TOKEN_PREFIX, COLD_TOKENS)
+}
+
+/// `session` with one of [`COLD_SESSIONS`] sessions drawn at random for each request (see
+/// `dataset::seed_cold_credentials`): ten times what the principal cache holds, so most
+/// requests miss it and read their session's row and build its principal.
+fn cold_session(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    let marker = "\u{0}";
+    let request = load::request(
+        "GET",
+        addr,
+        ME_PATH,
+        &[("Cookie", &format!("acs_sessionid={marker}"))],
+        b"",
+    );
+    drawn(request, marker, COLD_SESSION_PREFIX, COLD_SESSIONS)
+}
+
+/// HTTP Basic with one of [`COLD_BASIC_USERS`] users drawn at random for each request: the
+/// password cache has seen almost none of them, so each request costs a whole PBKDF2
+/// verification at the reference's cost, on one of `ACS_PASSWORD_VERIFIERS` threads. Checks
+/// beyond the queue in front of them are answered 503 at once (the row's refusals): its rate
+/// is what Basic costs when the password cache is cold.
+fn cold_basic(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    let requests = (0..COLD_BASIC_USERS)
+        .map(|n| {
+            let id = FIRST_COLD_BASIC_USER_ID + n;
+            let credentials = BASE64_STANDARD.encode(format!("basic{id}:{LOGIN_PASSWORD}"));
+            let authorization = format!("Basic {credentials}");
+            load::request(
+                "GET",
+                addr,
+                ME_PATH,
+                &[("Authorization", authorization.as_str())],
+                b"",
+            )
+        })
+        .collect::<Vec<_>>();
+    Ok(Workload::Shuffled(requests.into()))
+}
+
+/// `request` with its credential, at `marker`, drawn for each request from `count` texts
+/// `prefix` and a zero-padded number.
+fn drawn(request: Vec<u8>, marker: &str, prefix: &'static str, count: u64) -> Result<Workload> {
     let text = String::from_utf8(request).map_err(|_| "a request that is not text")?;
     let (before, after) = text
         .split_once(marker)
         .ok_or("the request lost its credential's place")?;
     Ok(Workload::Drawn(Drawn {
         before: before.as_bytes().to_vec(),
-        prefix: COLD_TOKEN_PREFIX,
+        prefix,
         digits: COLD_TOKEN_DIGITS,
-        count: COLD_TOKENS,
+        count,
         after: after.as_bytes().to_vec(),
     }))
 }

@@ -59,12 +59,15 @@ pub fn run(
         .map_err(|error| format!("seeding the list user: {error}"))?;
     if selected
         .iter()
-        .any(|scenario| scenario.name == "cold_bearer")
+        .any(|scenario| matches!(scenario.name, "cold_bearer" | "cold_session"))
     {
-        dataset::seed_cold_tokens(&store.database())
-            .map_err(|error| format!("seeding the cold tokens: {error}"))?;
+        dataset::seed_cold_credentials(&store.database())
+            .map_err(|error| format!("seeding the cold tokens and sessions: {error}"))?;
     }
-    if selected.iter().any(|scenario| scenario.beside.is_some()) {
+    if selected
+        .iter()
+        .any(|scenario| scenario.beside.is_some() || scenario.name == "cold_basic")
+    {
         dataset::seed_login_users(&store.database())
             .map_err(|error| format!("seeding the login users: {error}"))?;
     }

@@ -147,6 +147,7 @@ fn script(workload: &Workload, refusal: Option<u16>) -> String {
     let (mode, requests, template) = match workload {
         Workload::Repeat(request) => ("repeat", vec![request.to_vec()], None),
         Workload::Cycle(requests) => ("cycle", requests.to_vec(), None),
+        Workload::Shuffled(requests) => ("shuffled", requests.to_vec(), None),
         Workload::Drawn(drawn) => (
             "drawn",
             vec![drawn.before.clone(), drawn.after.clone()],
@@ -186,6 +187,7 @@ function request()
   if mode == "drawn" then
     return requests[1] .. string.format(drawn_format, math.random(drawn_count)) .. requests[2]
   end
+  if mode == "shuffled" then return requests[math.random(#requests)] end
   if mode == "cycle" then
     local request = requests[at]
     at = at % #requests + 1

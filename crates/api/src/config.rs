@@ -29,7 +29,8 @@ pub struct Config {
     /// computed at once; the other checks wait.
     pub password_verifiers: usize,
     /// `ACS_PASSWORD_QUEUE`, default eight per verifier: checks that may wait for a turn;
-    /// past it a check is answered 503 at once.
+    /// past it a check is answered 503 at once. Never more than [`Config::password_checks_waiting`]
+    /// allows.
     pub password_queue: usize,
     /// `ACS_DATABASE_POOL_SIZE`, default 8.
     pub pool_size: u32,
@@ -49,6 +50,19 @@ pub struct Config {
     pub node_name: String,
     /// Settings seeded from `ACS_<SETTING_NAME>` variables, as raw strings.
     pub setting_overrides: Vec<(String, String)>,
+}
+
+impl Config {
+    /// The password checks that may wait for a turn: `ACS_PASSWORD_QUEUE`, but never so many
+    /// that checks hashing and waiting hold more than half the request slots. A request holds
+    /// its slot (one of `ACS_DATABASE_POOL_SIZE`) while its check waits, so without the bound
+    /// a burst of first-time logins took every slot, and every other request that needs one
+    /// waited behind PBKDF2 until its budget ran out.
+    pub fn password_checks_waiting(&self) -> usize {
+        let half_the_slots = (self.pool_size as usize / 2).max(1);
+        self.password_queue
+            .min(half_the_slots.saturating_sub(self.password_verifiers))
+    }
 }
 
 /// A configuration variable that does not parse.
@@ -172,4 +186,42 @@ where
         });
     }
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+
+    fn config(variables: &[(&str, &str)]) -> Config {
+        let variables: Vec<(String, String)> = variables
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        let lookup = |name: &str| {
+            variables
+                .iter()
+                .find(|(variable, _)| variable == name)
+                .map(|(_, value)| value.clone())
+        };
+        Config::from_lookup(lookup, Vec::new()).expect("a configuration")
+    }
+
+    #[test]
+    fn password_checks_never_hold_more_than_half_the_request_slots() {
+        let one_verifier = [("ACS_PASSWORD_VERIFIERS", "1")];
+        // Eight slots: one check hashing and three waiting, whatever the queue asks.
+        assert_eq!(config(&one_verifier).password_checks_waiting(), 3);
+        let small_queue = [("ACS_PASSWORD_VERIFIERS", "1"), ("ACS_PASSWORD_QUEUE", "2")];
+        assert_eq!(config(&small_queue).password_checks_waiting(), 2);
+        let large_pool = [
+            ("ACS_PASSWORD_VERIFIERS", "2"),
+            ("ACS_DATABASE_POOL_SIZE", "64"),
+        ];
+        assert_eq!(config(&large_pool).password_checks_waiting(), 16);
+        let tiny_pool = [
+            ("ACS_PASSWORD_VERIFIERS", "1"),
+            ("ACS_DATABASE_POOL_SIZE", "1"),
+        ];
+        assert_eq!(config(&tiny_pool).password_checks_waiting(), 0);
+    }
 }

@@ -54,12 +54,14 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
             tracing::warn!(lost, node = %config.node_name, "unfinished runs of this node ended as error");
         }
     }
-    let password_turns =
-        crate::auth::PasswordGate::start(config.password_verifiers, config.password_queue)
-            .map_err(|source| StartError::Io {
-                what: "starting the password-hashing threads".into(),
-                source,
-            })?;
+    let password_turns = crate::auth::PasswordGate::start(
+        config.password_verifiers,
+        config.password_checks_waiting(),
+    )
+    .map_err(|source| StartError::Io {
+        what: "starting the password-hashing threads".into(),
+        source,
+    })?;
     let passwords = crate::auth::PasswordCache::new(&rng)
         .map_err(|_| StartError::Other("random number generator failed".into()))?;
     let principals = crate::auth::PrincipalCache::new(&rng)

@@ -17,6 +17,7 @@ backend_tests!(
     ten_failed_basic_checks_throttle_the_address,
     a_client_behind_a_proxy_cannot_escape_the_throttle_by_forging_its_address,
     password_checks_beyond_the_queue_are_refused_at_once,
+    a_burst_of_first_logins_leaves_request_slots_to_the_rest,
 );
 
 #[track_caller]
@@ -333,4 +334,51 @@ fn password_checks_beyond_the_queue_are_refused_at_once(backend: Backend) {
             .call()
             .expect(200);
     }
+}
+
+/// Waiting password checks hold request slots; a burst of first-time logins takes at most half
+/// of them, so another request that needs one is served within its budget while the checks
+/// take longer than it. (Before, the burst took both slots for a budget, then the logins
+/// queued behind them took them for another, and the write beside them got 503.)
+fn a_burst_of_first_logins_leaves_request_slots_to_the_rest(backend: Backend) {
+    let server = TestServer::start_with(
+        backend,
+        &[
+            ("ACS_PASSWORD_HASH_ITERATIONS", "6000000"),
+            ("ACS_PASSWORD_VERIFIERS", "1"),
+            ("ACS_DATABASE_POOL_SIZE", "2"),
+            ("ACS_DATABASE_TIMEOUT_SECONDS", "1"),
+        ],
+    );
+    // The admin authenticates by a token, so its own requests hash nothing.
+    let mut command = server.management_command("create_oauth2_token");
+    let created = command
+        .args(["--user", "admin"])
+        .output()
+        .expect("create_oauth2_token runs");
+    assert!(created.status.success(), "{created:?}");
+    let token = String::from_utf8_lossy(&created.stdout).trim().to_owned();
+    let admin = server.anonymous().with_bearer(&token);
+    admin
+        .post("/api/v2/users/")
+        .json(&json!({"username": "slow", "password": "Slow-pass-1"}))
+        .call()
+        .expect(201);
+    std::thread::scope(|scope| {
+        // Four first logins of one user at once: none finds the password cached.
+        for _ in 0..4 {
+            let agent = server.as_user("slow", "Slow-pass-1");
+            scope.spawn(move || {
+                let status = agent.get("/api/v2/me/").call().status;
+                assert!(matches!(status, 200 | 503), "{status}");
+            });
+        }
+        // The logins have reached the server and hold what they hold.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        admin
+            .post("/api/v2/organizations/")
+            .json(&json!({"name": "served beside the logins"}))
+            .call()
+            .expect(201);
+    });
 }
