@@ -67,7 +67,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "cold_basic",
-        "HTTP Basic with one of 10 000 users drawn at random for each request, each a whole PBKDF2 verification at the reference's cost (the password cache has seen almost none of them), computed on the `ACS_PASSWORD_VERIFIERS` threads at a lower priority; checks beyond `ACS_PASSWORD_QUEUE` are answered 503 at once and counted as the row's refusals. The rate is what Basic costs when its password cache is cold: about one verification per hashing thread per PBKDF2 time, whatever the rest of the server could do.",
+        "HTTP Basic with one of 10 000 users drawn at random for each request by four clients that each wait for their answer (a flood would measure mostly refusals, and the users already verified), each a whole PBKDF2 verification at the reference's cost (the password cache has seen almost none of them), computed on the `ACS_PASSWORD_VERIFIERS` threads at a lower priority; checks beyond `ACS_PASSWORD_QUEUE` are answered 503 at once and counted as the row's refusals. The rate is what Basic costs when its password cache is cold: about one verification per hashing thread per PBKDF2 time, whatever the rest of the server could do.",
     ),
     (
         "bearer_under_logins",

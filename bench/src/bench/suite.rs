@@ -206,8 +206,13 @@ pub fn measure(server: &Server, scenario: &Scenario, pace: Pace) -> Result<Row> 
             .beside
             .map(|start| start(server.addr))
             .transpose()?;
+        let connections = scenario.connections.unwrap_or(window.connections);
+        let row_pace = Pace {
+            connections: connections.min(window.connections),
+            ..window
+        };
         windows.push(
-            super::wrk::run(window.load(server.addr), &workload, scenario.refusal)
+            super::wrk::run(row_pace.load(server.addr), &workload, scenario.refusal)
                 .map_err(|error| format!("{}: {error}", scenario.name))?,
         );
         if let Some(beside) = beside {
