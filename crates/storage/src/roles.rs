@@ -245,32 +245,10 @@ pub struct UserRoles {
 /// one per level of teams for a user in a team or admin of an organization: it runs when a
 /// principal is built).
 pub fn user_roles(conn: &mut DbConnection, user_id: i64) -> StorageResult<UserRoles> {
-    let granted = granted_to(conn, user_id)?;
-    user_roles_from(conn, &granted)
-}
-
-/// The credential and user of rows that repeat them once per role granted to the user (a left
-/// join: one row with no role for a user who holds none), with those roles; `None` for no row.
-pub(crate) fn with_their_roles<C, U>(
-    rows: Vec<(C, U, Option<RoleRecord>)>,
-) -> Option<(C, U, Vec<RoleRecord>)> {
-    let mut rows = rows.into_iter();
-    let (credential, user, first) = rows.next()?;
-    let roles = first
-        .into_iter()
-        .chain(rows.filter_map(|(_, _, role)| role))
+    let roles: Vec<Role> = granted_to(conn, user_id)?
+        .iter()
+        .filter_map(RoleRecord::role)
         .collect();
-    Some((credential, user, roles))
-}
-
-/// [`user_roles`] from the roles granted to the user directly, read already (with their
-/// credential: `crate::tokens::find_active_with_roles`): only the teams' roles are read, and
-/// only for a user in a team or admin of an organization.
-pub fn user_roles_from(
-    conn: &mut DbConnection,
-    granted: &[RoleRecord],
-) -> StorageResult<UserRoles> {
-    let roles: Vec<Role> = granted.iter().filter_map(RoleRecord::role).collect();
     let organizations = |field: RoleField| -> Vec<i64> {
         let mut ids: Vec<i64> = roles
             .iter()

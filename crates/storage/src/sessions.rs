@@ -3,8 +3,7 @@
 
 use diesel::prelude::*;
 
-use crate::roles::RoleRecord;
-use crate::schema::{role_members, roles, sessions, users};
+use crate::schema::{sessions, users};
 use crate::users::User;
 use crate::{DbConnection, StorageResult, Timestamp};
 
@@ -43,31 +42,21 @@ pub fn insert(
     Ok(())
 }
 
-/// The unexpired session with this digest, its active user and the roles granted to the user
-/// directly (in id order), in one indexed query: what a session-authenticated request that
-/// misses the principal cache needs to build it, in one round trip.
-pub fn find_active_with_roles(
+/// The unexpired session with this digest and its active user, in one indexed query.
+pub fn find_active(
     conn: &mut DbConnection,
     digest: &[u8],
     now: Timestamp,
-) -> StorageResult<Option<(Session, User, Vec<RoleRecord>)>> {
-    // Every session-authenticated request that misses the principal cache runs this: keep it
-    // on the statement cache. One row per role (one with no role for a user who holds none).
-    let rows: Vec<(Session, User, Option<RoleRecord>)> = crate::lookup!(conn, |c| {
-        sessions::table
-            .inner_join(users::table.left_join(role_members::table.inner_join(roles::table)))
-            .filter(sessions::digest.eq(digest))
-            .filter(sessions::expires.gt(now))
-            .filter(users::is_active.eq(true))
-            .order(roles::id)
-            .select((
-                Session::as_select(),
-                User::as_select(),
-                Option::<RoleRecord>::as_select(),
-            ))
-            .load(c)
-    })?;
-    Ok(crate::roles::with_their_roles(rows))
+) -> StorageResult<Option<(Session, User)>> {
+    // Every session-authenticated request runs this: keep it on the statement cache.
+    Ok(crate::lookup!(conn, |c| sessions::table
+        .inner_join(users::table)
+        .filter(sessions::digest.eq(digest))
+        .filter(sessions::expires.gt(now))
+        .filter(users::is_active.eq(true))
+        .select((Session::as_select(), User::as_select()))
+        .get_result(c)
+        .optional())?)
 }
 
 /// Moves a session's expiry (sliding timeout).
@@ -121,37 +110,4 @@ pub fn enforce_limit(
 /// Deletes sessions that expired before `now`; returns how many.
 pub fn delete_expired(conn: &mut DbConnection, now: Timestamp) -> StorageResult<usize> {
     Ok(diesel::delete(sessions::table.filter(sessions::expires.le(now))).execute(conn)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use diesel::connection::SimpleConnection;
-
-    use crate::test_support::{at, seeded};
-
-    #[test]
-    fn an_active_session_comes_with_its_user_s_own_roles_in_one_lookup() {
-        let mut conn = seeded();
-        conn.batch_execute(
-            "INSERT INTO sessions (id, digest, user_id, created, expires) VALUES \
-               (1, X'01', 1, '2024-01-01 00:00:00', '2024-02-01 00:00:00');
-             INSERT INTO roles (id, kind, object_id, field) VALUES \
-               (901, 'job_template', 77, 'execute_role'), (900, 'job_template', 77, 'admin_role');
-             INSERT INTO role_members (role_id, user_id) VALUES (901, 1), (900, 1);",
-        )
-        .expect("rows");
-        let now = at("2024-01-15 00:00:00");
-        let (session, user, roles) = super::find_active_with_roles(&mut conn, &[1], now)
-            .expect("a lookup")
-            .expect("an active session");
-        assert_eq!((session.id, user.id), (1, 1));
-        let ids: Vec<i64> = roles.iter().map(|role| role.id).collect();
-        assert_eq!(ids, [900, 901]);
-        let later = at("2024-03-01 00:00:00");
-        assert!(
-            super::find_active_with_roles(&mut conn, &[1], later)
-                .expect("a lookup")
-                .is_none()
-        );
-    }
 }

@@ -5,10 +5,7 @@ use acs_authz::TokenVisibility;
 use diesel::prelude::*;
 
 use crate::list::{ListError, ListParams, Page};
-use crate::roles::RoleRecord;
-use crate::schema::{
-    access_tokens, applications, organization_roles, refresh_tokens, role_members, roles, users,
-};
+use crate::schema::{access_tokens, applications, organization_roles, refresh_tokens, users};
 use crate::users::User;
 use crate::{Backend, DbConnection, StorageResult, Timestamp};
 
@@ -116,31 +113,21 @@ pub struct TokenRow {
     pub application: Option<(i64, String, String)>,
 }
 
-/// The unexpired token with this digest, its active user and the roles granted to the user
-/// directly (in id order), in one indexed query: what a bearer request that misses the
-/// principal cache needs to build it, in one round trip.
-pub fn find_active_with_roles(
+/// The unexpired token with this digest and its active user, in one indexed query.
+pub fn find_active(
     conn: &mut DbConnection,
     digest: &[u8],
     now: Timestamp,
-) -> StorageResult<Option<(AccessToken, User, Vec<RoleRecord>)>> {
-    // Every bearer-authenticated request that misses the principal cache runs this. One row
-    // per role (one with no role for a user who holds none).
-    let rows: Vec<(AccessToken, User, Option<RoleRecord>)> = crate::lookup!(conn, |c| {
-        access_tokens::table
-            .inner_join(users::table.left_join(role_members::table.inner_join(roles::table)))
-            .filter(access_tokens::digest.eq(digest))
-            .filter(access_tokens::expires.gt(now))
-            .filter(users::is_active.eq(true))
-            .order(roles::id)
-            .select((
-                AccessToken::as_select(),
-                User::as_select(),
-                Option::<RoleRecord>::as_select(),
-            ))
-            .load(c)
-    })?;
-    Ok(crate::roles::with_their_roles(rows))
+) -> StorageResult<Option<(AccessToken, User)>> {
+    // Every bearer-authenticated request that misses the principal cache runs this.
+    Ok(crate::lookup!(conn, |c| access_tokens::table
+        .inner_join(users::table)
+        .filter(access_tokens::digest.eq(digest))
+        .filter(access_tokens::expires.gt(now))
+        .filter(users::is_active.eq(true))
+        .select((AccessToken::as_select(), User::as_select()))
+        .get_result(c)
+        .optional())?)
 }
 
 /// The token with this digest, whatever its expiry or its owner's state (revocation and
@@ -350,66 +337,4 @@ pub fn list(
         ordered,
         AccessToken::as_select()
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use diesel::connection::SimpleConnection;
-
-    use crate::test_support::{at, seeded};
-
-    #[test]
-    fn an_active_token_comes_with_its_user_s_own_roles_in_one_lookup() {
-        let mut conn = seeded();
-        conn.batch_execute(
-            "INSERT INTO users (id, username, password, created, modified) \
-               VALUES (2, 'bob', '!', '2024-01-01 00:00:00', '2024-01-01 00:00:00');
-             INSERT INTO access_tokens (id, digest, user_id, description, scope, expires, \
-               created, modified) VALUES \
-               (1, X'01', 1, '', 'write', '2024-02-01 00:00:00', '2024-01-01 00:00:00', \
-                '2024-01-01 00:00:00'), \
-               (2, X'02', 2, '', 'read', '2024-02-01 00:00:00', '2024-01-01 00:00:00', \
-                '2024-01-01 00:00:00');
-             INSERT INTO roles (id, kind, object_id, field) VALUES \
-               (901, 'job_template', 77, 'execute_role'), (900, 'job_template', 77, 'admin_role');
-             INSERT INTO role_members (role_id, user_id) VALUES (901, 1), (900, 1);",
-        )
-        .expect("rows");
-        let now = at("2024-01-15 00:00:00");
-        let (token, user, roles) = super::find_active_with_roles(&mut conn, &[1], now)
-            .expect("a lookup")
-            .expect("an active token");
-        assert_eq!((token.id, user.username.as_str()), (1, "alice"));
-        let ids: Vec<i64> = roles.iter().map(|role| role.id).collect();
-        assert_eq!(ids, [900, 901], "each role once, in id order");
-        assert_eq!(
-            roles,
-            crate::roles::granted_to(&mut conn, 1).expect("the roles"),
-            "the same as the separate lookup"
-        );
-        // A user who holds no role: the token and the user, no role.
-        let (token, _, roles) = super::find_active_with_roles(&mut conn, &[2], now)
-            .expect("a lookup")
-            .expect("an active token");
-        assert_eq!((token.id, roles.len()), (2, 0));
-        // Expired, unknown, or of an inactive user: nothing.
-        let later = at("2024-03-01 00:00:00");
-        assert!(
-            super::find_active_with_roles(&mut conn, &[1], later)
-                .expect("a lookup")
-                .is_none()
-        );
-        assert!(
-            super::find_active_with_roles(&mut conn, &[3], now)
-                .expect("a lookup")
-                .is_none()
-        );
-        conn.batch_execute("UPDATE users SET is_active = FALSE WHERE id = 1")
-            .expect("deactivated");
-        assert!(
-            super::find_active_with_roles(&mut conn, &[1], now)
-                .expect("a lookup")
-                .is_none()
-        );
-    }
 }

@@ -1,12 +1,11 @@
 //! OAuth 2 bearer authentication (contract §3). Only the SHA-256 digest of a token is stored;
-//! a presented token is digested and looked up with its user and the user's roles in one
-//! indexed query. Unknown,
+//! a presented token is digested and looked up with its user in one indexed query. Unknown,
 //! expired or revoked tokens fall through to the other methods.
 
 use acs_oauth2::Scope;
 
 use super::principal_cache::Kind;
-use super::{Method, Principal, principal_from_granted};
+use super::{Method, Principal, principal_of};
 use crate::error::ApiResult;
 use crate::store::Store;
 
@@ -29,17 +28,15 @@ pub fn authenticate(
         return Ok(Some(principal));
     }
     let since = store.state.principals.since();
-    // The token, its user and the user's own roles in one round trip.
-    let Some((token, user, granted)) =
-        acs_storage::tokens::find_active_with_roles(store.conn()?, digest.as_bytes(), now)?
+    let Some((token, user)) =
+        acs_storage::tokens::find_active(store.conn()?, digest.as_bytes(), now)?
     else {
         return Ok(None);
     };
     let scope = Scope::from_stored(&token.scope);
-    let mut principal = principal_from_granted(
+    let mut principal = principal_of(
         store,
         user,
-        &granted,
         Method::Bearer {
             token_id: token.id,
             scope,

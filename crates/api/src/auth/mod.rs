@@ -17,7 +17,6 @@ pub mod session;
 pub mod throttle;
 
 use acs_authz::Actor;
-use acs_storage::roles::{RoleRecord, UserRoles};
 use acs_storage::users::User;
 use base64::Engine;
 
@@ -97,21 +96,6 @@ pub struct Authenticated {
 /// Builds the principal of `user` with its organization memberships and granted roles.
 pub fn principal_of(store: &mut Store<'_>, user: User, method: Method) -> ApiResult<Principal> {
     let roles = acs_storage::roles::user_roles(store.conn()?, user.id)?;
-    Ok(principal_with(user, roles, method))
-}
-
-/// [`principal_of`] from the roles granted to `user` directly, read with its credential.
-pub fn principal_from_granted(
-    store: &mut Store<'_>,
-    user: User,
-    granted: &[RoleRecord],
-    method: Method,
-) -> ApiResult<Principal> {
-    let roles = acs_storage::roles::user_roles_from(store.conn()?, granted)?;
-    Ok(principal_with(user, roles, method))
-}
-
-fn principal_with(user: User, roles: UserRoles, method: Method) -> Principal {
     let actor = Actor {
         user_id: user.id,
         is_superuser: user.is_superuser,
@@ -122,11 +106,11 @@ fn principal_with(user: User, roles: UserRoles, method: Method) -> Principal {
         grants: roles.grants,
     }
     .with_team_roles(&roles.team_grants);
-    Principal {
+    Ok(Principal {
         user,
         actor,
         method,
-    }
+    })
 }
 
 /// Tries each authentication method in the contract's order on `request`'s credentials.

@@ -7,7 +7,7 @@ use chrono::Duration;
 use serde_json::json;
 
 use super::principal_cache::Kind;
-use super::{Method, Principal, principal_from_granted};
+use super::{Method, Principal, principal_of};
 use crate::error::{ApiError, ApiResult};
 use crate::http::request::RequestInfo;
 use crate::store::Store;
@@ -50,16 +50,12 @@ pub fn authenticate(
         _ => {
             let since = store.state.principals.since();
             let digest = secret.digest();
-            let Some((session, user, granted)) = acs_storage::sessions::find_active_with_roles(
-                store.conn()?,
-                digest.as_bytes(),
-                now,
-            )?
+            let Some((session, user)) =
+                acs_storage::sessions::find_active(store.conn()?, digest.as_bytes(), now)?
             else {
                 return Ok(None);
             };
-            let method = Method::Session { id: session.id };
-            let principal = principal_from_granted(store, user, &granted, method)?;
+            let principal = principal_of(store, user, Method::Session { id: session.id })?;
             let cache = &store.state.principals;
             cache.insert(
                 key,
