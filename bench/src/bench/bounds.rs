@@ -83,7 +83,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "scale",
-        "Bearer authentication looks a token up by its digest's unique index, and only when the principal cache misses, so its rate does not depend on the table's size. The token list filters on `user_id` alone (the caller, or the members of the organizations it administers) and reads the `(user_id, id)` index; what grows with the table is that the user's rows are scattered over a larger heap, so a page reads more heap pages.",
+        "Bearer authentication looks a token up by its digest's unique index, and only when the principal cache misses (as most of cold_bearer's requests do), so its rate depends on the table's size only through that index's depth. The token list filters on `user_id` alone (the caller, or the members of the organizations it administers) and reads the `(user_id, id)` index; what grows with the table is that the user's rows are scattered over a larger heap, so a page reads more heap pages.",
     ),
     (
         "memory",

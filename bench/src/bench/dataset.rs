@@ -38,8 +38,6 @@ const CREATED_OVER_DAYS: u64 = 364;
 /// Tokens of the cold rows, drawn at random for each request: ten times what the server's
 /// principal cache holds, so that most requests miss it.
 pub const COLD_TOKENS: u64 = 100_000;
-/// The cold tokens' owner, seeded beside the list user.
-const COLD_USER_ID: u64 = 2;
 /// The text of cold token `n` (1 to [`COLD_TOKENS`]): this prefix and `n` zero-padded to
 /// [`COLD_TOKEN_DIGITS`], as long as a real token.
 pub const COLD_TOKEN_PREFIX: &str = "benchCold";
@@ -56,8 +54,9 @@ pub const COLD_SESSION_PREFIX: &str = "benchSess";
 /// Users who have never logged in, for the row of first-time logins beside bearer: more than
 /// a row's logins can use up.
 pub const LOGIN_USERS: u64 = 5_000;
-/// Their first id (after the list user and the cold tokens' owner).
-pub const FIRST_LOGIN_USER_ID: u64 = 3;
+/// Their first id, after the list user and the cold tokens' owner (see
+/// [`seed_cold_credentials`]).
+pub const FIRST_LOGIN_USER_ID: u64 = Dataset::LIST_USER_ONLY.users + 2;
 /// Their password, hashed once at the reference's cost (PBKDF2, 600 000 rounds) and stored
 /// for each: no two share a cache entry, so each first login costs a whole verification.
 pub const LOGIN_PASSWORD: &str = "first-login-password";
@@ -127,12 +126,14 @@ pub fn cold_session(n: u64) -> String {
     format!("{COLD_SESSION_PREFIX}{n:0COLD_TOKEN_DIGITS$}")
 }
 
-/// Adds to `database` (seeded by [`seed`] with the list user only, no server on it yet) a
-/// user owning the [`COLD_TOKENS`] tokens and the [`COLD_SESSIONS`] sessions whose texts the
-/// cold rows draw from. Their digests are computed here, a thousand rows a statement. The
-/// sessions expire a day after the seeding, later than a request re-arms them to (the
-/// session's idle time, 30 minutes): the row measures a session's read, not its re-arming.
-pub fn seed_cold_credentials(database: &Database) -> Result<()> {
+/// Adds to `database` (seeded by [`seed`] with `seeded`, no server on it yet) a user owning
+/// the [`COLD_TOKENS`] tokens and the [`COLD_SESSIONS`] sessions whose texts the cold rows
+/// draw from, with the ids that follow the seeded ones (the owner is user 2 beside the list
+/// user alone). Their digests are computed here, a thousand rows a statement. The sessions
+/// expire a day after the seeding, later than a request re-arms them to (the session's idle
+/// time, 30 minutes): the row measures a session's read, not its re-arming.
+pub fn seed_cold_credentials(database: &Database, seeded: Dataset) -> Result<()> {
+    let owner = seeded.users + 1;
     let mut conn = database.connect()?;
     let sql = Sql::for_connection(&conn);
     let now = sql.timestamp(&sql.now);
@@ -141,9 +142,9 @@ pub fn seed_cold_credentials(database: &Database) -> Result<()> {
     let mut statements = format!(
         "BEGIN;
          INSERT INTO users (id, username, password, email, created, modified)
-           VALUES ({COLD_USER_ID}, 'cold', '!', 'cold@example.com', {now}, {now});\n"
+           VALUES ({owner}, 'cold', '!', 'cold@example.com', {now}, {now});\n"
     );
-    let first_id = LIST_TOKENS + 1;
+    let first_id = seeded.tokens + 1;
     let numbers: Vec<u64> = (1..=COLD_TOKENS).collect();
     for chunk in numbers.chunks(1_000) {
         let rows: Vec<String> = chunk
@@ -151,7 +152,7 @@ pub fn seed_cold_credentials(database: &Database) -> Result<()> {
             .map(|n| {
                 let digest = acs_oauth2::PlainSecret::new(cold_token(*n)).digest();
                 format!(
-                    "({}, {}, {COLD_USER_ID}, NULL, 'cold', 'read', {expires}, {now}, {now})",
+                    "({}, {}, {owner}, NULL, 'cold', 'read', {expires}, {now}, {now})",
                     first_id + n - 1,
                     sql.blob(digest.as_bytes())
                 )
@@ -171,7 +172,7 @@ pub fn seed_cold_credentials(database: &Database) -> Result<()> {
             .map(|n| {
                 let digest = acs_oauth2::PlainSecret::new(cold_session(*n)).digest();
                 format!(
-                    "({n}, {}, {COLD_USER_ID}, {now}, {session_expires})",
+                    "({n}, {}, {owner}, {now}, {session_expires})",
                     sql.blob(digest.as_bytes())
                 )
             })

@@ -276,15 +276,17 @@ fn scale(text: &mut String, report: &Report) {
     }
     let _ = write!(
         text,
-        "## Scale\n\nThe same `bearer` and `token_list` scenarios on a server whose database \
-         holds {} users and {} or {} personal tokens (the list user's {} among them), seeded \
-         straight into the database before the server starts.\n\n\
+        "## Scale\n\nThe same `bearer`, `token_list` and `cold_bearer` scenarios on a server \
+         whose database holds {} users and {} or {} personal tokens (the list user's {} among \
+         them), and the cold row's {} tokens besides, seeded straight into the database before \
+         the server starts.\n\n\
          | database | scenario | tokens | requests/s | p50 ms | p99 ms | baseline beside, requests/s | % of baseline | vs {} tokens | server peak MiB |\n\
          |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         thousands(report.settings.users as f64),
         thousands(super::dataset::LIST_TOKENS as f64),
         thousands(report.settings.tokens as f64),
         thousands(super::dataset::LIST_TOKENS as f64),
+        thousands(super::dataset::COLD_TOKENS as f64),
         thousands(super::dataset::LIST_TOKENS as f64),
     );
     for (title, scale) in &measured {

@@ -61,7 +61,7 @@ pub fn run(
         .iter()
         .any(|scenario| matches!(scenario.name, "cold_bearer" | "cold_session"))
     {
-        dataset::seed_cold_credentials(&store.database())
+        dataset::seed_cold_credentials(&store.database(), Dataset::LIST_USER_ONLY)
             .map_err(|error| format!("seeding the cold tokens and sessions: {error}"))?;
     }
     if selected
