@@ -25,7 +25,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -65,6 +65,12 @@ const RESTART_LEFT_FRAMES: i32 = 512;
 /// How long a restart checkpoint waits for readers of the old log, writes held up meanwhile;
 /// a restart that cannot finish in time is tried again at the next round.
 const RESTART_WAIT_MS: u32 = 5;
+
+/// How long the writer keeps trying to restart a log past [`WRITER_RESTARTS_AT_BYTES`]
+/// before its next group goes ahead. Only one checkpoint runs at a time, and SQLite answers
+/// another at once with "busy": on a starved machine the thread's passive rounds held that
+/// lock while commit after commit found it taken, and the file grew past 120 MiB.
+const WRITER_RESTART_PATIENCE: Duration = Duration::from_secs(1);
 
 /// How long the thread waits before it reconnects after a failure.
 const RECONNECT_AFTER: Duration = Duration::from_secs(1);
@@ -115,6 +121,9 @@ fn checkpoint_while(database: &Database, writer: &Writer, alive: &Weak<()>) {
 /// What `PRAGMA wal_checkpoint` reports.
 #[derive(QueryableByName)]
 struct Outcome {
+    /// 1 when the checkpoint could not finish (another one ran, or readers held it up).
+    #[diesel(sql_type = Integer)]
+    busy: i32,
     /// Pages in the log.
     #[diesel(sql_type = Integer)]
     log: i32,
@@ -180,22 +189,36 @@ pub(crate) fn restart_if_far_too_long(conn: &mut diesel::SqliteConnection, log: 
     if !too_long {
         return;
     }
-    // Writes wait meanwhile: wait for readers of the old log no longer than the thread does
-    // (the next commit tries again), then give the connection back its usual patience.
+    // Writes wait meanwhile: each try waits for readers of the old log no longer than the
+    // thread does, and the tries go on while another checkpoint holds the log (the file must
+    // not grow on behind it), up to a bound; then the connection gets its usual patience back.
+    let deadline = Instant::now() + WRITER_RESTART_PATIENCE;
     let restarted = conn
         .batch_execute(&format!("PRAGMA busy_timeout = {RESTART_WAIT_MS};"))
         .map_err(StorageError::from)
-        .and_then(|()| wal_checkpoint(conn, "RESTART"));
+        .and_then(|()| {
+            loop {
+                let outcome = wal_checkpoint(conn, "RESTART")?;
+                if outcome.busy == 0 || Instant::now() >= deadline {
+                    break Ok(outcome);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
     let restored = conn.batch_execute(&format!("PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"));
-    if let Err(error) = restarted.and(restored.map_err(StorageError::from)) {
-        tracing::warn!(%error, "restarting the SQLite log after a commit failed");
+    match restored.map_err(StorageError::from).and(restarted) {
+        Ok(outcome) if outcome.busy != 0 => {
+            tracing::warn!(
+                "the SQLite log stayed busy: restarting it after a commit is left to the next one"
+            );
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "restarting the SQLite log after a commit failed"),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Instant;
-
     use super::*;
 
     /// SQLite's automatic threshold, in pages: a commit that takes the log past it copies the
