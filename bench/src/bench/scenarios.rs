@@ -253,34 +253,47 @@ fn bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
 }
 
 /// `bearer` with one of [`COLD_TOKENS`] tokens drawn at random for each request (see
-/// `dataset::seed_cold_tokens`): ten times what the principal cache holds, so most requests
+/// `dataset::seed_cold_credentials`): ten times what the principal cache holds, so most requests
 /// miss it and read their token's row and build its principal, as on a server whose clients
 /// are many scripts and users rather than one.
 fn cold_bearer(addr: SocketAddr, _connections: usize) -> Result<Workload> {
-    let marker = "\u{0}";
-    let request = load::request(
-        "GET",
+    drawn_me(
         addr,
-        ME_PATH,
-        &[("Authorization", &format!("Bearer {marker}"))],
-        b"",
-    );
-    drawn(request, marker, COLD_TOKEN_PREFIX, COLD_TOKENS)
+        ("Authorization", "Bearer "),
+        COLD_TOKEN_PREFIX,
+        COLD_TOKENS,
+    )
 }
 
 /// `session` with one of [`COLD_SESSIONS`] sessions drawn at random for each request (see
 /// `dataset::seed_cold_credentials`): ten times what the principal cache holds, so most
 /// requests miss it and read their session's row and build its principal.
 fn cold_session(addr: SocketAddr, _connections: usize) -> Result<Workload> {
+    drawn_me(
+        addr,
+        ("Cookie", "acs_sessionid="),
+        COLD_SESSION_PREFIX,
+        COLD_SESSIONS,
+    )
+}
+
+/// `GET /api/v2/me/` with the header `name: <before><credential>`, the credential drawn for
+/// each request from `count` texts `prefix` and a zero-padded number.
+fn drawn_me(
+    addr: SocketAddr,
+    (name, before): (&str, &str),
+    prefix: &'static str,
+    count: u64,
+) -> Result<Workload> {
     let marker = "\u{0}";
     let request = load::request(
         "GET",
         addr,
         ME_PATH,
-        &[("Cookie", &format!("acs_sessionid={marker}"))],
+        &[(name, &format!("{before}{marker}"))],
         b"",
     );
-    drawn(request, marker, COLD_SESSION_PREFIX, COLD_SESSIONS)
+    drawn(request, marker, prefix, count)
 }
 
 /// HTTP Basic with one of [`COLD_BASIC_USERS`] users drawn at random for each request: the
