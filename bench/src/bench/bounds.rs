@@ -35,7 +35,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "principal_miss",
-        "On a miss the principal is the user's row, its direct roles (one query), the roles of the teams it may be in (one query per level of nested teams; one here), and the domain's fixpoint over those grants: a team's roles are added when the user holds the team's member role, until nothing is added.",
+        "On a miss the principal is the user's row, its direct roles (one query), the roles of the teams it may be in (one query per level of nested teams and kind of holder: the teams granted, the teams of the organizations administered; one here), and the domain's fixpoint over those grants: a team's roles are added when the user holds the team's member role, until nothing is added. On PostgreSQL each of those reads its grants first, then their roles by id: as one join, PostgreSQL planned a hash of every role of every object, most of a miss's time.",
     ),
     (
         "token_list",
@@ -59,7 +59,7 @@ pub const BOUNDS: &[(&str, &str)] = &[
     ),
     (
         "cold_bearer",
-        "Bearer with one of 100 000 tokens drawn at random for each request, ten times what the principal cache holds (it lets its least recently used entry go): most requests miss it, so each reads its token's row by the digest's unique index, the user's row and roles, and builds and stores the principal, on the blocking pool when no connection is idle. What it costs beside `bearer` is that miss. SQLite is built with `SQLITE_ENABLE_QPSG`, so a cached lookup keeps its plan whatever digest is bound: without it, on a database with statistics (the seeded one has them, as one on which `ANALYZE` or `PRAGMA optimize` ran), SQLite recompiled the lookup for every digest, which a profile put at most of a miss's time.",
+        "Bearer with one of 100 000 tokens drawn at random for each request, ten times what the principal cache holds (it lets its least recently used entry go): most requests miss it, so each reads its token's row by the digest's unique index, the user's row and roles, and builds and stores the principal, on the blocking pool when no connection is idle. On PostgreSQL the roles are read by id after their grants (`acs_storage::roles::granted_to`): as a join, they were planned as a hash of every role. What it costs beside `bearer` is that miss. SQLite is built with `SQLITE_ENABLE_QPSG`, so a cached lookup keeps its plan whatever digest is bound: without it, on a database with statistics (the seeded one has them, as one on which `ANALYZE` or `PRAGMA optimize` ran), SQLite recompiled the lookup for every digest, which a profile put at most of a miss's time.",
     ),
     (
         "cold_session",

@@ -219,13 +219,44 @@ pub fn list(
 }
 
 /// The roles granted to the user `user_id` directly, in id order.
+///
+/// On PostgreSQL the granted ids are read first, then the roles by id
+/// ([`with_ids_on_postgres`]): asked as one join, PostgreSQL expects a user's grants to be
+/// many and hashes every role of every object (4.3 ms for a user with 1 050 grants among
+/// 30 174 roles, against 0.8 ms by id). SQLite walks the join by its indexes.
 pub fn granted_to(conn: &mut DbConnection, user_id: i64) -> StorageResult<Vec<RoleRecord>> {
-    Ok(crate::lookup!(conn, |c| roles::table
-        .inner_join(role_members::table)
-        .filter(role_members::user_id.eq(user_id))
+    Ok(crate::local_changes::reading(|| match conn {
+        DbConnection::Sqlite(c) => roles::table
+            .inner_join(role_members::table)
+            .filter(role_members::user_id.eq(user_id))
+            .order(roles::id)
+            .select(RoleRecord::as_select())
+            .load(c),
+        DbConnection::Postgres(c) => {
+            let ids: Vec<i64> = role_members::table
+                .filter(role_members::user_id.eq(user_id))
+                .select(role_members::role_id)
+                .load(c)?;
+            with_ids_on_postgres(c, &ids)
+        }
+    })?)
+}
+
+/// The roles with ids `ids`, in id order, read on PostgreSQL by the primary key: a bound
+/// array is planned for a few rows whatever the statistics, so the index is walked rather than
+/// every role hashed. None for no ids.
+pub(crate) fn with_ids_on_postgres(
+    conn: &mut diesel::PgConnection,
+    ids: &[i64],
+) -> QueryResult<Vec<RoleRecord>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    roles::table
+        .filter(roles::id.eq_any(ids))
         .order(roles::id)
         .select(RoleRecord::as_select())
-        .load(c))?)
+        .load(conn)
 }
 
 /// What a user was granted, as their [`acs_authz::Actor`] holds it.

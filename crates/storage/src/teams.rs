@@ -211,12 +211,67 @@ pub fn grants_among(conn: &mut DbConnection, role_ids: &[i64]) -> StorageResult<
         .load(conn)?)
 }
 
+/// Whose grants a step of [`grants_reaching`] reads.
+enum Holders<'a> {
+    /// These teams.
+    Teams(&'a [i64]),
+    /// Every team of these organizations.
+    OrganizationOf(&'a [i64]),
+}
+
+/// The roles granted to `holders`, with each grant's team and its organization, none for no
+/// holders. The two kinds of holder are read apart: one query asking for either
+/// (`team_id IN … OR organization_id IN …`) names columns of two joined tables, which no index
+/// answers. On PostgreSQL the grants are read first, then their roles by id, for the reason
+/// [`crate::roles::granted_to`] gives.
+fn grants_held(
+    conn: &mut DbConnection,
+    holders: Holders<'_>,
+) -> StorageResult<Vec<(i64, i64, RoleRecord)>> {
+    let (Holders::Teams(ids) | Holders::OrganizationOf(ids)) = holders;
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    // A macro, not a closure: the boxed query's type names the backend of the arm it is in.
+    macro_rules! grants {
+        () => {{
+            let held = team_roles::table.inner_join(teams::table).into_boxed();
+            match holders {
+                Holders::Teams(ids) => held.filter(team_roles::team_id.eq_any(ids)),
+                Holders::OrganizationOf(ids) => held.filter(teams::organization_id.eq_any(ids)),
+            }
+        }};
+    }
+    Ok(crate::local_changes::reading(|| match conn {
+        DbConnection::Sqlite(c) => grants!()
+            .inner_join(roles::table)
+            .select((teams::id, teams::organization_id, RoleRecord::as_select()))
+            .load(c),
+        DbConnection::Postgres(c) => {
+            let held: Vec<(i64, i64, i64)> = grants!()
+                .select((teams::id, teams::organization_id, team_roles::role_id))
+                .load(c)?;
+            let mut role_ids: Vec<i64> = held.iter().map(|(_, _, role)| *role).collect();
+            role_ids.sort_unstable();
+            role_ids.dedup();
+            let roles = crate::roles::with_ids_on_postgres(c, &role_ids)?;
+            Ok(held
+                .into_iter()
+                .filter_map(|(team, organization, role)| {
+                    let found = roles.binary_search_by_key(&role, |record| record.id).ok()?;
+                    Some((team, organization, roles[found].clone()))
+                })
+                .collect())
+        }
+    })?)
+}
+
 /// The roles granted to the teams a user may hold the member role of: the teams whose admin
 /// or member role they were granted (`teams_granted`), every team of the organizations they
 /// administer (`administered`), and, a query per level, the teams those teams' grants reach
 /// (a team granted another team's member role). A superset of what they hold: the domain
-/// decides ([`acs_authz::Actor::with_team_roles`]). One query for a user in teams, none for
-/// one in none.
+/// decides ([`acs_authz::Actor::with_team_roles`]). One query for a user in teams (two when
+/// they also administer an organization), none for one in none.
 pub fn grants_reaching(
     conn: &mut DbConnection,
     teams_granted: &[i64],
@@ -232,16 +287,11 @@ pub fn grants_reaching(
             std::mem::take(&mut next),
             std::mem::take(&mut organizations),
         );
-        let rows: Vec<(i64, i64, RoleRecord)> = crate::lookup!(conn, |c| team_roles::table
-            .inner_join(teams::table)
-            .inner_join(roles::table)
-            .filter(
-                team_roles::team_id
-                    .eq_any(&by_team)
-                    .or(teams::organization_id.eq_any(&by_organization)),
-            )
-            .select((teams::id, teams::organization_id, RoleRecord::as_select()))
-            .load(c))?;
+        let mut rows = grants_held(conn, Holders::Teams(&by_team))?;
+        rows.extend(grants_held(
+            conn,
+            Holders::OrganizationOf(&by_organization),
+        )?);
         let mut reached = Vec::new();
         for (team, organization, record) in rows {
             asked.insert(team);
