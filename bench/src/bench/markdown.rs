@@ -58,6 +58,11 @@ pub fn render(report: &Report) -> String {
         for row in &suite.rows {
             job_runs(&mut text, row);
         }
+        let judged = super::targets::judge(database.backend, &suite.rows);
+        if !judged.is_empty() {
+            let sentences: Vec<String> = judged.iter().map(|target| target.sentence()).collect();
+            let _ = writeln!(text, "\nTargets: {}.", sentences.join("; "));
+        }
         let miss = &suite.principal_miss;
         let _ = writeln!(
             text,

@@ -22,6 +22,7 @@ mod scale;
 mod scenarios;
 mod server;
 mod suite;
+mod targets;
 mod wrk;
 
 use std::path::{Path, PathBuf};

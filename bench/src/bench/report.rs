@@ -107,6 +107,12 @@ impl DatabaseReport {
             "database": self.backend.name(),
             "results": self.suite.as_ref().map(|suite| suite.rows.iter().map(Row::json).collect::<Vec<_>>()),
             "principal_miss": self.suite.as_ref().map(|suite| suite.principal_miss.json()),
+            "targets": self.suite.as_ref().map(|suite| {
+                super::targets::judge(self.backend, &suite.rows)
+                    .iter()
+                    .map(super::targets::Judged::json)
+                    .collect::<Vec<_>>()
+            }),
             "server_peak_rss_mib": peaks,
             "scale": self.scale.as_ref().map(Scale::json),
             "housekeeping": (!self.housekeeping.is_empty()).then(|| {
