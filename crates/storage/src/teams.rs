@@ -270,8 +270,8 @@ fn grants_held(
 /// or member role they were granted (`teams_granted`), every team of the organizations they
 /// administer (`administered`), and, a query per level, the teams those teams' grants reach
 /// (a team granted another team's member role). A superset of what they hold: the domain
-/// decides ([`acs_authz::Actor::with_team_roles`]). One query for a user in teams (two when
-/// they also administer an organization), none for one in none.
+/// decides ([`acs_authz::Actor::with_team_roles`]). One read per level and kind of holder
+/// (a query on SQLite, two statements on PostgreSQL), none for a user in no team.
 pub fn grants_reaching(
     conn: &mut DbConnection,
     teams_granted: &[i64],
