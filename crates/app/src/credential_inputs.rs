@@ -1,9 +1,17 @@
-//! A stored credential's inputs as the API and the runner read them: its type's input fields,
-//! and its secret values opened under the server's keys.
+//! A credential's inputs as they are stored and read back: its type's input fields, its
+//! secret values sealed on every write (API and management commands) and opened for the API
+//! and the runner. Values are sealed with AES-256-GCM under a key derived from the
+//! deployment's secret key, each with its own nonce and bound to its field id; plaintext
+//! exists only in memory while a request or a job's start needs it.
 
-use acs_credential_types::cipher::is_sealed;
+use acs_credential_types::cipher::{KeyId, is_sealed};
 use acs_credential_types::{InputCipher, InputConfiguration};
+use acs_storage::DbConnection;
+use ring::rand::SecureRandom;
 use serde_json::{Map, Value};
+
+use crate::AppResult;
+use crate::secret_key::SealRefused;
 
 /// What a stored secret that does not open says, for the field that holds it.
 pub const UNREADABLE: &str = "The stored value cannot be opened with this server's secret key \
@@ -16,6 +24,38 @@ pub fn input_configuration(inputs: &str, managed: bool) -> Result<InputConfigura
     acs_credential_types::validate_inputs_config(&document, managed)
         .map(|(config, _)| config)
         .map_err(|errors| errors.join("; "))
+}
+
+/// The stored `inputs` JSON of validated plaintext `values`, the secret fields of `config`
+/// sealed, and the key that sealed them (`None` when there was no secret to seal): that key
+/// goes to [`confirm_key`] in the write that stores the inputs.
+pub fn seal(
+    cipher: &InputCipher,
+    rng: &dyn SecureRandom,
+    config: &InputConfiguration,
+    mut values: Map<String, Value>,
+) -> AppResult<(String, Option<KeyId>)> {
+    let secret: Vec<String> = acs_credential_types::encrypted_fields(config, &values)
+        .map(str::to_owned)
+        .collect();
+    let key = (!secret.is_empty()).then(|| cipher.current_key_id());
+    for field in secret {
+        if let Some(Value::String(plain)) = values.get(&field) {
+            let sealed = cipher.seal(rng, &field, plain)?;
+            values.insert(field, Value::String(sealed));
+        }
+    }
+    Ok((Value::Object(values).to_string(), key))
+}
+
+/// After the write that stored inputs sealed under `key`, in its transaction: refused (and the
+/// write rolled back) when a rotation retired that key meanwhile (see
+/// [`crate::secret_key::refuse_retired`]).
+pub fn confirm_key(conn: &mut DbConnection, key: Option<KeyId>) -> Result<(), SealRefused> {
+    match key {
+        Some(key) => crate::secret_key::refuse_retired(conn, key),
+        None => Ok(()),
+    }
 }
 
 /// Stored inputs, their secrets opened.

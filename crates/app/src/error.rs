@@ -22,6 +22,9 @@ pub enum AppError {
     /// The system's random number generator failed.
     #[error("random number generator failed")]
     Random,
+    /// A secret input could not be sealed (a bug or a broken key ring, not bad input).
+    #[error("sealing an input: {0}")]
+    Seal(#[from] acs_credential_types::cipher::CipherError),
     /// A record could not be turned into JSON (a bug, not bad input).
     #[error("a record could not be serialised: {0}")]
     Serialise(#[from] serde_json::Error),

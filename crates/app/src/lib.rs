@@ -1,6 +1,6 @@
 //! The use cases of ACS that the HTTP API and the management commands share: the settings
-//! registry and the snapshots servers read, recording activity-stream entries, issuing tokens,
-//! token housekeeping (bulk revocation and clean-up), deleting what holds tokens, the secret key files, and the sealed
+//! registry and the snapshots servers read, recording activity-stream entries, issuing tokens and the
+//! OAuth 2 grants that issue them, token housekeeping (bulk revocation and clean-up), deleting what holds tokens, the secret key files, and the sealed
 //! values of the database with the key rotation that moves them to a new key.
 //!
 //! Beneath `acs-api` and `xtask`, above `acs-storage` and the domain crates. It knows nothing
@@ -9,8 +9,10 @@
 
 pub mod activity;
 pub mod automation;
+pub mod client_tokens;
 pub mod credential_inputs;
 mod error;
+pub mod grants;
 pub mod housekeeping;
 pub mod key_rotation;
 pub mod login_mapping;

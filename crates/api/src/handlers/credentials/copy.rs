@@ -97,7 +97,7 @@ pub async fn copy_credential(
                 if let Value::String(text) = value
                     && let Some(key) = acs_credential_types::cipher::sealed_key_id(text)
                 {
-                    secrets::confirm_key(conn, Some(key))?;
+                    acs_app::credential_inputs::confirm_key(conn, Some(key))?;
                 }
             }
             let record = render_one(conn, principal, &copy, &credential_type)?;

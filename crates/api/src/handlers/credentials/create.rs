@@ -4,7 +4,7 @@ use acs_storage::credentials::CredentialValues;
 use acs_storage::stamps::Creation;
 
 use super::render::{CredentialRecord, render_one};
-use super::{Credentials, input, name_conflict, owner_of, secrets, validate};
+use super::{Credentials, input, name_conflict, owner_of, validate};
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::create::{Create, Submission};
@@ -53,7 +53,7 @@ impl Create for Credentials {
             let stamps = Creation::by(Some(principal.user.id), now);
             let credential =
                 acs_storage::credentials::insert(conn, &values, stamps).map_err(name_conflict)?;
-            secrets::confirm_key(conn, key)?;
+            acs_app::credential_inputs::confirm_key(conn, key)?;
             let record = render_one(conn, principal, &credential, &credential_type)?;
             let subject = Subject::named(
                 acs_storage::activity::CREDENTIAL,

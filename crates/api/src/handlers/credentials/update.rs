@@ -108,7 +108,7 @@ impl Change for Credentials {
             let stamps = Modification::by(Some(principal.user.id), now);
             let updated = acs_storage::credentials::update(conn, id, &values, stamps)
                 .map_err(name_conflict)?;
-            secrets::confirm_key(conn, key)?;
+            acs_app::credential_inputs::confirm_key(conn, key)?;
             let after = render_one(conn, principal, &updated, &credential_type)?;
             let subject = Subject::named(acs_storage::activity::CREDENTIAL, id, &updated.name);
             activity::record_update(conn, now, &principal.user, &subject, &before, &after)?;

@@ -6,7 +6,6 @@ use acs_storage::DbConnection;
 use acs_storage::credential_types::CredentialType;
 use serde_json::{Map, Value};
 
-use super::secrets;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
@@ -80,6 +79,7 @@ pub fn stored_inputs(
         .map_err(|errors| {
             ApiError::Invalid(Map::from_iter([("inputs".to_owned(), errors.to_value())]))
         })?;
-    let (stored, key) = secrets::seal(&state.keys.cipher(), &state.rng, &config, values)?;
+    let (stored, key) =
+        acs_app::credential_inputs::seal(&state.keys.cipher(), &state.rng, &config, values)?;
     Ok((credential_type, stored, key))
 }

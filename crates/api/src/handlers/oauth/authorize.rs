@@ -6,12 +6,12 @@
 //! Errors before the client and its redirect URI are verified are shown on a page, never
 //! redirected (no open redirector); later ones go back to the client (RFC 6749 §4.1.2.1).
 
+use acs_app::grants::{GrantError, Grantor};
 use acs_oauth2::{
     AuthorizeClient, AuthorizeError, AuthorizeRequest, ClientType, FormParams, GrantType,
-    OAuthError, Scope, authorize_client_id, generate_authorization_code, unknown_client,
+    OAuthError, Scope, authorize_client_id, unknown_client,
 };
 use acs_storage::applications::Application;
-use acs_storage::authorization_codes::NewAuthorizationCode;
 use acs_storage::users::User;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -235,9 +235,8 @@ fn validate(
     })
 }
 
-/// Issues a code for `user` and returns the redirect carrying it, or the redirect refusing an
-/// external user while their tokens are not allowed (checked here already, so they are not
-/// sent back to the client with a code that cannot be exchanged).
+/// Issues a code for `user` (see [`acs_app::grants::issue_code`]) and returns the redirect
+/// carrying it, or the redirect refusing an external user while their tokens are not allowed.
 fn grant(
     ctx: &mut Context<'_>,
     user: &User,
@@ -245,32 +244,19 @@ fn grant(
     request: &AuthorizeRequest,
 ) -> ApiResult<String> {
     let settings = ctx.settings()?;
-    if let Err(denied) = acs_oauth2::check_token_creation(
-        user.external_account.as_deref(),
-        settings.allow_oauth2_for_external_users(),
-    ) {
-        return Ok(request.refused_redirect(&denied.into()));
-    }
-    let code = generate_authorization_code(&ctx.state.rng)
-        .map_err(|_| ApiError::Internal("random number generator failed".into()))?;
-    let now = ctx.now;
-    let challenge = request.code_challenge.as_ref().map(|c| c.as_str());
-    ctx.write(|conn| {
-        Ok(acs_storage::authorization_codes::insert(
-            conn,
-            &NewAuthorizationCode {
-                digest: code.digest().as_bytes(),
-                application_id: application.id,
-                user_id: user.id,
-                redirect_uri: &request.redirect_uri,
-                redirect_uri_sent: request.redirect_uri_sent,
-                scope: &request.scope_words,
-                code_challenge: challenge,
-                created: now,
-                expires: settings.oauth2_provider().authorization_code_expires(now),
-            },
-        )?)
-    })?;
+    let state = ctx.state;
+    let grantor = Grantor {
+        pool: &state.pool,
+        rng: &state.rng,
+        settings: &settings,
+        now: ctx.now,
+        application,
+    };
+    let code = match acs_app::grants::issue_code(&grantor, ctx.conn()?, user, request) {
+        Ok(code) => code,
+        Err(GrantError::Refused(refused)) => return Ok(request.refused_redirect(&refused)),
+        Err(GrantError::App(error)) => return Err(error.into()),
+    };
     tracing::info!(
         user = user.id,
         application = application.id,

@@ -1,6 +1,7 @@
 //! The OAuth 2 protocol endpoints under `/api/o/` (contract §4; RFC 6749, 7009, 7636, 7662,
-//! 8414, 9700). The decisions are `acs_oauth2`'s; these handlers read the request, look
-//! things up, carry the decisions out in transactions and answer.
+//! 8414, 9700). The decisions are `acs_oauth2`'s and the use cases that carry them out
+//! `acs_app`'s (`grants`, `client_tokens`); these handlers authenticate the client, read the
+//! request and answer.
 
 pub(crate) mod authorize;
 mod client;
@@ -8,7 +9,6 @@ mod endpoints;
 mod form;
 mod grants;
 mod introspect;
-mod lookup;
 mod reply;
 mod revoke;
 mod token;

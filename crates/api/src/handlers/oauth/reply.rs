@@ -29,6 +29,21 @@ impl From<acs_storage::StorageError> for OAuthFailure {
     }
 }
 
+impl From<acs_app::AppError> for OAuthFailure {
+    fn from(error: acs_app::AppError) -> Self {
+        OAuthFailure::Server(error.into())
+    }
+}
+
+impl From<acs_app::grants::GrantError> for OAuthFailure {
+    fn from(error: acs_app::grants::GrantError) -> Self {
+        match error {
+            acs_app::grants::GrantError::Refused(refused) => OAuthFailure::Protocol(refused),
+            acs_app::grants::GrantError::App(error) => error.into(),
+        }
+    }
+}
+
 /// The result of an `/api/o/` handler.
 pub type OAuthResult<T> = Result<T, OAuthFailure>;
 
