@@ -288,7 +288,7 @@ mod tests {
         let entry = "INSERT INTO activity_stream (timestamp, operation, object1, object1_id, \
                      changes, summary) VALUES ('2024-01-01 00:00:00', 'create', 'user', 1, '{}', '{}')";
         let mut conn = pool.get().expect("a connection");
-        crate::local_changes::keeping_counters(|| {
+        crate::local_changes::keeping_counters(&[], || {
             pool.single_statement_write(&mut conn, |c| {
                 diesel::connection::SimpleConnection::batch_execute(c, entry)
             })
@@ -300,6 +300,35 @@ mod tests {
         })
         .expect("another entry");
         assert_eq!(feed.fresh(), None, "counted without keeping_counters");
+    }
+
+    #[test]
+    fn a_write_keeping_counters_may_change_only_the_counted_tables_it_declares() {
+        use crate::counted::CountedTable;
+        use crate::local_changes::keeping_counters;
+        use diesel::connection::SimpleConnection;
+
+        let (_dir, _database, pool) = pool();
+        let mut conn = pool.get().expect("a connection");
+        let deactivate = "UPDATE users SET is_active = is_active WHERE id = 0";
+        let mut write = |honoured: &[CountedTable]| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                keeping_counters(honoured, || {
+                    pool.single_statement_write(&mut conn, |c| c.batch_execute(deactivate))
+                })
+            }))
+        };
+        // Undeclared: the test that makes such a write fails (debug builds check).
+        assert_eq!(write(&[]).is_err(), cfg!(debug_assertions));
+        assert_eq!(
+            write(&[CountedTable::Sessions]).is_err(),
+            cfg!(debug_assertions)
+        );
+        write(&[CountedTable::Users])
+            .expect("declared")
+            .expect("written");
+        // The check ended with the write: a later undeclared write is its own.
+        assert_eq!(write(&[]).is_err(), cfg!(debug_assertions));
     }
 
     #[test]

@@ -262,6 +262,9 @@ fn connect(database: &Database) -> Result<DbConnection, DieselError> {
     if database.is_sqlite() {
         conn.batch_execute(POOLED_PRAGMAS)?;
     }
+    if cfg!(debug_assertions) {
+        conn.set_instrumentation(crate::local_changes::KeptWriteCheck);
+    }
     Ok(conn)
 }
 

@@ -22,6 +22,7 @@ pub mod authorization_codes;
 pub mod change_feed;
 pub mod checkpoint;
 mod connection;
+pub mod counted;
 pub mod credential_types;
 pub mod credentials;
 mod error;

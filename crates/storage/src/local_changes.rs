@@ -10,8 +10,10 @@
 //! Writes that add only rows no counter counts (a new access token, its refresh token,
 //! activity entries) run under [`keeping_counters`]: they leave the feed's reading trusted, so
 //! that issuing tokens does not make every request after it read the counters itself. So may
-//! a write whose counted changes its caller honours by other means (the refresh grant deletes
-//! the access token it replaces and drops it from the API's principal cache).
+//! a write whose counted changes its caller honours by other means and declares (the refresh
+//! grant deletes the access token it replaces and drops it from the API's principal cache);
+//! in debug builds a counted change it did not declare fails the test that made it
+//! ([`crate::counted`]).
 
 use std::cell::Cell;
 use std::fmt::Write as _;
@@ -19,6 +21,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use diesel::connection::{Instrumentation, InstrumentationEvent};
+
+use crate::counted::CountedTable;
 
 thread_local! {
     /// True while this thread runs a write under [`keeping_counters`].
@@ -48,9 +52,11 @@ pub(crate) fn reading<T>(lookup: impl FnOnce() -> T) -> T {
 /// Runs `write` without counting it as a change: counters read before it stay trusted. For a
 /// write that adds only rows no change counter counts (new access and refresh tokens,
 /// activity entries: see `acs_storage::revisions`), or whose counted changes the caller
-/// honours itself until the change feed reads the counters that tell them. Its statements
-/// must run on this thread.
-pub fn keeping_counters<T>(write: impl FnOnce() -> T) -> T {
+/// honours itself until the change feed reads the counters that tell them: those tables are
+/// `honoured`, and in debug builds a write that changes any other counted table panics once
+/// it returns (see [`crate::counted`]), so a test that runs it fails. Its statements must run
+/// on this thread.
+pub fn keeping_counters<T>(honoured: &[CountedTable], write: impl FnOnce() -> T) -> T {
     /// Clears the flag however `write` ends, a panic included.
     struct Reset;
     impl Drop for Reset {
@@ -58,9 +64,22 @@ pub fn keeping_counters<T>(write: impl FnOnce() -> T) -> T {
             KEEPING_COUNTERS.with(|keeping| keeping.set(false));
         }
     }
+    if cfg!(debug_assertions) {
+        crate::counted::declare(honoured);
+    }
     KEEPING_COUNTERS.with(|keeping| keeping.set(true));
-    let _reset = Reset;
-    write()
+    let reset = Reset;
+    let written = write();
+    drop(reset);
+    if cfg!(debug_assertions) {
+        let undeclared = crate::counted::undeclared();
+        assert!(
+            undeclared.is_empty(),
+            "a write under keeping_counters changed counted tables it did not declare: {}",
+            undeclared.join(", ")
+        );
+    }
+    written
 }
 
 /// Whether the current thread runs a write under [`keeping_counters`].
@@ -119,7 +138,35 @@ impl Instrumentation for WriteWatch {
         if let InstrumentationEvent::FinishQuery { query, .. } = event
             && !READING.with(Cell::get)
         {
-            self.finished(Statement::of(query));
+            let statement = Statement::of(query);
+            if statement == Statement::MayWrite {
+                check_kept(query);
+            }
+            self.finished(statement);
+        }
+    }
+}
+
+/// In debug builds, under [`keeping_counters`], notes the counted tables `query` changes (see
+/// [`crate::counted`]).
+fn check_kept(query: &dyn std::fmt::Display) {
+    if cfg!(debug_assertions) && counters_kept() {
+        crate::counted::check(&query.to_string());
+    }
+}
+
+/// The SQLite writer's watch, in debug builds: its connection runs the writes of every
+/// request (counted by [`crate::Pool::transaction`], not by a watch), so only the check of
+/// [`keeping_counters`] looks at its statements.
+#[derive(Debug)]
+pub(crate) struct KeptWriteCheck;
+
+impl Instrumentation for KeptWriteCheck {
+    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+        if let InstrumentationEvent::FinishQuery { query, .. } = event
+            && Statement::of(query) == Statement::MayWrite
+        {
+            check_kept(query);
         }
     }
 }
@@ -264,9 +311,11 @@ mod tests {
     #[test]
     fn writes_keeping_counters_do_not_count_and_the_flag_does_not_outlive_them() {
         let (changes, mut watch) = watch();
-        keeping_counters(|| run(&mut watch, "WITH token AS (INSERT INTO access_tokens"));
+        keeping_counters(&[], || {
+            run(&mut watch, "WITH token AS (INSERT INTO access_tokens")
+        });
         assert_eq!(changes.load(Ordering::Acquire), 0);
-        let unwound = std::panic::catch_unwind(|| keeping_counters(|| panic!("write failed")));
+        let unwound = std::panic::catch_unwind(|| keeping_counters(&[], || panic!("write failed")));
         assert!(unwound.is_err());
         assert!(!counters_kept());
         run(&mut watch, "INSERT INTO users");

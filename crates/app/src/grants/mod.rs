@@ -125,7 +125,7 @@ pub fn password(
     let words = granted_scope_words(scope.unwrap_or(DEFAULT_GRANT_SCOPE), asked);
     // Issuing writes with one statement (`acs_storage::issued_tokens`), and only rows no change
     // counter counts: the change feed's reading stays trusted.
-    keeping_counters(|| {
+    keeping_counters(&[], || {
         grantor
             .pool
             .single_statement_write(conn, |conn| grantor.pair(conn, owner, &words, "", None))

@@ -5,6 +5,7 @@ use acs_oauth2::{
     SecretDigest, decide_refresh,
 };
 use acs_storage::applications::Application;
+use acs_storage::counted::CountedTable;
 use acs_storage::issued_tokens::Rotation;
 use acs_storage::local_changes::keeping_counters;
 use acs_storage::refresh_tokens::WithOwner;
@@ -131,7 +132,7 @@ impl Attempt<'_> {
         // it changes, only the deletion of the old access token moves a change counter; the
         // caller honours that deletion through `forget_replaced`, so the change feed's reading
         // stays trusted (other servers learn of it from their feeds).
-        let issued = keeping_counters(|| {
+        let issued = keeping_counters(&[CountedTable::AccessTokens], || {
             grantor.pool.single_statement_write(conn, |conn| {
                 reissue(
                     conn,

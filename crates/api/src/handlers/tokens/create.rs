@@ -108,7 +108,7 @@ fn create(
     };
     // Issuing writes with one statement (`acs_storage::issued_tokens`), and only rows no change
     // counter counts: the change feed's reading stays trusted.
-    let issued = keeping_counters(|| {
+    let issued = keeping_counters(&[], || {
         ctx.write_single_statement(|conn| {
             issue(
                 conn,
