@@ -7,6 +7,7 @@
 
 pub mod auth;
 pub mod bootstrap;
+pub mod caches;
 pub mod config;
 pub mod context;
 pub mod error;
@@ -20,6 +21,8 @@ pub mod listener;
 pub mod logging;
 pub mod openapi;
 pub mod pages;
+pub mod password_gate;
+pub mod principal;
 pub mod routes;
 pub mod server;
 pub mod state;

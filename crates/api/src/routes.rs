@@ -3,35 +3,15 @@
 use actix_web::web;
 use serde_json::Value;
 
+use crate::handlers::fallback::UNSERVED_COLLECTIONS;
 use crate::handlers::{
     account, activity_stream as activity, applications as apps, automation as auto, change, config,
     create, credential_types as ctypes, credentials as creds, detail, fallback, listing, login,
     logout, metrics, oauth, openapi, organizations as orgs, roles, root, runs, settings, sso,
     teams, tokens, users,
 };
-use crate::http::options::FieldMeta;
+use crate::http::options::{ASSOCIATION, FieldMeta};
 use crate::openapi::{Endpoint, Operation as Op, Routes};
-
-/// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
-pub const UNSERVED_COLLECTIONS: &[&str] = &[
-    "workflow_job_templates",
-    "instance_groups",
-    "notification_templates",
-    "execution_environments",
-    "schedules",
-    "system_job_templates",
-];
-
-/// The body of an association change (`{"id": …}`, with `"disassociate": true` to undo).
-pub const ASSOCIATION: &[FieldMeta] = &[
-    FieldMeta::writable("id", "id", "ID", "The record to associate.").required(),
-    FieldMeta::writable(
-        "disassociate",
-        "boolean",
-        "Disassociate",
-        "Undo the association.",
-    ),
-];
 
 /// The body of a change to an organization's content sources: an association, or a move.
 /// The body of a copy.

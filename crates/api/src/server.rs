@@ -10,6 +10,7 @@ pub use crate::bootstrap::StartError;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::handlers::account::Problem;
+use crate::openapi::ServedDocument;
 use crate::state::AppState;
 use crate::{bootstrap, handlers, heartbeat, housekeeping, http, pages, routes};
 use acs_app::settings;
@@ -54,7 +55,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
             tracing::warn!(lost, node = %config.node_name, "unfinished runs of this node ended as error");
         }
     }
-    let password_turns = crate::auth::PasswordGate::start(
+    let password_turns = crate::password_gate::PasswordGate::start(
         config.password_verifiers,
         config.password_checks_waiting(),
     )
@@ -62,9 +63,9 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         what: "starting the password-hashing threads".into(),
         source,
     })?;
-    let passwords = crate::auth::PasswordCache::new(&rng)
+    let passwords = crate::caches::PasswordCache::new(&rng)
         .map_err(|_| StartError::Other("random number generator failed".into()))?;
-    let principals = crate::auth::PrincipalCache::new(&rng)
+    let principals = crate::caches::PrincipalCache::new(&rng)
         .map_err(|_| StartError::Other("random number generator failed".into()))?;
     let pages = pages::Pages::new().map_err(|e| StartError::Other(e.to_string()))?;
     let changes =
@@ -83,7 +84,7 @@ pub fn prepare(config: Config) -> Result<web::Data<AppState>, StartError> {
         passwords,
         password_turns,
         principals,
-        clients: crate::auth::ClientCache::default(),
+        clients: crate::caches::ClientCache::default(),
         rng,
         keys,
         config,
@@ -119,9 +120,11 @@ pub fn http_server(
 ) -> std::io::Result<actix_web::dev::Server> {
     let workers = state.config.workers;
     let schedule = state.clone();
+    let document = web::Data::new(ServedDocument::new(&routes::openapi_document()));
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
+            .app_data(document.clone())
             .app_data(web::PathConfig::default().error_handler(path_not_found))
             .wrap(middleware::from_fn(http::named_urls::resolve_named_urls))
             .wrap(middleware::from_fn(http::browsable::browsable))

@@ -3,7 +3,7 @@
 use acs_storage::Pool;
 use ring::rand::SystemRandom;
 
-use crate::auth::PasswordCache;
+use crate::caches::{ClientCache, PasswordCache, PrincipalCache};
 use crate::config::Config;
 use crate::pages::Pages;
 use acs_app::settings::SettingsCache;
@@ -23,13 +23,13 @@ pub struct AppState {
     /// Settings at the latest revision seen.
     pub settings: SettingsCache,
     /// Authenticated principals, valid while the change counters they were built under hold.
-    pub principals: crate::auth::PrincipalCache,
+    pub principals: PrincipalCache,
     /// Recently verified passwords, keyed to the stored hash.
     pub passwords: PasswordCache,
     /// The password-hashing threads (lower priority) and their bounded queue.
-    pub password_turns: crate::auth::PasswordGate,
+    pub password_turns: crate::password_gate::PasswordGate,
     /// OAuth 2 applications by client id, valid while the `applications` counter holds.
-    pub clients: crate::auth::ClientCache,
+    pub clients: ClientCache,
     /// The system's secure random number generator.
     pub rng: SystemRandom,
     /// This node's runs, executing and waiting (at most `ACS_MAX_CONCURRENT_RUNS` at once).

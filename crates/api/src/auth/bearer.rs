@@ -4,8 +4,8 @@
 
 use acs_oauth2::Scope;
 
-use super::principal_cache::Kind;
 use super::{Method, Principal, principal_of};
+use crate::caches::principals::Kind;
 use crate::error::ApiResult;
 use crate::store::Store;
 

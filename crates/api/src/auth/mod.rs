@@ -5,14 +5,10 @@
 //! request's [`Store`]; the request context only keeps what it produced.
 
 pub mod bearer;
-pub mod client_cache;
 pub mod csrf;
 pub mod directory;
 pub(crate) mod directory_login;
-mod password_cache;
-pub mod password_gate;
 pub mod passwords;
-pub mod principal_cache;
 pub mod session;
 pub mod throttle;
 
@@ -20,69 +16,14 @@ use acs_authz::Actor;
 use acs_storage::users::User;
 use base64::Engine;
 
-pub use client_cache::ClientCache;
-pub use password_cache::PasswordCache;
-pub use password_gate::PasswordGate;
-pub use principal_cache::PrincipalCache;
+pub use crate::principal::{Method, Principal};
 
+use crate::caches::principals::Kind;
 use crate::error::ApiResult;
 use crate::http::request::RequestInfo;
 use crate::state::AppState;
 use crate::store::Store;
 use session::SessionCookie;
-
-/// How a request was authenticated.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Method {
-    /// A session cookie; carries the session row id.
-    Session {
-        /// Session primary key.
-        id: i64,
-    },
-    /// HTTP Basic.
-    Basic,
-    /// An OAuth 2 bearer token.
-    Bearer {
-        /// The access token's primary key.
-        token_id: i64,
-        /// Its scope: without `write` the principal may only read.
-        scope: acs_oauth2::Scope,
-    },
-}
-
-/// The authenticated user of a request.
-#[derive(Debug, Clone)]
-pub struct Principal {
-    /// The user row.
-    pub user: User,
-    /// The user's roles, for `authz`.
-    pub actor: Actor,
-    /// How they authenticated.
-    pub method: Method,
-}
-
-impl Principal {
-    /// The principal as it is once granted `role` (by the request it is making, before its
-    /// cached form learns of it).
-    pub fn with_grant(&self, role: acs_authz::roles::Role) -> Principal {
-        let mut granted = self.clone();
-        granted.actor.grants = std::mem::take(&mut granted.actor.grants).with(role);
-        granted
-    }
-
-    /// Authenticated by a session cookie (so CSRF applies).
-    pub fn is_session(&self) -> bool {
-        matches!(self.method, Method::Session { .. })
-    }
-
-    /// The session id, when session-authenticated.
-    pub fn session_id(&self) -> Option<i64> {
-        match self.method {
-            Method::Session { id } => Some(id),
-            Method::Basic | Method::Bearer { .. } => None,
-        }
-    }
-}
 
 /// What authentication found: who made the request and, for a session, the cookie to re-arm.
 #[derive(Debug)]
@@ -152,7 +93,7 @@ fn basic(store: &mut Store<'_>, request: &RequestInfo) -> ApiResult<Option<Princ
     let client = request.client_ip(settings.trusted_proxies());
     let cache = &store.state.principals;
     let key = cache.basic_key(&username, &password, client);
-    if let Some((principal, _)) = cache.get(&key, principal_cache::Kind::Basic, &revisions) {
+    if let Some((principal, _)) = cache.get(&key, Kind::Basic, &revisions) {
         return Ok(Some(principal));
     }
     let since = cache.since();
@@ -164,14 +105,10 @@ fn basic(store: &mut Store<'_>, request: &RequestInfo) -> ApiResult<Option<Princ
     let cacheable = user.external_account.is_none();
     let principal = principal_of(store, user, Method::Basic)?;
     if cacheable {
-        store.state.principals.insert(
-            key,
-            principal_cache::Kind::Basic,
-            &revisions,
-            since,
-            principal.clone(),
-            None,
-        );
+        store
+            .state
+            .principals
+            .insert(key, Kind::Basic, &revisions, since, principal.clone(), None);
     }
     Ok(Some(principal))
 }
@@ -195,9 +132,7 @@ pub fn basic_is_cached(state: &AppState, request: &RequestInfo) -> bool {
     }
     let client = request.client_ip(settings.trusted_proxies());
     let key = state.principals.basic_key(&username, &password, client);
-    state
-        .principals
-        .holds(&key, principal_cache::Kind::Basic, &revisions)
+    state.principals.holds(&key, Kind::Basic, &revisions)
 }
 
 /// Decodes `Authorization: Basic base64(user:password)`; anything malformed is `None`.

@@ -62,8 +62,8 @@ fn hashed(
         .verify(password, encoded, deadline)
         .map_err(|refused| {
             crate::error::ApiError::PasswordChecksBusy(match refused {
-                super::password_gate::NoTurn::QueueFull => "the queue of password checks is full",
-                super::password_gate::NoTurn::TimedOut => {
+                crate::password_gate::NoTurn::QueueFull => "the queue of password checks is full",
+                crate::password_gate::NoTurn::TimedOut => {
                     "no password thread answered within the database budget"
                 }
             })

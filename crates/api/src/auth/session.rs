@@ -6,8 +6,8 @@ use acs_storage::users::User;
 use chrono::Duration;
 use serde_json::json;
 
-use super::principal_cache::Kind;
 use super::{Method, Principal, principal_of};
+use crate::caches::principals::Kind;
 use crate::error::{ApiError, ApiResult};
 use crate::http::request::RequestInfo;
 use crate::store::Store;

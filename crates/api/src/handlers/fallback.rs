@@ -78,6 +78,16 @@ pub async fn method_not_allowed(
     Err(ApiError::MethodNotAllowed(req.method().to_string()))
 }
 
+/// Collections awxkit probes with `OPTIONS` that this version of ACS does not serve yet.
+pub const UNSERVED_COLLECTIONS: &[&str] = &[
+    "workflow_job_templates",
+    "instance_groups",
+    "notification_templates",
+    "execution_environments",
+    "schedules",
+    "system_job_templates",
+];
+
 /// Collections awxkit probes with `OPTIONS` (to build role commands) that ACS does not serve:
 /// they answer that probe with empty actions, and 404 to everything else (contract §2).
 pub async fn unserved_collection_options() -> HttpResponse {

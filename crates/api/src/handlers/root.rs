@@ -55,7 +55,7 @@ pub async fn api_v2_root() -> HttpResponse {
         "activity_stream": "/api/v2/activity_stream/",
         "settings": "/api/v2/settings/",
     });
-    for name in crate::routes::UNSERVED_COLLECTIONS {
+    for name in crate::handlers::fallback::UNSERVED_COLLECTIONS {
         root[*name] = json!(format!("/api/v2/{name}/"));
     }
     HttpResponse::Ok().json(root)

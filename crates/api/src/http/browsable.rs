@@ -23,11 +23,9 @@
 //! creation, to the new record's; after a deletion, to the collection's); a refusal is shown
 //! in the page with the form as sent.
 
-use std::sync::OnceLock;
-
 pub use acs_browsable::Offer;
 use acs_browsable::{
-    ApiPage, Change, Endpoints, PREFIX, Viewer, api_link, body_from_fields, crumbs, wants_page,
+    ApiPage, Change, PREFIX, Viewer, api_link, body_from_fields, crumbs, wants_page,
 };
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -37,6 +35,7 @@ use actix_web::middleware::Next;
 use actix_web::{HttpMessage, HttpResponse, web};
 use serde_json::Value;
 
+use crate::openapi::ServedDocument;
 use crate::pages::page_response;
 use crate::state::AppState;
 
@@ -98,8 +97,9 @@ async fn unwrap_page_form(req: &mut ServiceRequest) -> Result<Option<Change>, ac
     if method == "DELETE" {
         content.clear();
     } else if typed {
-        let specs = endpoints()
-            .find(req.path())
+        let specs = req
+            .app_data::<web::Data<ServedDocument>>()
+            .and_then(|document| document.endpoints.find(req.path()))
             .map(|e| e.fields_for(method))
             .unwrap_or_default();
         content =
@@ -280,6 +280,9 @@ fn render_page(
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| actix_web::error::ErrorInternalServerError("no state"))?;
+    let document = req
+        .app_data::<web::Data<ServedDocument>>()
+        .ok_or_else(|| actix_web::error::ErrorInternalServerError("no document"))?;
     let viewer = Viewer {
         csrf_token: req
             .cookie(crate::auth::csrf::COOKIE)
@@ -293,7 +296,7 @@ fn render_page(
         status.canonical_reason().unwrap_or("")
     );
     let page = ApiPage::new(
-        endpoints(),
+        &document.endpoints,
         req.method().as_str(),
         req.path(),
         status_line,
@@ -303,10 +306,4 @@ fn render_page(
     );
     let html = state.pages.html("api", &page)?;
     Ok(page_response(status).body(html))
-}
-
-/// Every endpoint of the API, read once from the OpenAPI document the routes describe.
-fn endpoints() -> &'static Endpoints {
-    static ENDPOINTS: OnceLock<Endpoints> = OnceLock::new();
-    ENDPOINTS.get_or_init(|| Endpoints::from_document(&crate::routes::openapi_document()))
 }

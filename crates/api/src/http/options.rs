@@ -149,6 +149,17 @@ impl FieldMeta {
     }
 }
 
+/// The body of an association change (`{"id": …}`, with `"disassociate": true` to undo).
+pub const ASSOCIATION: &[FieldMeta] = &[
+    FieldMeta::writable("id", "id", "ID", "The record to associate.").required(),
+    FieldMeta::writable(
+        "disassociate",
+        "boolean",
+        "Disassociate",
+        "Undo the association.",
+    ),
+];
+
 /// Common read-only fields of every record.
 pub const ENVELOPE_FIELDS: &[FieldMeta] = &[
     FieldMeta::read_only("id", "integer", "ID"),

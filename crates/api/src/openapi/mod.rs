@@ -12,6 +12,9 @@
 mod endpoint;
 mod operation;
 mod schema;
+mod served;
+
+pub use served::ServedDocument;
 
 use std::collections::BTreeMap;
 

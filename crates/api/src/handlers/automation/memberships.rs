@@ -299,7 +299,10 @@ pub async fn options_members<M: Membership>(
     let reply = crate::context::run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
         let meta = &<M::Member as Resource>::META;
-        Ok(meta.association_or_creation(crate::routes::ASSOCIATION, !principal.actor.read_only))
+        Ok(meta.association_or_creation(
+            crate::http::options::ASSOCIATION,
+            !principal.actor.read_only,
+        ))
     })
     .await?;
     Ok(reply.options())

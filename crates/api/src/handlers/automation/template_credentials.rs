@@ -53,7 +53,7 @@ pub async fn options_template_credentials(
 ) -> ApiResult<HttpResponse> {
     let reply = crate::context::run(&state, &req, move |ctx| {
         let principal = ctx.require_user()?;
-        let post = (!principal.actor.read_only).then_some(crate::routes::ASSOCIATION);
+        let post = (!principal.actor.read_only).then_some(crate::http::options::ASSOCIATION);
         Ok(crate::handlers::credentials::META.association(post))
     })
     .await?;

@@ -27,7 +27,7 @@ use lru::LruCache;
 use ring::hmac;
 use ring::rand::SecureRandom;
 
-use super::Principal;
+use crate::principal::Principal;
 
 /// Entries kept (bounded memory); past it, the least recently used goes, so a cold entry
 /// makes room without the hot ones being lost with it.
@@ -224,7 +224,7 @@ mod tests {
                 user_id: id,
                 ..Default::default()
             },
-            method: super::super::Method::Basic,
+            method: crate::principal::Method::Basic,
         }
     }
 
