@@ -29,6 +29,7 @@ mod faults;
 mod git_projects;
 mod hostile_input;
 mod https_proxy;
+mod import_circles;
 mod inventory_groups;
 mod jobs;
 mod key_rotation;

@@ -36,7 +36,7 @@ pub fn page_token(
 /// copy it). `Secure` follows the connection itself: pages that set it do not read the
 /// database, so they cannot know the trusted proxies.
 pub fn cookie(req: &actix_web::HttpRequest, token: String) -> actix_web::cookie::Cookie<'static> {
-    crate::http::response::cookie(COOKIE.into(), token, false, None, req.app_config().secure())
+    crate::http::cookies::cookie(COOKIE.into(), token, false, None, req.app_config().secure())
 }
 
 /// The 403 page of a form whose CSRF check failed.

@@ -12,7 +12,8 @@ use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::oauth::authorize::redirect_target_of_next;
 use crate::http::body::FormBody;
-use crate::http::response::{apply_transport, cookie};
+use crate::http::cookies::cookie;
+use crate::http::response::apply_transport;
 use crate::pages::{LoginPage, SignOnButton, page_response_with_form_target};
 use crate::state::AppState;
 

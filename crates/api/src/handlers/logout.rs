@@ -8,7 +8,8 @@ use crate::auth::csrf;
 use crate::context::{is_safe, run};
 use crate::error::ApiResult;
 use crate::handlers::login::safe_next;
-use crate::http::response::{apply_transport, cookie};
+use crate::http::cookies::cookie;
+use crate::http::response::apply_transport;
 use crate::state::AppState;
 
 /// Deletes the session (if any) and redirects to `next` or `/api/`. A POST from a logged-in

@@ -2,6 +2,7 @@
 
 pub mod body;
 pub mod browsable;
+pub mod cookies;
 pub mod cors;
 pub mod fields;
 pub mod headers;

@@ -1,32 +1,12 @@
 //! Turning a handler's [`Reply`] into an HTTP response, with the session cookie re-armed.
 
-use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use serde_json::Value;
 
+use super::cookies::cookie;
 use crate::auth::session::SessionCookie;
 use crate::context::Reply;
-
-/// A cookie as ACS sets them: `Path=/`, `SameSite=Lax`, `Secure` only over HTTPS.
-pub fn cookie(
-    name: String,
-    value: String,
-    http_only: bool,
-    max_age: Option<i64>,
-    secure: bool,
-) -> Cookie<'static> {
-    let mut cookie = Cookie::build(name, value)
-        .path("/")
-        .same_site(SameSite::Lax)
-        .http_only(http_only)
-        .secure(secure)
-        .finish();
-    if let Some(seconds) = max_age {
-        cookie.set_max_age(CookieDuration::seconds(seconds));
-    }
-    cookie
-}
 
 /// Adds `Strict-Transport-Security` to responses that travelled over HTTPS (never on plain
 /// http: awxkit and browsers on a loopback test setup must keep working).

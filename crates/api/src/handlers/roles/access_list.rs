@@ -213,7 +213,7 @@ impl Access<'_> {
 
 /// One entry: the role, as an access list shows it, and the object's roles it gives.
 fn element(record: &RoleRecord, owner: Option<&Owner>, unattach: bool, gives: Vec<&str>) -> Value {
-    let (name, description) = super::render::name_and_description(record);
+    let (name, description) = super::summaries::name_and_description(record);
     let mut role = json!({
         "id": record.id,
         "name": name,

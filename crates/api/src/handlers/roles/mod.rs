@@ -16,13 +16,14 @@ pub mod owner;
 mod render;
 mod role_teams;
 mod role_users;
+mod summaries;
 mod team_grant;
 mod user_roles;
 
 pub use access_list::list_access;
 pub use grant::refused;
 pub use list::list_roles;
-pub use object_roles::{list_object_roles, summaries_of, summary_of};
+pub use object_roles::list_object_roles;
 pub use options::{
     GRANT_FIELDS, GRANT_TO_TEAM_FIELDS, GRANT_TO_USER_FIELDS, META, options_grants, options_role,
 };
@@ -33,6 +34,7 @@ pub use role_users::{
     association, change_member, change_role_users, deprecated, get_role, list_role_users,
     members_page,
 };
+pub use summaries::{summaries_of, summary_of};
 pub use team_grant::{SYSTEM as SYSTEM_TO_TEAM, TeamChange, change as change_team_role};
 pub use user_roles::{change_user_roles, list_user_roles};
 

@@ -1,35 +1,10 @@
 //! A role record (`type: "role"`), as the reference's `RoleSerializer` shapes it.
 
-use acs_authz::roles::{ResourceKind, RoleField};
 use acs_storage::roles::RoleRecord;
 use serde_json::{Value, json};
 
 use super::owner::Owner;
-
-/// The display name and description of a system role.
-fn system_role(field: &str) -> (&'static str, &'static str) {
-    match field {
-        "system_administrator" => (
-            "System Administrator",
-            "Can manage all aspects of the system",
-        ),
-        _ => ("System Auditor", "Can view all aspects of the system"),
-    }
-}
-
-/// `role`'s display name and description.
-pub fn name_and_description(role: &RoleRecord) -> (String, String) {
-    match (
-        ResourceKind::parse(&role.kind),
-        RoleField::parse(&role.field),
-    ) {
-        (Some(kind), Some(field)) => (field.display_name().to_owned(), field.description(kind)),
-        _ => {
-            let (name, description) = system_role(&role.field);
-            (name.to_owned(), description.to_owned())
-        }
-    }
-}
+use super::summaries::name_and_description;
 
 /// The role record.
 pub fn role_record(role: &RoleRecord, owner: Option<&Owner>) -> Value {

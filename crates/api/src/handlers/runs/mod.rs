@@ -8,6 +8,7 @@ mod events;
 mod list;
 mod options;
 mod prompts;
+mod queue;
 mod render;
 mod start;
 mod stdout;
@@ -16,10 +17,11 @@ pub use cancel::{can_cancel_run, cancel_run};
 pub use events::list_events;
 pub use list::{list_runs, list_runs_of};
 pub use options::{META, options_events, options_run, options_runs};
+pub use queue::queue_project_update;
 pub use render::render_run;
 pub use start::{
-    LAUNCH_META, launch_job, launch_requirements, options_launch, queue_project_update,
-    start_inventory_update, start_project_update, update_status,
+    LAUNCH_META, launch_job, launch_requirements, options_launch, start_inventory_update,
+    start_project_update, update_status,
 };
 pub use stdout::get_stdout;
 

@@ -8,14 +8,14 @@
 
 use acs_app::update_on_launch::LaunchUpdate;
 use acs_authz::roles::RoleField;
-use acs_storage::unified_jobs::{NewUnifiedJob, RunKind, RunStatus, UnifiedJob};
+use acs_storage::unified_jobs::{NewUnifiedJob, RunKind};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value, json};
 
+use super::queue::{create, insert_run, pending, project_update, queue_project_update};
 use super::{prompts, render_run};
-use crate::auth::Principal;
-use crate::context::{Context, run};
+use crate::context::run;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::{
     InventorySources, JobTemplates, Projects, references, run_options, visible,
@@ -318,35 +318,6 @@ pub async fn start_project_update(
     .await
 }
 
-/// Makes a pending update of `project`, launched by `principal` (who may update it), and its
-/// activity record, and starts it once the request's work is done.
-pub fn queue_project_update(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
-    project: &acs_storage::projects::Project,
-) -> ApiResult<UnifiedJob> {
-    let new = project_update(ctx, principal, project);
-    create(ctx, principal, RunKind::ProjectUpdate, &new, &[])
-}
-
-/// A pending update of `project`, launched by `principal`.
-fn project_update<'a>(
-    ctx: &Context<'a>,
-    principal: &Principal,
-    project: &'a acs_storage::projects::Project,
-) -> NewUnifiedJob<'a> {
-    NewUnifiedJob {
-        project_id: Some(project.id),
-        ..pending(
-            ctx,
-            principal,
-            RunKind::ProjectUpdate,
-            &project.name,
-            project.organization_id,
-        )
-    }
-}
-
 /// Starts an update of inventory source `id`: 202 with `"inventory_update": id`.
 pub async fn start_inventory_update(
     req: HttpRequest,
@@ -377,85 +348,4 @@ pub async fn start_inventory_update(
         Ok(record)
     })
     .await
-}
-
-/// A pending run of `kind` named `name`, launched now by `principal` on this node, with
-/// nothing else set.
-fn pending<'a>(
-    ctx: &Context<'a>,
-    principal: &Principal,
-    kind: RunKind,
-    name: &'a str,
-    organization: i64,
-) -> NewUnifiedJob<'a> {
-    NewUnifiedJob {
-        kind: kind.as_str(),
-        name,
-        status: RunStatus::Pending.as_str(),
-        organization_id: Some(organization),
-        job_template_id: None,
-        project_id: None,
-        inventory_id: None,
-        inventory_source_id: None,
-        playbook: "",
-        job_limit: "",
-        extra_vars: "",
-        job_type: "run",
-        job_tags: "",
-        skip_tags: "",
-        verbosity: 0,
-        diff_mode: false,
-        forks: 0,
-        timeout: 0,
-        project_update_id: None,
-        scm_branch: "",
-        node: &ctx.state.config.node_name,
-        launched_by: Some(principal.user.id),
-        created: ctx.now,
-        modified: ctx.now,
-    }
-}
-
-/// Inserts the pending run and its activity record in one transaction, in a place of this
-/// node's queue taken first, and starts it once the request's work is done.
-fn create(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
-    kind: RunKind,
-    new: &NewUnifiedJob<'_>,
-    credentials: &[i64],
-) -> ApiResult<UnifiedJob> {
-    let place = ctx.run_place()?;
-    let now = ctx.now;
-    let run = ctx.write(|conn| insert_run(conn, now, principal, kind, new, credentials))?;
-    ctx.start_when_done(run.id, place);
-    Ok(run)
-}
-
-/// Inserts the pending run and its activity record, in the caller's transaction.
-fn insert_run(
-    conn: &mut acs_storage::DbConnection,
-    now: acs_storage::Timestamp,
-    principal: &Principal,
-    kind: RunKind,
-    new: &NewUnifiedJob<'_>,
-    credentials: &[i64],
-) -> ApiResult<UnifiedJob> {
-    let run = acs_storage::unified_jobs::insert(conn, new, credentials)?;
-    acs_app::activity::record(
-        conn,
-        now,
-        Some(&principal.user),
-        "create",
-        &acs_app::activity::Subject::named(kind.as_str(), run.id, &run.name),
-        None,
-        Value::Null,
-    )?;
-    tracing::info!(
-        actor = principal.user.id,
-        run = run.id,
-        kind = kind.as_str(),
-        "run created"
-    );
-    Ok(run)
 }
