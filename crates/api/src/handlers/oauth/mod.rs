@@ -7,7 +7,6 @@ pub(crate) mod authorize;
 mod client;
 mod endpoints;
 mod form;
-mod grants;
 mod introspect;
 mod reply;
 mod revoke;

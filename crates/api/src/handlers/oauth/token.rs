@@ -1,14 +1,20 @@
 //! `POST /api/o/token/` (RFC 6749 §3.2): the password, authorization-code and refresh-token
-//! grants. The client is authenticated before the grant is even parsed, as AWX does, so a
-//! request with bad client credentials learns nothing about its other parameters.
+//! grants, use cases of `acs_app::grants`. The client is authenticated before the grant is
+//! even parsed, as AWX does, so a request with bad client credentials learns nothing about its
+//! other parameters. What the HTTP side adds: the password grant's credential check (the login
+//! form's, with its throttle), and this server's principal cache, which forgets the access
+//! token a refresh replaced.
 
-use acs_oauth2::{GrantRequest, GrantType, OAuthError, TokenResponse};
+use acs_app::grants::Grantor;
+use acs_oauth2::{ErrorCode, GrantRequest, GrantType, OAuthError, SecretDigest, TokenResponse};
+use acs_storage::applications::Application;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::client;
 use super::form::OAuthForm;
-use super::grants;
 use super::reply::{OAuthResult, json_no_store, run_oauth};
+use crate::auth::passwords;
+use crate::context::Context;
 use crate::state::AppState;
 
 /// Issues a token pair for a grant.
@@ -32,35 +38,52 @@ pub async fn token(
                 username,
                 password,
                 scope,
-            } => grants::password(
-                ctx,
-                &application,
-                username,
-                password,
-                *scope,
-                params.get("scope"),
-            )?,
+            } => {
+                let owner =
+                    passwords::check(&mut ctx.store, &ctx.request, username, password.expose())?
+                        .user()
+                        .ok_or_else(|| {
+                            OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given.")
+                        })?;
+                with_grantor(ctx, &application, |grantor, conn| {
+                    let asked = params.get("scope");
+                    Ok(acs_app::grants::password(
+                        grantor, conn, &owner, *scope, asked,
+                    )?)
+                })?
+            }
             GrantRequest::AuthorizationCode {
                 code,
                 redirect_uri,
                 code_verifier,
-            } => grants::authorization_code(
-                ctx,
-                &application,
-                code,
-                redirect_uri.as_deref(),
-                code_verifier.as_deref(),
-            )?,
+            } => with_grantor(ctx, &application, |grantor, conn| {
+                Ok(acs_app::grants::authorization_code(
+                    grantor,
+                    conn,
+                    code,
+                    redirect_uri.as_deref(),
+                    code_verifier.as_deref(),
+                )?)
+            })?,
             GrantRequest::RefreshToken {
                 refresh_token,
                 scope,
-            } => grants::refresh_token(
-                ctx,
-                &application,
-                refresh_token,
-                *scope,
-                params.get("scope"),
-            )?,
+            } => {
+                let principals = &ctx.state.principals;
+                let forget =
+                    |digest: &SecretDigest| principals.forget(&principals.bearer_key(digest));
+                with_grantor(ctx, &application, |grantor, conn| {
+                    let asked = params.get("scope");
+                    Ok(acs_app::grants::refresh_token(
+                        grantor,
+                        conn,
+                        refresh_token,
+                        *scope,
+                        asked,
+                        &forget,
+                    )?)
+                })?
+            }
         };
         tracing::info!(
             user = issued.row.token.user_id,
@@ -82,4 +105,23 @@ pub async fn token(
     })
     .await?;
     Ok(json_no_store(&response))
+}
+
+/// Runs `grant` with a [`Grantor`] for `application` and the request's settings, time and
+/// connection.
+fn with_grantor<T>(
+    ctx: &mut Context<'_>,
+    application: &Application,
+    grant: impl FnOnce(&Grantor<'_>, &mut acs_storage::DbConnection) -> OAuthResult<T>,
+) -> OAuthResult<T> {
+    let settings = ctx.settings()?;
+    let state = ctx.state;
+    let grantor = Grantor {
+        pool: &state.pool,
+        rng: &state.rng,
+        settings: &settings,
+        now: ctx.now,
+        application,
+    };
+    grant(&grantor, ctx.conn()?)
 }
