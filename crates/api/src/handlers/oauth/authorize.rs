@@ -6,7 +6,7 @@
 //! Errors before the client and its redirect URI are verified are shown on a page, never
 //! redirected (no open redirector); later ones go back to the client (RFC 6749 §4.1.2.1).
 
-use acs_app::grants::{GrantError, Grantor};
+use acs_app::grants::GrantError;
 use acs_oauth2::{
     AuthorizeClient, AuthorizeError, AuthorizeRequest, ClientType, FormParams, GrantType,
     OAuthError, Scope, authorize_client_id, unknown_client,
@@ -17,6 +17,7 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
+use super::client::with_grantor;
 use crate::auth::csrf;
 use crate::context::{Context, Reply, run};
 use crate::error::{ApiError, ApiResult};
@@ -243,16 +244,10 @@ fn grant(
     application: &Application,
     request: &AuthorizeRequest,
 ) -> ApiResult<String> {
-    let settings = ctx.settings()?;
-    let state = ctx.state;
-    let grantor = Grantor {
-        pool: &state.pool,
-        rng: &state.rng,
-        settings: &settings,
-        now: ctx.now,
-        application,
-    };
-    let code = match acs_app::grants::issue_code(&grantor, ctx.conn()?, user, request) {
+    let issued = with_grantor::<_, ApiError>(ctx, application, |grantor, conn| {
+        Ok(acs_app::grants::issue_code(grantor, conn, user, request))
+    })?;
+    let code = match issued {
         Ok(code) => code,
         Err(GrantError::Refused(refused)) => return Ok(request.refused_redirect(&refused)),
         Err(GrantError::App(error)) => return Err(error.into()),

@@ -1,13 +1,17 @@
 //! Client authentication of the token, revocation and introspection endpoints: the
-//! application whose credentials the request presents (RFC 6749 §2.3).
+//! application whose credentials the request presents (RFC 6749 §2.3); and the [`Grantor`]
+//! that issues to an application with the request's settings, time and connection.
 
 use acs_oauth2::{ClientCredentials, ClientType, FormParams, OAuthError, SecretDigest};
 use std::sync::Arc;
 
 use acs_storage::applications::Application;
 
+use acs_app::grants::Grantor;
+
 use super::reply::OAuthResult;
 use crate::context::Context;
+use crate::error::ApiError;
 
 /// The application the request authenticates as, or `invalid_client` (one answer for an
 /// unknown client, a wrong secret and a confidential client without one, so the response
@@ -43,4 +47,23 @@ fn application(ctx: &mut Context<'_>, client_id: &str) -> OAuthResult<Arc<Applic
         .clients
         .insert(&revisions, Arc::clone(&application));
     Ok(application)
+}
+
+/// Runs `grant` with a [`Grantor`] for `application` and the request's settings, time and
+/// connection.
+pub fn with_grantor<T, E: From<ApiError>>(
+    ctx: &mut Context<'_>,
+    application: &Application,
+    grant: impl FnOnce(&Grantor<'_>, &mut acs_storage::DbConnection) -> Result<T, E>,
+) -> Result<T, E> {
+    let settings = ctx.settings()?;
+    let state = ctx.state;
+    let grantor = Grantor {
+        pool: &state.pool,
+        rng: &state.rng,
+        settings: &settings,
+        now: ctx.now,
+        application,
+    };
+    grant(&grantor, ctx.conn()?)
 }

@@ -5,16 +5,13 @@
 //! form's, with its throttle), and this server's principal cache, which forgets the access
 //! token a refresh replaced.
 
-use acs_app::grants::Grantor;
 use acs_oauth2::{ErrorCode, GrantRequest, GrantType, OAuthError, SecretDigest, TokenResponse};
-use acs_storage::applications::Application;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use super::client;
+use super::client::{self, with_grantor};
 use super::form::OAuthForm;
-use super::reply::{OAuthResult, json_no_store, run_oauth};
+use super::reply::{OAuthFailure, OAuthResult, json_no_store, run_oauth};
 use crate::auth::passwords;
-use crate::context::Context;
 use crate::state::AppState;
 
 /// Issues a token pair for a grant.
@@ -45,7 +42,7 @@ pub async fn token(
                         .ok_or_else(|| {
                             OAuthError::new(ErrorCode::InvalidGrant, "Invalid credentials given.")
                         })?;
-                with_grantor(ctx, &application, |grantor, conn| {
+                with_grantor::<_, OAuthFailure>(ctx, &application, |grantor, conn| {
                     let asked = params.get("scope");
                     Ok(acs_app::grants::password(
                         grantor, conn, &owner, *scope, asked,
@@ -56,7 +53,7 @@ pub async fn token(
                 code,
                 redirect_uri,
                 code_verifier,
-            } => with_grantor(ctx, &application, |grantor, conn| {
+            } => with_grantor::<_, OAuthFailure>(ctx, &application, |grantor, conn| {
                 Ok(acs_app::grants::authorization_code(
                     grantor,
                     conn,
@@ -72,7 +69,7 @@ pub async fn token(
                 let principals = &ctx.state.principals;
                 let forget =
                     |digest: &SecretDigest| principals.forget(&principals.bearer_key(digest));
-                with_grantor(ctx, &application, |grantor, conn| {
+                with_grantor::<_, OAuthFailure>(ctx, &application, |grantor, conn| {
                     let asked = params.get("scope");
                     Ok(acs_app::grants::refresh_token(
                         grantor,
@@ -105,23 +102,4 @@ pub async fn token(
     })
     .await?;
     Ok(json_no_store(&response))
-}
-
-/// Runs `grant` with a [`Grantor`] for `application` and the request's settings, time and
-/// connection.
-fn with_grantor<T>(
-    ctx: &mut Context<'_>,
-    application: &Application,
-    grant: impl FnOnce(&Grantor<'_>, &mut acs_storage::DbConnection) -> OAuthResult<T>,
-) -> OAuthResult<T> {
-    let settings = ctx.settings()?;
-    let state = ctx.state;
-    let grantor = Grantor {
-        pool: &state.pool,
-        rng: &state.rng,
-        settings: &settings,
-        now: ctx.now,
-        application,
-    };
-    grant(&grantor, ctx.conn()?)
 }
