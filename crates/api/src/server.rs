@@ -120,7 +120,7 @@ pub fn http_server(
 ) -> std::io::Result<actix_web::dev::Server> {
     let workers = state.config.workers;
     let schedule = state.clone();
-    let document = web::Data::new(ServedDocument::new(&routes::openapi_document()));
+    let document = web::Data::new(ServedDocument::new(routes::openapi_document));
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())

@@ -4,9 +4,9 @@ use actix_web::{HttpResponse, web};
 
 use crate::openapi::ServedDocument;
 
-/// Serves the document, serialized once when the server started.
+/// Serves the document, serialized once.
 pub async fn openapi_document(document: web::Data<ServedDocument>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")
-        .body(document.json.clone())
+        .body(document.json())
 }

@@ -99,7 +99,7 @@ async fn unwrap_page_form(req: &mut ServiceRequest) -> Result<Option<Change>, ac
     } else if typed {
         let specs = req
             .app_data::<web::Data<ServedDocument>>()
-            .and_then(|document| document.endpoints.find(req.path()))
+            .and_then(|document| document.endpoints().find(req.path()))
             .map(|e| e.fields_for(method))
             .unwrap_or_default();
         content =
@@ -296,7 +296,7 @@ fn render_page(
         status.canonical_reason().unwrap_or("")
     );
     let page = ApiPage::new(
-        &document.endpoints,
+        document.endpoints(),
         req.method().as_str(),
         req.path(),
         status_line,
