@@ -510,7 +510,12 @@ mod tests {
             1_000
         );
         // Fifty teams, the list user in each, each holding read on twenty of its templates.
-        let roles = acs_storage::roles::user_roles(&mut conn, 1).expect("the roles");
+        let roles = acs_storage::roles::user_roles(
+            &mut conn,
+            1,
+            acs_storage::direct_grants::DirectGrants::Unread,
+        )
+        .expect("the roles");
         assert_eq!(roles.team_grants.len(), 1_000);
         let teams: std::collections::BTreeSet<i64> =
             roles.team_grants.iter().map(|grant| grant.team).collect();

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use acs_authz::Actor;
 use acs_storage::Database;
+use acs_storage::direct_grants::DirectGrants;
 use serde_json::{Value, json};
 
 use crate::Result;
@@ -56,7 +57,7 @@ pub fn measure(database: &Database) -> Result<PrincipalMiss> {
     let mut build = || -> Result<(Duration, Actor, usize)> {
         let started = Instant::now();
         let user = acs_storage::users::find(&mut conn, 1)?;
-        let roles = acs_storage::roles::user_roles(&mut conn, user.id)?;
+        let roles = acs_storage::roles::user_roles(&mut conn, user.id, DirectGrants::Unread)?;
         let through_teams = roles.team_grants.len();
         let actor = Actor {
             user_id: user.id,

@@ -25,6 +25,7 @@ mod connection;
 pub mod counted;
 pub mod credential_types;
 pub mod credentials;
+pub mod direct_grants;
 mod error;
 pub mod external_identities;
 pub mod group_commit;

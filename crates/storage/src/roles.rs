@@ -11,6 +11,7 @@ use acs_authz::{CredentialVisibility, ObjectVisibility, SeenObjects, VisibleRole
 use diesel::prelude::*;
 use diesel::sql_types::{Bool, Nullable};
 
+use crate::direct_grants::DirectGrants;
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{
     credentials, inventories, job_templates, projects, role_members, roles, teams,
@@ -225,14 +226,24 @@ pub fn list(
 /// many and hashes every role of every object (4.3 ms for a user with 1 050 grants among
 /// 30 174 roles, against 0.8 ms by id). SQLite walks the join by its indexes.
 pub fn granted_to(conn: &mut DbConnection, user_id: i64) -> StorageResult<Vec<RoleRecord>> {
-    Ok(crate::local_changes::reading(|| match conn {
-        DbConnection::Sqlite(c) => roles::table
+    granted_among(conn, user_id, DirectGrants::Unread)
+}
+
+/// [`granted_to`], the granted ids taken from `direct` where the user's lookup read them.
+fn granted_among(
+    conn: &mut DbConnection,
+    user_id: i64,
+    direct: DirectGrants,
+) -> StorageResult<Vec<RoleRecord>> {
+    Ok(crate::local_changes::reading(|| match (conn, direct) {
+        (DbConnection::Sqlite(c), _) => roles::table
             .inner_join(role_members::table)
             .filter(role_members::user_id.eq(user_id))
             .order(roles::id)
             .select(RoleRecord::as_select())
             .load(c),
-        DbConnection::Postgres(c) => {
+        (DbConnection::Postgres(c), DirectGrants::Read(ids)) => with_ids_on_postgres(c, &ids),
+        (DbConnection::Postgres(c), DirectGrants::Unread) => {
             let ids: Vec<i64> = role_members::table
                 .filter(role_members::user_id.eq(user_id))
                 .select(role_members::role_id)
@@ -274,9 +285,13 @@ pub struct UserRoles {
 
 /// The roles granted to the user `user_id` and to the teams they may be in (one query, and
 /// one per level of teams for a user in a team or admin of an organization: it runs when a
-/// principal is built).
-pub fn user_roles(conn: &mut DbConnection, user_id: i64) -> StorageResult<UserRoles> {
-    let roles: Vec<Role> = granted_to(conn, user_id)?
+/// principal is built). `direct` is what the lookup that found the user read of its grants.
+pub fn user_roles(
+    conn: &mut DbConnection,
+    user_id: i64,
+    direct: DirectGrants,
+) -> StorageResult<UserRoles> {
+    let roles: Vec<Role> = granted_among(conn, user_id, direct)?
         .iter()
         .filter_map(RoleRecord::role)
         .collect();
@@ -415,7 +430,7 @@ mod tests {
             granted_to(&mut conn, 5).expect("grants"),
             std::slice::from_ref(&admin)
         );
-        let held = user_roles(&mut conn, 5).expect("roles");
+        let held = user_roles(&mut conn, 5, DirectGrants::Unread).expect("roles");
         assert_eq!((held.admin_of, held.member_of), (vec![1], vec![]));
         assert_eq!(held.grants.direct().count(), 1);
 

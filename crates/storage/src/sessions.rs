@@ -3,6 +3,7 @@
 
 use diesel::prelude::*;
 
+use crate::direct_grants::{DirectGrants, GrantedRoleIds};
 use crate::schema::{sessions, users};
 use crate::users::User;
 use crate::{DbConnection, StorageResult, Timestamp};
@@ -42,21 +43,31 @@ pub fn insert(
     Ok(())
 }
 
-/// The unexpired session with this digest and its active user, in one indexed query.
+/// The unexpired session with this digest and its active user, in one indexed query (with
+/// the user's direct grants on PostgreSQL: see [`crate::direct_grants`]).
 pub fn find_active(
     conn: &mut DbConnection,
     digest: &[u8],
     now: Timestamp,
-) -> StorageResult<Option<(Session, User)>> {
+) -> StorageResult<Option<(Session, User, DirectGrants)>> {
     // Every session-authenticated request runs this: keep it on the statement cache.
-    Ok(crate::lookup!(conn, |c| sessions::table
+    let found = sessions::table
         .inner_join(users::table)
         .filter(sessions::digest.eq(digest))
         .filter(sessions::expires.gt(now))
-        .filter(users::is_active.eq(true))
-        .select((Session::as_select(), User::as_select()))
-        .get_result(c)
-        .optional())?)
+        .filter(users::is_active.eq(true));
+    Ok(crate::local_changes::reading(|| match conn {
+        DbConnection::Sqlite(c) => found
+            .select((Session::as_select(), User::as_select()))
+            .get_result(c)
+            .optional()
+            .map(|row| row.map(|(session, user)| (session, user, DirectGrants::Unread))),
+        DbConnection::Postgres(c) => found
+            .select((Session::as_select(), User::as_select(), GrantedRoleIds))
+            .get_result(c)
+            .optional()
+            .map(|row| row.map(|(session, user, ids)| (session, user, DirectGrants::Read(ids)))),
+    })?)
 }
 
 /// Moves a session's expiry (sliding timeout).

@@ -4,6 +4,7 @@
 use acs_authz::TokenVisibility;
 use diesel::prelude::*;
 
+use crate::direct_grants::{DirectGrants, GrantedRoleIds};
 use crate::list::{ListError, ListParams, Page};
 use crate::schema::{access_tokens, applications, organization_roles, refresh_tokens, users};
 use crate::users::User;
@@ -113,21 +114,31 @@ pub struct TokenRow {
     pub application: Option<(i64, String, String)>,
 }
 
-/// The unexpired token with this digest and its active user, in one indexed query.
+/// The unexpired token with this digest and its active user, in one indexed query (with the
+/// user's direct grants on PostgreSQL: see [`crate::direct_grants`]).
 pub fn find_active(
     conn: &mut DbConnection,
     digest: &[u8],
     now: Timestamp,
-) -> StorageResult<Option<(AccessToken, User)>> {
+) -> StorageResult<Option<(AccessToken, User, DirectGrants)>> {
     // Every bearer-authenticated request that misses the principal cache runs this.
-    Ok(crate::lookup!(conn, |c| access_tokens::table
+    let found = access_tokens::table
         .inner_join(users::table)
         .filter(access_tokens::digest.eq(digest))
         .filter(access_tokens::expires.gt(now))
-        .filter(users::is_active.eq(true))
-        .select((AccessToken::as_select(), User::as_select()))
-        .get_result(c)
-        .optional())?)
+        .filter(users::is_active.eq(true));
+    Ok(crate::local_changes::reading(|| match conn {
+        DbConnection::Sqlite(c) => found
+            .select((AccessToken::as_select(), User::as_select()))
+            .get_result(c)
+            .optional()
+            .map(|row| row.map(|(token, user)| (token, user, DirectGrants::Unread))),
+        DbConnection::Postgres(c) => found
+            .select((AccessToken::as_select(), User::as_select(), GrantedRoleIds))
+            .get_result(c)
+            .optional()
+            .map(|row| row.map(|(token, user, ids)| (token, user, DirectGrants::Read(ids)))),
+    })?)
 }
 
 /// The token with this digest, whatever its expiry or its owner's state (revocation and

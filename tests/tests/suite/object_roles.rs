@@ -105,8 +105,18 @@ fn execute_on_one_template_launches_it_and_nothing_more(backend: Backend) {
         .call()
         .expect(403);
 
+    // A token and a session made before the grant: their principals are built on first use
+    // (a cache miss), where PostgreSQL reads the grants with the credential's row.
+    let token = alice.with_bearer(&alice.personal_token("write"));
+    let browser = server.client();
+    server.login(&browser, "alice", "Alice-pass-1");
+
     grant(server, alice_id, "job_template", deploy, "execute_role");
     assert_eq!(ids(&alice.get_json("/api/v2/job_templates/")), [deploy]);
+    for (by, agent) in [("token", &token), ("session", &browser)] {
+        let listed = ids(&agent.get_json("/api/v2/job_templates/"));
+        assert_eq!(listed, [deploy], "by {by}");
+    }
     let record = alice.get_json(&deploy_path);
     assert_eq!(
         record["summary_fields"]["user_capabilities"]["edit"], false,

@@ -28,7 +28,7 @@ pub fn authenticate(
         return Ok(Some(principal));
     }
     let since = store.state.principals.since();
-    let Some((token, user)) =
+    let Some((token, user, direct)) =
         acs_storage::tokens::find_active(store.conn()?, digest.as_bytes(), now)?
     else {
         return Ok(None);
@@ -37,6 +37,7 @@ pub fn authenticate(
     let mut principal = principal_of(
         store,
         user,
+        direct,
         Method::Bearer {
             token_id: token.id,
             scope,

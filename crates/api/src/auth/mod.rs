@@ -13,6 +13,7 @@ pub mod session;
 pub mod throttle;
 
 use acs_authz::Actor;
+use acs_storage::direct_grants::DirectGrants;
 use acs_storage::users::User;
 use base64::Engine;
 
@@ -34,9 +35,15 @@ pub struct Authenticated {
     pub session: Option<SessionCookie>,
 }
 
-/// Builds the principal of `user` with its organization memberships and granted roles.
-pub fn principal_of(store: &mut Store<'_>, user: User, method: Method) -> ApiResult<Principal> {
-    let roles = acs_storage::roles::user_roles(store.conn()?, user.id)?;
+/// Builds the principal of `user` with its organization memberships and granted roles;
+/// `direct` is what the credential's lookup read of its grants.
+pub fn principal_of(
+    store: &mut Store<'_>,
+    user: User,
+    direct: DirectGrants,
+    method: Method,
+) -> ApiResult<Principal> {
+    let roles = acs_storage::roles::user_roles(store.conn()?, user.id, direct)?;
     let actor = Actor {
         user_id: user.id,
         is_superuser: user.is_superuser,
@@ -103,7 +110,7 @@ fn basic(store: &mut Store<'_>, request: &RequestInfo) -> ApiResult<Option<Princ
     };
     // A directory user's password is the directory's to judge, at every request.
     let cacheable = user.external_account.is_none();
-    let principal = principal_of(store, user, Method::Basic)?;
+    let principal = principal_of(store, user, DirectGrants::Unread, Method::Basic)?;
     if cacheable {
         store
             .state

@@ -50,12 +50,12 @@ pub fn authenticate(
         _ => {
             let since = store.state.principals.since();
             let digest = secret.digest();
-            let Some((session, user)) =
+            let Some((session, user, direct)) =
                 acs_storage::sessions::find_active(store.conn()?, digest.as_bytes(), now)?
             else {
                 return Ok(None);
             };
-            let principal = principal_of(store, user, Method::Session { id: session.id })?;
+            let principal = principal_of(store, user, direct, Method::Session { id: session.id })?;
             let cache = &store.state.principals;
             cache.insert(
                 key,
