@@ -112,7 +112,11 @@ impl From<acs_app::AppError> for ApiError {
             acs_app::AppError::Storage(error) => error.into(),
             acs_app::AppError::Forbidden(message) => ApiError::Forbidden(message),
             acs_app::AppError::Invalid { field, message } => ApiError::field(field, message),
+            acs_app::AppError::NoSuch(kind) => ApiError::no_such(kind),
+            acs_app::AppError::Rejected(body) => ApiError::Invalid(body),
+            acs_app::AppError::SealRefused(refused) => refused.into(),
             acs_app::AppError::Random
+            | acs_app::AppError::Damaged(_)
             | acs_app::AppError::Seal(_)
             | acs_app::AppError::Serialise(_) => ApiError::Internal(error.to_string()),
         }

@@ -7,11 +7,12 @@
 use acs_credential_types::cipher::{KeyId, is_sealed};
 use acs_credential_types::{InputCipher, InputConfiguration};
 use acs_storage::DbConnection;
+use acs_storage::credential_types::CredentialType;
 use ring::rand::SecureRandom;
 use serde_json::{Map, Value};
 
-use crate::AppResult;
 use crate::secret_key::SealRefused;
+use crate::{AppError, AppResult};
 
 /// What a stored secret that does not open says, for the field that holds it.
 pub const UNREADABLE: &str = "The stored value cannot be opened with this server's secret key \
@@ -46,6 +47,53 @@ pub fn seal(
         }
     }
     Ok((Value::Object(values).to_string(), key))
+}
+
+/// The input fields of the stored `credential_type` (checked when the type was written, so a
+/// failure is a damaged row).
+pub fn type_configuration(credential_type: &CredentialType) -> AppResult<InputConfiguration> {
+    input_configuration(&credential_type.inputs, credential_type.managed).map_err(|reason| {
+        AppError::Damaged(format!(
+            "stored credential type {} inputs: {reason}",
+            credential_type.id
+        ))
+    })
+}
+
+/// `submitted` validated against the inputs of `credential_type` (refused under `inputs`,
+/// each input named with its reasons) and [`seal`]ed. `previous` holds the opened stored
+/// values on update (`$encrypted$` keeps one).
+pub fn sealed_inputs(
+    cipher: &InputCipher,
+    rng: &dyn SecureRandom,
+    credential_type: &CredentialType,
+    submitted: &Value,
+    previous: Option<&Map<String, Value>>,
+) -> AppResult<(String, Option<KeyId>)> {
+    let config = type_configuration(credential_type)?;
+    let values = acs_credential_types::validate_credential_inputs(&config, submitted, previous)
+        .map_err(|errors| {
+            AppError::Rejected(Map::from_iter([("inputs".to_owned(), errors.to_value())]))
+        })?;
+    seal(cipher, rng, &config, values)
+}
+
+/// The stored inputs as a JSON object, secrets still sealed; a damaged row otherwise.
+pub fn stored_object(inputs: &str) -> AppResult<Map<String, Value>> {
+    stored(inputs).ok_or_else(not_an_object)
+}
+
+/// [`open`], a damaged row when the stored inputs are not a JSON object.
+pub fn opened(
+    cipher: &InputCipher,
+    config: &InputConfiguration,
+    inputs: &str,
+) -> AppResult<Opened> {
+    open(cipher, config, inputs).ok_or_else(not_an_object)
+}
+
+fn not_an_object() -> AppError {
+    AppError::Damaged("stored credential inputs are not an object".into())
 }
 
 /// After the write that stored inputs sealed under `key`, in its transaction: refused (and the

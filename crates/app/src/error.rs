@@ -19,6 +19,19 @@ pub enum AppError {
         /// Why, as the API says it.
         message: String,
     },
+    /// The record asked for does not exist (its kind, as the API names it: `"Credential"`).
+    #[error("no such {0}")]
+    NoSuch(&'static str),
+    /// Values fail their checks in a shape richer than one message per field (a credential's
+    /// `inputs`, keyed by input): the map names each field with its reasons.
+    #[error("invalid values: {0:?}")]
+    Rejected(serde_json::Map<String, serde_json::Value>),
+    /// A write of sealed values was refused: a rotation retired their key meanwhile.
+    #[error(transparent)]
+    SealRefused(#[from] crate::secret_key::SealRefused),
+    /// Stored data breaks a rule every write keeps (a bug or a damaged row, not bad input).
+    #[error("damaged data: {0}")]
+    Damaged(String),
     /// The system's random number generator failed.
     #[error("random number generator failed")]
     Random,
@@ -42,6 +55,12 @@ impl AppError {
 
 /// The result of a use case.
 pub type AppResult<T> = Result<T, AppError>;
+
+impl From<acs_authz::Denied> for AppError {
+    fn from(denied: acs_authz::Denied) -> Self {
+        AppError::Forbidden(denied.to_string())
+    }
+}
 
 impl From<diesel::result::Error> for AppError {
     fn from(error: diesel::result::Error) -> Self {

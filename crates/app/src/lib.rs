@@ -1,6 +1,6 @@
 //! The use cases of ACS that the HTTP API and the management commands share: the settings
 //! registry and the snapshots servers read, recording activity-stream entries, issuing tokens and the
-//! OAuth 2 grants that issue them, token housekeeping (bulk revocation and clean-up), deleting what holds tokens, the secret key files, and the sealed
+//! OAuth 2 grants that issue them, writing credentials, token housekeeping (bulk revocation and clean-up), deleting what holds tokens, the secret key files, and the sealed
 //! values of the database with the key rotation that moves them to a new key.
 //!
 //! Beneath `acs-api` and `xtask`, above `acs-storage` and the domain crates. It knows nothing
@@ -11,6 +11,7 @@ pub mod activity;
 pub mod automation;
 pub mod client_tokens;
 pub mod credential_inputs;
+pub mod credentials;
 mod error;
 pub mod grants;
 pub mod housekeeping;
@@ -23,6 +24,7 @@ mod timestamp;
 pub mod token_holders;
 pub mod tokens;
 pub mod update_on_launch;
+pub mod users;
 
 pub use error::{AppError, AppResult};
 pub use timestamp::{timestamp, write_digits};

@@ -69,7 +69,7 @@ impl Copied for JobTemplates {
     ) -> ApiResult<Vec<Value>> {
         let mut left = Vec::new();
         for credential in acs_storage::job_templates::credentials_of(conn, original.id)? {
-            let target = crate::handlers::credentials::target_of(conn, &credential)?;
+            let target = acs_app::credentials::target_of(conn, &credential)?;
             if acs_authz::can_use_credential(actor, &target).is_err() {
                 left.push(json!({"id": credential.id, "name": credential.name}));
             }
@@ -84,7 +84,7 @@ impl Copied for JobTemplates {
         _: Timestamp,
     ) -> ApiResult<()> {
         for credential in acs_storage::job_templates::credentials_of(conn, original.id)? {
-            let target = crate::handlers::credentials::target_of(conn, &credential)?;
+            let target = acs_app::credentials::target_of(conn, &credential)?;
             if acs_authz::can_use_credential(actor, &target).is_ok() {
                 acs_storage::job_templates::attach(conn, copy.id, credential.id)?;
             }

@@ -69,7 +69,7 @@ pub fn credential(
     id: i64,
 ) -> ApiResult<(Credential, CredentialType)> {
     let credential = exists(acs_storage::credentials::find(conn, id), field, id)?;
-    let target = crate::handlers::credentials::target_of(conn, &credential)?;
+    let target = acs_app::credentials::target_of(conn, &credential)?;
     acs_authz::can_use_credential(actor, &target)?;
     let credential_type = acs_storage::credential_types::find(conn, credential.credential_type_id)?;
     Ok((credential, credential_type))

@@ -12,7 +12,7 @@ use super::job_templates::JobTemplates;
 use super::references;
 use super::resource::{Resource, visible};
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::credentials::{render_page, secrets, viewable_page};
+use crate::handlers::credentials::{render_page, viewable_page};
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
@@ -129,7 +129,7 @@ pub async fn change_template_credentials(
 fn attachment(conn: &mut DbConnection, credential: &Credential) -> ApiResult<AttachedCredential> {
     let credential_type = acs_storage::credential_types::find(conn, credential.credential_type_id)?;
     // `vault_id` is not secret, so the stored inputs hold it in clear.
-    let inputs = secrets::stored(&credential.inputs)?;
+    let inputs = acs_app::credential_inputs::stored_object(&credential.inputs)?;
     Ok(AttachedCredential {
         id: credential.id,
         type_id: credential_type.id,

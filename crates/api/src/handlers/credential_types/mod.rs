@@ -12,7 +12,6 @@ mod update;
 pub use options::META;
 pub use render::{CredentialTypeRecord, render_credential_type};
 
-use acs_credential_types::InputConfiguration;
 use acs_storage::credential_types::CredentialType;
 
 use crate::context::Context;
@@ -28,21 +27,6 @@ pub fn find(ctx: &mut Context<'_>, id: i64) -> ApiResult<CredentialType> {
     acs_storage::credential_types::find(ctx.conn()?, id).map_err(|error| match error {
         acs_storage::StorageError::NotFound => ApiError::no_such("CredentialType"),
         other => other.into(),
-    })
-}
-
-/// The stored input configuration of `credential_type`. It was validated when written, so a
-/// failure here means the database was edited by hand.
-pub fn input_configuration(credential_type: &CredentialType) -> ApiResult<InputConfiguration> {
-    acs_app::credential_inputs::input_configuration(
-        &credential_type.inputs,
-        credential_type.managed,
-    )
-    .map_err(|reason| {
-        ApiError::Internal(format!(
-            "stored credential type {} inputs: {reason}",
-            credential_type.id
-        ))
     })
 }
 

@@ -4,21 +4,17 @@
 //! copied sealed as they are stored, so they are never opened, and are shown masked as
 //! everywhere.
 
-use acs_storage::credentials::CredentialValues;
-use acs_storage::stamps::Creation;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::render::render_one;
-use super::{name_conflict, secrets, visible};
+use super::{shown_to, visible, writer};
 use crate::error::ApiResult;
 use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
 use crate::http::fields::{FieldReader, Text};
 use crate::http::options::{FieldMeta, ResourceMeta, answer_read_only};
 use crate::state::AppState;
-use acs_app::activity::{self, Subject};
 
 /// What `OPTIONS` says of a copy (of a credential, or of an automation resource).
 const META: ResourceMeta = ResourceMeta {
@@ -76,41 +72,15 @@ pub async fn copy_credential(
         let name = fields.text("name", Text::required(512));
         fields.finish()?;
         let name = name.unwrap_or_default();
-        let now = ctx.now;
-        ctx.write(|conn| {
-            let credential_type =
-                acs_storage::credential_types::find(conn, original.credential_type_id)?;
-            let values = CredentialValues {
-                name: Some(name),
-                description: Some(original.description.clone()),
-                credential_type_id: Some(original.credential_type_id),
-                organization_id: Some(original.organization_id),
-                user_id: Some(original.user_id),
-                inputs: Some(original.inputs.clone()),
-            };
-            let stamps = Creation::by(Some(principal.user.id), now);
-            let copy =
-                acs_storage::credentials::insert(conn, &values, stamps).map_err(name_conflict)?;
-            // A rotation that retired the key of a copied secret since it was read would
-            // miss the copy: refused, and rolled back, as any other write of sealed inputs.
-            for value in secrets::stored(&original.inputs)?.values() {
-                if let Value::String(text) = value
-                    && let Some(key) = acs_credential_types::cipher::sealed_key_id(text)
-                {
-                    acs_app::credential_inputs::confirm_key(conn, Some(key))?;
-                }
-            }
-            let record = render_one(conn, principal, &copy, &credential_type)?;
-            let subject = Subject::named(acs_storage::activity::CREDENTIAL, copy.id, &copy.name);
-            activity::record_creation(conn, now, &principal.user, &subject, &record)?;
-            tracing::info!(
-                actor = principal.user.id,
-                original = original.id,
-                credential = copy.id,
-                "credential copied"
-            );
-            Ok(record)
-        })
+        let cipher = ctx.state.keys.cipher();
+        let writer = writer(ctx, principal, &cipher);
+        acs_app::credentials::copy(
+            &writer,
+            ctx.conn()?,
+            (&original, &target),
+            name,
+            shown_to(principal),
+        )
     })
     .await
 }

@@ -35,7 +35,7 @@ impl Options for Credentials {
     fn can_change(ctx: &mut Context<'_>, principal: &Principal, key: i64) -> ApiResult<bool> {
         Ok(match acs_storage::credentials::find(ctx.conn()?, key) {
             Ok(credential) => {
-                let target = super::target_of(ctx.conn()?, &credential)?;
+                let target = acs_app::credentials::target_of(ctx.conn()?, &credential)?;
                 acs_authz::credential_capabilities(&principal.actor, &target).edit
             }
             Err(_) => principal.actor.is_superuser && !principal.actor.read_only,

@@ -1,27 +1,12 @@
 //! Reading a credential body (create, PUT, PATCH). The inputs are validated later, against
-//! the type, inside the write transaction.
+//! the type, inside the write transaction (`acs_app::credentials`).
 
 use serde_json::{Map, Value, json};
 
+pub use acs_app::credentials::CredentialInput;
+
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
-
-/// Read credential fields; `None` means "not given".
-#[derive(Debug, Default)]
-pub struct CredentialInput {
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Credential type id.
-    pub credential_type: Option<i64>,
-    /// Owning organization (create only).
-    pub organization: Option<i64>,
-    /// Owning user (create only).
-    pub user: Option<i64>,
-    /// Submitted inputs, as sent.
-    pub inputs: Option<Value>,
-}
 
 /// The owner of a credential being updated; it is fixed after creation.
 #[derive(Debug, Clone, Copy)]

@@ -84,7 +84,7 @@ fn render(
     let base = format!("/api/v2/credentials/{}/", credential.id);
     let (type_id, type_name, type_description, type_kind, namespace) =
         summaries.credential_type.clone();
-    let stored = super::secrets::stored(&credential.inputs)?;
+    let stored = acs_app::credential_inputs::stored_object(&credential.inputs)?;
     let related = Related {
         credential_type: format!(
             "/api/v2/credential_types/{}/",
@@ -163,11 +163,11 @@ pub fn render_page(
         {
             let credential_type =
                 acs_storage::credential_types::find(conn, credential.credential_type_id)?;
-            slot.insert(crate::handlers::credential_types::input_configuration(
+            slot.insert(acs_app::credential_inputs::type_configuration(
                 &credential_type,
             )?);
         }
-        let target = super::target_of(conn, credential)?;
+        let target = acs_app::credentials::target_of(conn, credential)?;
         let summary = summaries.remove(&credential.id).unwrap_or_default();
         let object_roles = roles
             .remove(&credential.id)
@@ -194,8 +194,8 @@ pub fn render_one(
     let mut summaries =
         acs_storage::credentials::summaries(conn, std::slice::from_ref(credential))?;
     let summary = summaries.remove(&credential.id).unwrap_or_default();
-    let config = crate::handlers::credential_types::input_configuration(credential_type)?;
-    let target = super::target_of(conn, credential)?;
+    let config = acs_app::credential_inputs::type_configuration(credential_type)?;
+    let target = acs_app::credentials::target_of(conn, credential)?;
     let object_roles = object_roles(conn, credential.id)?;
     render(viewer, credential, &target, &config, &summary, object_roles)
 }

@@ -109,7 +109,7 @@ pub async fn change_source_credentials(
             // Using a credential (its token goes to every project update of this
             // organization) needs the right to use it, not only to see it: a system auditor
             // sees every organization's tokens.
-            let target = crate::handlers::credentials::target_of(ctx.conn()?, &credential)?;
+            let target = acs_app::credentials::target_of(ctx.conn()?, &credential)?;
             if !acs_authz::can_view_credential(&principal.actor, &target) {
                 return Err(ApiError::permission_denied());
             }

@@ -97,7 +97,7 @@ pub fn find(ctx: &mut Context<'_>, kind: ResourceKind, id: i64) -> ApiResult<Own
         ),
         ResourceKind::Credential => {
             let credential = acs_storage::credentials::find(conn, id)?;
-            let target = crate::handlers::credentials::target_of(conn, &credential)?;
+            let target = acs_app::credentials::target_of(conn, &credential)?;
             Owner {
                 resource: Resource::of(kind, id, credential.organization_id),
                 name: credential.name,

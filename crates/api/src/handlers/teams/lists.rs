@@ -142,7 +142,7 @@ pub async fn list_team_credentials(
         for credential in held_by_team(ctx.conn()?, id, ResourceKind::Credential)? {
             let conn = ctx.conn()?;
             let row = acs_storage::credentials::find(conn, credential)?;
-            let target = crate::handlers::credentials::target_of(conn, &row)?;
+            let target = acs_app::credentials::target_of(conn, &row)?;
             if acs_authz::can_view_credential(&principal.actor, &target) {
                 shown.push(row);
             }

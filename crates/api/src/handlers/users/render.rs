@@ -1,22 +1,12 @@
 //! The user record.
 
-use acs_authz::TargetUser;
 use acs_storage::users::{Memberships, User};
 use serde::Serialize;
 
 use crate::auth::Principal;
 use crate::http::render::{Capabilities, Record, timestamp};
 
-/// The facts `authz` needs about a user.
-pub fn target_of(user: &User, memberships: &Memberships) -> TargetUser {
-    TargetUser {
-        id: user.id,
-        is_superuser: user.is_superuser,
-        is_system_auditor: user.is_system_auditor,
-        admin_of: memberships.admin_of.clone(),
-        member_of: memberships.member_of.clone(),
-    }
-}
+pub use acs_app::users::target_of;
 
 /// A user as the API shows it: the common record fields first, then the user's own. The
 /// password is never shown; `$encrypted$` stands in for it.
