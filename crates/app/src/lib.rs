@@ -17,6 +17,7 @@ pub mod grants;
 pub mod housekeeping;
 pub mod key_rotation;
 pub mod login_mapping;
+pub mod role_grants;
 pub mod sealed_values;
 pub mod secret_key;
 pub mod settings;

@@ -12,14 +12,13 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
 
 use super::access_teams::TeamHolders;
-use super::grant::{Change, permitted};
 use super::owner::{self, Owner, Owners};
 use super::role_users::deprecated;
-use super::team_grant::TeamChange;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::frame::signed_in_list;
 use crate::state::AppState;
+use acs_app::role_grants::{GrantCheck, TeamChange, team_permitted, user_permitted};
 
 /// `GET /api/v2/<resource>/<id>/access_list/`.
 pub async fn list_access(
@@ -154,7 +153,7 @@ impl Access<'_> {
                         team,
                         disassociate: true,
                     };
-                    super::team_grant::permitted(self.principal, &change).is_ok()
+                    team_permitted(&self.principal.actor, &change).is_ok()
                 });
                 let mut element = element(record, owner, unattach, names.clone());
                 self.teams.name_team(&mut element, team);
@@ -203,11 +202,11 @@ impl Access<'_> {
         owner: &Owner,
         target: &acs_authz::TargetUser,
     ) -> bool {
-        let change = Change {
+        let change = GrantCheck {
             disassociate: true,
             reading_target: false,
         };
-        permitted(&self.principal.actor, (record, owner), target, change).is_ok()
+        user_permitted(&self.principal.actor, (record, owner), target, change).is_ok()
     }
 }
 
@@ -224,7 +223,7 @@ fn element(record: &RoleRecord, owner: Option<&Owner>, unattach: bool, gives: Ve
         let kind = owner.resource.kind;
         role["resource_name"] = json!(owner.name);
         role["resource_type"] = json!(kind.type_name());
-        role["related"] = json!({ kind.type_name(): owner.url() });
+        role["related"] = json!({ kind.type_name(): owner::url(owner) });
     }
     json!({ "role": role, "descendant_roles": gives })
 }

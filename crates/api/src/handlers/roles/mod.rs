@@ -8,7 +8,6 @@
 
 mod access_list;
 mod access_teams;
-mod grant;
 mod list;
 mod object_roles;
 mod options;
@@ -17,11 +16,9 @@ mod render;
 mod role_teams;
 mod role_users;
 mod summaries;
-mod team_grant;
 mod user_roles;
 
 pub use access_list::list_access;
-pub use grant::refused;
 pub use list::list_roles;
 pub use object_roles::list_object_roles;
 pub use options::{
@@ -35,9 +32,9 @@ pub use role_users::{
     members_page,
 };
 pub use summaries::{summaries_of, summary_of};
-pub use team_grant::{SYSTEM as SYSTEM_TO_TEAM, TeamChange, change as change_team_role};
 pub use user_roles::{change_user_roles, list_user_roles};
 
+use acs_app::role_grants::Granter;
 use acs_authz::roles::ResourceKind;
 use acs_storage::roles::RoleRecord;
 
@@ -64,6 +61,21 @@ pub fn collection(kind: ResourceKind) -> &'static str {
         ResourceKind::Project => "projects",
         ResourceKind::Inventory => "inventories",
         ResourceKind::JobTemplate => "job_templates",
+    }
+}
+
+/// A 400 with the reference's `{"msg": …}` body.
+pub fn refused(message: &str) -> ApiError {
+    acs_app::role_grants::refused(message).into()
+}
+
+/// Who changes a grant for `principal`'s request (see `acs_app::role_grants`).
+pub fn granter<'a>(ctx: &Context<'a>, principal: &'a Principal) -> Granter<'a> {
+    Granter {
+        pool: &ctx.state.pool,
+        actor: &principal.actor,
+        user: &principal.user,
+        now: ctx.now,
     }
 }
 

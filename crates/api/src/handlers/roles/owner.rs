@@ -1,7 +1,6 @@
 //! The object that owns a role: its name and what the access rules need of it.
 
 use acs_authz::roles::{Resource, ResourceKind};
-use acs_authz::{Actor, Denied, TargetCredential};
 use acs_storage::roles::RoleRecord;
 
 use crate::context::Context;
@@ -9,46 +8,12 @@ use crate::error::ApiResult;
 use crate::handlers::automation::{Inventories, JobTemplates, Projects, Resource as _};
 use crate::handlers::teams::Teams;
 
-/// A role's object.
-#[derive(Debug, Clone)]
-pub struct Owner {
-    /// The object, as the role graph sees it.
-    pub resource: Resource,
-    /// Its name.
-    pub name: String,
-    /// For a credential, what the credential rules need.
-    pub credential: Option<TargetCredential>,
-}
+pub use acs_app::role_grants::Owner;
 
-impl Owner {
-    /// Whether `actor` may see the object (and so its roles).
-    pub fn visible_to(&self, actor: &Actor) -> bool {
-        match (&self.credential, self.resource.kind) {
-            (Some(credential), _) => acs_authz::can_view_credential(actor, credential),
-            (None, ResourceKind::Organization) => {
-                acs_authz::can_view_organization(actor, self.resource.id)
-                    || actor.holds(&self.resource, acs_authz::roles::RoleField::Read)
-            }
-            (None, _) => acs_authz::can_view_object(actor, &self.resource),
-        }
-    }
-
-    /// Whether `actor` administers the object: what granting its roles takes.
-    pub fn administered_by(&self, actor: &Actor) -> Result<(), Denied> {
-        match (&self.credential, self.resource.kind) {
-            (Some(credential), _) => acs_authz::can_change_credential(actor, credential),
-            (None, ResourceKind::Organization) => {
-                acs_authz::can_change_organization(actor, self.resource.id)
-            }
-            (None, _) => acs_authz::can_change_object(actor, &self.resource),
-        }
-    }
-
-    /// The object's URL.
-    pub fn url(&self) -> String {
-        let collection = super::collection(self.resource.kind);
-        format!("/api/v2/{collection}/{}/", self.resource.id)
-    }
+/// The URL of `owner`'s object.
+pub fn url(owner: &Owner) -> String {
+    let collection = super::collection(owner.resource.kind);
+    format!("/api/v2/{collection}/{}/", owner.resource.id)
 }
 
 /// The owner of `role`; `None` for a system role.

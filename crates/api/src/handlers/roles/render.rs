@@ -16,7 +16,7 @@ pub fn role_record(role: &RoleRecord, owner: Option<&Owner>) -> Value {
     let summary = match owner {
         Some(owner) => {
             let kind = owner.resource.kind;
-            related[kind.type_name()] = json!(owner.url());
+            related[kind.type_name()] = json!(super::owner::url(owner));
             json!({
                 "resource_name": owner.name,
                 "resource_type": kind.type_name(),

@@ -1,12 +1,12 @@
 //! `/api/v2/roles/<id>/teams/`: the teams granted the role that the caller may see (GET);
 //! POST `{"id": <team>}` grants it to one, `{"id", "disassociate": true}` revokes it.
 
+use acs_app::role_grants::TeamChange;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 
 use super::role_users::{association, deprecated};
-use super::team_grant::{self, TeamChange};
-use super::{owner, visible_role};
+use super::{granter, owner, visible_role};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::Resource;
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
@@ -72,7 +72,12 @@ pub async fn change_role_teams(
             team: &team,
             disassociate,
         };
-        team_grant::change(ctx, principal, change)
+        let granter = granter(ctx, principal);
+        Ok(acs_app::role_grants::change_team(
+            &granter,
+            ctx.conn()?,
+            change,
+        )?)
     })
     .await?;
     Ok(deprecated(reply))

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use acs_storage::roles::RoleRecord;
 
 use super::owner::Owner;
-use super::{grant, render, visible_role};
+use super::{granter, refused, render, visible_role};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
@@ -106,7 +106,14 @@ pub fn change_member(
         }
         Err(other) => return Err(other.into()),
     };
-    grant::change_for(ctx, principal, role, &user, disassociate)
+    let granter = granter(ctx, principal);
+    Ok(acs_app::role_grants::change_user(
+        &granter,
+        ctx.conn()?,
+        role,
+        &user,
+        disassociate,
+    )?)
 }
 
 /// The `id` and whether to revoke, from an association body, with the reference's 400s
@@ -114,15 +121,15 @@ pub fn change_member(
 pub fn association(body: &Map<String, Value>, model: &str) -> ApiResult<(i64, bool)> {
     let id = match body.get("id") {
         None | Some(Value::Null | Value::Bool(false)) => {
-            return Err(grant::refused(&format!("{model} 'id' field is missing.")));
+            return Err(refused(&format!("{model} 'id' field is missing.")));
         }
         Some(Value::Number(number)) if number.as_i64() == Some(0) => {
-            return Err(grant::refused(&format!("{model} 'id' field is missing.")));
+            return Err(refused(&format!("{model} 'id' field is missing.")));
         }
         Some(Value::Number(number)) => number.as_i64(),
         Some(_) => None,
     };
-    let id = id.ok_or_else(|| grant::refused("\"id\" field must be an integer."))?;
+    let id = id.ok_or_else(|| refused("\"id\" field must be an integer."))?;
     Ok((id, body.contains_key("disassociate")))
 }
 

@@ -1,13 +1,14 @@
 //! `/api/v2/teams/<id>/roles/`: the roles granted to the team that the caller may see (GET);
 //! POST `{"id": <role>}` grants one, `{"id", "disassociate"}` revokes it.
 
+use acs_app::role_grants::TeamChange;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::Teams;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::visible;
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
-use crate::handlers::roles::{self, TeamChange, association, deprecated, owner};
+use crate::handlers::roles::{self, association, deprecated, owner};
 use crate::http::body::JsonObject;
 use crate::state::AppState;
 
@@ -48,14 +49,19 @@ pub async fn change_team_roles(
         // Here a system role is refused on revoke too, as the reference's view does.
         if owner.is_none() {
             acs_authz::check_method(&principal.actor, false)?;
-            return Err(roles::refused(roles::SYSTEM_TO_TEAM));
+            return Err(roles::refused(acs_app::role_grants::SYSTEM));
         }
         let change = TeamChange {
             role: (&role, owner.as_ref()),
             team: &team,
             disassociate,
         };
-        roles::change_team_role(ctx, principal, change)
+        let granter = roles::granter(ctx, principal);
+        Ok(acs_app::role_grants::change_team(
+            &granter,
+            ctx.conn()?,
+            change,
+        )?)
     })
     .await?;
     Ok(deprecated(reply))

@@ -1,18 +1,17 @@
-//! Granting and revoking a role to a team (`/teams/<id>/roles/`, `/roles/<id>/teams/`), with
-//! the reference's refusals in its order: an organization's participation roles go to users
-//! only, system roles to nobody through a team, credential roles only within the credential's
-//! organization; then who may (`RoleAccess`: admin of the role's object, reader of the team).
+//! Granting a role to a team, and revoking it, with the reference's refusals in its order: an
+//! organization's participation roles go to users only, system roles to nobody through a
+//! team, credential roles only within the credential's organization; then who may
+//! (`RoleAccess`: admin of the role's object, reader of the team).
 
-use acs_authz::roles::{ResourceKind, RoleField};
+use acs_authz::roles::{Resource, ResourceKind, RoleField};
+use acs_authz::{Actor, Denied};
+use acs_storage::DbConnection;
 use acs_storage::roles::RoleRecord;
 use acs_storage::teams::Team;
 
-use super::grant::{record_change, refused};
-use super::owner::Owner;
-use crate::auth::Principal;
-use crate::context::Context;
-use crate::error::{ApiError, ApiResult};
-use acs_app::activity::Subject;
+use super::{Granter, Owner, refused, write_change};
+use crate::activity::Subject;
+use crate::AppResult;
 
 /// The refusal of an organization's admin or member role: they make a user part of the
 /// organization, which a team is not.
@@ -58,10 +57,9 @@ fn refusal(change: &TeamChange<'_>) -> Option<&'static str> {
     None
 }
 
-/// Whether `principal` may make `change`: a superuser may; anyone else must read the team
-/// and administer the object the role belongs to (the team's own admin does not suffice).
-pub fn permitted(principal: &Principal, change: &TeamChange<'_>) -> ApiResult<()> {
-    let actor = &principal.actor;
+/// Whether `actor` may make `change`: a superuser may; anyone else must read the team and
+/// administer the object the role belongs to (the team's own admin does not suffice).
+pub fn team_permitted(actor: &Actor, change: &TeamChange<'_>) -> AppResult<()> {
     acs_authz::check_method(actor, false)?;
     if let Some(message) = refusal(change) {
         return Err(refused(message));
@@ -69,49 +67,47 @@ pub fn permitted(principal: &Principal, change: &TeamChange<'_>) -> ApiResult<()
     if actor.is_superuser {
         return Ok(());
     }
-    let team = acs_authz::roles::Resource::of(
+    let team = Resource::of(
         ResourceKind::Team,
         change.team.id,
         Some(change.team.organization_id),
     );
     if !acs_authz::can_view_object(actor, &team) {
-        return Err(ApiError::permission_denied());
+        return Err(Denied::NotPermitted.into());
     }
     match change.role.1 {
         Some(owner) => Ok(owner.administered_by(actor)?),
-        None => Err(ApiError::permission_denied()),
+        None => Err(Denied::NotPermitted.into()),
     }
 }
 
-/// Grants the role to the team (revokes it with `disassociate`) for `principal`, and records
-/// it in the activity stream. Granting a role the team holds, or revoking one it does not,
-/// changes nothing and succeeds.
-pub fn change(
-    ctx: &mut Context<'_>,
-    principal: &Principal,
+/// Grants the role to the team (revokes it with `disassociate`) if the granter may, and
+/// records it in the activity stream. Granting a role the team holds, or revoking one it does
+/// not, changes nothing and succeeds.
+pub fn change_team(
+    granter: &Granter<'_>,
+    conn: &mut DbConnection,
     change: TeamChange<'_>,
-) -> ApiResult<()> {
-    permitted(principal, &change)?;
+) -> AppResult<()> {
+    team_permitted(granter.actor, &change)?;
     let TeamChange {
         role: (role, owner),
         team,
         disassociate,
     } = change;
-    let now = ctx.now;
-    let changed = ctx.write(|conn| {
-        let changed = if disassociate {
-            acs_storage::teams::revoke(conn, role.id, team.id)?
-        } else {
-            acs_storage::teams::grant(conn, role.id, team.id)?
-        };
-        if changed {
-            let holder = Subject::named(ResourceKind::Team.type_name(), team.id, &team.name);
-            record_change(conn, (now, principal), disassociate, &holder, (role, owner))?;
-        }
-        Ok(changed)
-    })?;
+    let holder = Subject::named(ResourceKind::Team.type_name(), team.id, &team.name);
+    let changed = write_change(
+        granter,
+        conn,
+        (&holder, disassociate),
+        (role, owner),
+        |conn| match disassociate {
+            true => acs_storage::teams::revoke(conn, role.id, team.id),
+            false => acs_storage::teams::grant(conn, role.id, team.id),
+        },
+    )?;
     tracing::info!(
-        actor = principal.user.id,
+        actor = granter.user.id,
         role = role.id,
         team = team.id,
         disassociate,
