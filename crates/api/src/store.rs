@@ -11,6 +11,7 @@ use acs_storage::revisions::Revisions;
 use acs_storage::{DbConnection, PooledConnection, Timestamp};
 
 use crate::error::{ApiError, ApiResult};
+use crate::principal::Principal;
 use crate::state::AppState;
 
 /// The least the first checkout may wait, however much of the budget the wait for a slot
@@ -84,6 +85,17 @@ impl<'a> Store<'a> {
     /// Returns the connection to the pool (before slow CPU work such as password hashing).
     pub fn release(&mut self) {
         self.conn = None;
+    }
+
+    /// `principal` as the author of a use case's write, now, through this request's pool.
+    pub fn writer(&self, principal: &'a Principal) -> acs_app::Writer<'a> {
+        let state = self.state;
+        acs_app::Writer {
+            pool: &state.pool,
+            actor: &principal.actor,
+            user: &principal.user,
+            now: self.now,
+        }
     }
 
     /// Runs `work` in one write transaction on the request's connection.

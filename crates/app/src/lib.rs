@@ -8,6 +8,7 @@
 //! maps them to its error type, the commands to exit codes and messages.
 
 pub mod activity;
+pub mod applications;
 pub mod automation;
 pub mod client_tokens;
 pub mod credential_inputs;
@@ -26,6 +27,8 @@ pub mod token_holders;
 pub mod tokens;
 pub mod update_on_launch;
 pub mod users;
+mod writer;
 
 pub use error::{AppError, AppResult};
 pub use timestamp::{timestamp, write_digits};
+pub use writer::Writer;

@@ -11,12 +11,12 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::references::{locked_type, owner_allowed, type_exists, visible};
-use super::{CredentialInput, Stored, Writer, name_conflict, subject};
-use crate::AppError;
+use super::{CredentialInput, Sealer, Stored, name_conflict, subject};
 use crate::activity::{self, Subject};
 use crate::credential_inputs::{
     UNREADABLE, confirm_key, opened, sealed_inputs, type_configuration,
 };
+use crate::{AppError, Writer};
 
 /// Why a stored secret is not carried into a type where its field is not secret.
 const GIVE_AGAIN: &str = "This field is secret under the credential's current type and not under the new one: give its value again in inputs.";
@@ -32,6 +32,7 @@ const TYPE_IN_USE: &str = "You cannot change the credential type of the credenti
 /// shows after, which is returned.
 pub fn change<R, E>(
     writer: &Writer<'_>,
+    sealer: &Sealer<'_>,
     conn: &mut DbConnection,
     (before, target): (&Credential, &TargetCredential),
     input: &CredentialInput,
@@ -62,7 +63,7 @@ where
         },
     )?;
     writer.pool.transaction(conn, |conn| {
-        let opened = opened(writer.cipher, &old_config, &before.inputs)?;
+        let opened = opened(sealer.cipher, &old_config, &before.inputs)?;
         refuse_unreadable(&opened.unreadable, input.inputs.as_ref(), type_changes)?;
         let previous = opened.values;
         let credential_type = locked_type(conn, type_id)?;
@@ -79,8 +80,8 @@ where
         let (inputs, key) = match &submitted {
             Some(submitted) => {
                 let (inputs, key) = sealed_inputs(
-                    writer.cipher,
-                    writer.rng,
+                    sealer.cipher,
+                    sealer.rng,
                     &credential_type,
                     submitted,
                     Some(&previous),
@@ -107,14 +108,7 @@ where
         };
         let shown_after = render(conn, &stored)?;
         let subject = subject(&stored.credential);
-        activity::record_update(
-            conn,
-            writer.now,
-            writer.user,
-            &subject,
-            &shown_before,
-            &shown_after,
-        )?;
+        writer.record_update(conn, &subject, &shown_before, &shown_after)?;
         Ok(shown_after)
     })
 }

@@ -9,10 +9,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::references::{locked_type, owner_allowed, owner_exists, owner_of, type_exists};
-use super::{CredentialInput, Stored, Writer, name_conflict, subject};
-use crate::activity;
+use super::{CredentialInput, Sealer, Stored, name_conflict, subject};
 use crate::credential_inputs::{confirm_key, sealed_inputs, stored_object};
-use crate::{AppError, AppResult};
+use crate::{AppError, AppResult, Writer};
 
 /// Creates the credential `input` describes (its name, type and inputs given, and one
 /// owner): the type and owner exist and the writer may create a credential for that owner
@@ -20,6 +19,7 @@ use crate::{AppError, AppResult};
 /// type and sealed, the row stored and the creation recorded with the record `render` shows.
 pub fn create<R, E>(
     writer: &Writer<'_>,
+    sealer: &Sealer<'_>,
     conn: &mut DbConnection,
     input: &CredentialInput,
     render: impl Fn(&mut DbConnection, &Stored) -> Result<R, E>,
@@ -44,7 +44,7 @@ where
     writer.pool.transaction(conn, |conn| {
         let credential_type = locked_type(conn, type_id)?;
         let (inputs, key) =
-            sealed_inputs(writer.cipher, writer.rng, &credential_type, submitted, None)?;
+            sealed_inputs(sealer.cipher, sealer.rng, &credential_type, submitted, None)?;
         owner_allowed(&credential_type, input.organization)?;
         let values = CredentialValues {
             name: Some(name.to_owned()),
@@ -135,7 +135,7 @@ where
 {
     let record = render(conn, stored)?;
     let subject = subject(&stored.credential);
-    activity::record_creation(conn, writer.now, writer.user, &subject, &record)?;
+    writer.record_creation(conn, &subject, &record)?;
     Ok(record)
 }
 

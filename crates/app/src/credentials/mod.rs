@@ -16,12 +16,10 @@ pub use change::{change, delete};
 pub use create::{copy, create};
 pub use references::{owner_of, target_of, visible};
 
-use acs_authz::Actor;
 use acs_credential_types::InputCipher;
+use acs_storage::StorageError;
 use acs_storage::credential_types::CredentialType;
 use acs_storage::credentials::Credential;
-use acs_storage::users::User;
-use acs_storage::{Pool, StorageError, Timestamp};
 use ring::rand::SecureRandom;
 use serde_json::Value;
 
@@ -50,30 +48,19 @@ pub struct CredentialInput {
     pub inputs: Option<Value>,
 }
 
-/// Who writes, when, and what seals their secret inputs: what every credential write takes
-/// besides its input.
+/// What seals a write's secret inputs: the deployment's cipher under its current key, and
+/// the random source of the nonces.
 #[derive(Clone, Copy)]
-pub struct Writer<'a> {
-    /// The pool the caller's connection came from (on SQLite, writes run on its writer).
-    pub pool: &'a Pool,
+pub struct Sealer<'a> {
     /// Seals secret inputs under the deployment's current key.
     pub cipher: &'a InputCipher,
     /// The sealing's nonces.
     pub rng: &'a dyn SecureRandom,
-    /// Who writes, as the rules see them.
-    pub actor: &'a Actor,
-    /// Who writes, as the activity stream records them.
-    pub user: &'a User,
-    /// When.
-    pub now: Timestamp,
 }
 
-impl std::fmt::Debug for Writer<'_> {
+impl std::fmt::Debug for Sealer<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Writer")
-            .field("user", &self.user.id)
-            .field("now", &self.now)
-            .finish_non_exhaustive()
+        f.debug_struct("Sealer").finish_non_exhaustive()
     }
 }
 

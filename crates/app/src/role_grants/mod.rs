@@ -13,12 +13,11 @@ pub use to_user::{GrantCheck, change_user, user_permitted};
 use acs_authz::roles::{Resource, ResourceKind, RoleField};
 use acs_authz::{Actor, Denied, TargetCredential};
 use acs_storage::roles::RoleRecord;
-use acs_storage::users::User;
-use acs_storage::{DbConnection, Pool, StorageResult, Timestamp};
+use acs_storage::{DbConnection, StorageResult};
 use serde_json::{Map, json};
 
 use crate::activity::{self, Subject};
-use crate::{AppError, AppResult};
+use crate::{AppError, AppResult, Writer};
 
 /// The object a role belongs to: its name and what the access rules need of it.
 #[derive(Debug, Clone)]
@@ -56,28 +55,6 @@ impl Owner {
     }
 }
 
-/// Who changes a grant and when, with the pool the change is written through.
-#[derive(Clone, Copy)]
-pub struct Granter<'a> {
-    /// The pool the caller's connection came from (on SQLite, writes run on its writer).
-    pub pool: &'a Pool,
-    /// Who, as the rules see them.
-    pub actor: &'a Actor,
-    /// Who, as the activity stream records them.
-    pub user: &'a User,
-    /// When.
-    pub now: Timestamp,
-}
-
-impl std::fmt::Debug for Granter<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Granter")
-            .field("user", &self.user.id)
-            .field("now", &self.now)
-            .finish_non_exhaustive()
-    }
-}
-
 /// A refusal in the reference's shape for role changes, a 400 whose body is `{"msg": …}`.
 pub fn refused(message: &str) -> AppError {
     AppError::Rejected(Map::from_iter([("msg".to_owned(), json!(message))]))
@@ -87,16 +64,16 @@ pub fn refused(message: &str) -> AppError {
 /// says, and tells whether it changed anything) and, if it did, its activity entry, in one
 /// transaction; whether it changed anything.
 fn write_change(
-    granter: &Granter<'_>,
+    writer: &Writer<'_>,
     conn: &mut DbConnection,
     (holder, disassociate): (&Subject, bool),
     role: (&RoleRecord, Option<&Owner>),
     write: impl FnOnce(&mut DbConnection) -> StorageResult<bool>,
 ) -> AppResult<bool> {
-    granter.pool.transaction(conn, |conn| {
+    writer.pool.transaction(conn, |conn| {
         let changed = write(conn)?;
         if changed {
-            record_change(conn, granter, disassociate, holder, role)?;
+            record_change(conn, writer, disassociate, holder, role)?;
         }
         Ok(changed)
     })
@@ -106,7 +83,7 @@ fn write_change(
 /// `holder` (a user or a team), naming the role's object when it has one.
 fn record_change(
     conn: &mut DbConnection,
-    granter: &Granter<'_>,
+    writer: &Writer<'_>,
     disassociate: bool,
     holder: &Subject,
     (role, owner): (&RoleRecord, Option<&Owner>),
@@ -125,8 +102,8 @@ fn record_change(
     });
     activity::record(
         conn,
-        granter.now,
-        Some(granter.user),
+        writer.now,
+        Some(writer.user),
         operation,
         holder,
         object.as_ref(),

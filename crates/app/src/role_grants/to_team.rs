@@ -9,9 +9,9 @@ use acs_storage::DbConnection;
 use acs_storage::roles::RoleRecord;
 use acs_storage::teams::Team;
 
-use super::{Granter, Owner, refused, write_change};
+use super::{Owner, refused, write_change};
 use crate::activity::Subject;
-use crate::AppResult;
+use crate::{AppResult, Writer};
 
 /// The refusal of an organization's admin or member role: they make a user part of the
 /// organization, which a team is not.
@@ -81,15 +81,15 @@ pub fn team_permitted(actor: &Actor, change: &TeamChange<'_>) -> AppResult<()> {
     }
 }
 
-/// Grants the role to the team (revokes it with `disassociate`) if the granter may, and
+/// Grants the role to the team (revokes it with `disassociate`) if the writer may, and
 /// records it in the activity stream. Granting a role the team holds, or revoking one it does
 /// not, changes nothing and succeeds.
 pub fn change_team(
-    granter: &Granter<'_>,
+    writer: &Writer<'_>,
     conn: &mut DbConnection,
     change: TeamChange<'_>,
 ) -> AppResult<()> {
-    team_permitted(granter.actor, &change)?;
+    team_permitted(writer.actor, &change)?;
     let TeamChange {
         role: (role, owner),
         team,
@@ -97,7 +97,7 @@ pub fn change_team(
     } = change;
     let holder = Subject::named(ResourceKind::Team.type_name(), team.id, &team.name);
     let changed = write_change(
-        granter,
+        writer,
         conn,
         (&holder, disassociate),
         (role, owner),
@@ -107,7 +107,7 @@ pub fn change_team(
         },
     )?;
     tracing::info!(
-        actor = granter.user.id,
+        actor = writer.user.id,
         role = role.id,
         team = team.id,
         disassociate,

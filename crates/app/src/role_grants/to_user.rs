@@ -6,9 +6,9 @@ use acs_storage::DbConnection;
 use acs_storage::roles::RoleRecord;
 use acs_storage::users::User;
 
-use super::{Granter, Owner, refused, write_change};
+use super::{Owner, refused, write_change};
 use crate::activity::Subject;
-use crate::{AppError, AppResult};
+use crate::{AppError, AppResult, Writer};
 
 /// What a check of a user's grant is asked.
 #[derive(Debug, Clone, Copy)]
@@ -82,10 +82,10 @@ pub fn user_permitted(
 }
 
 /// Grants `role` (of `owner`; `None` for a system role) to `user`, or revokes it with
-/// `disassociate`, if the granter may, and records it in the activity stream. Granting a role
+/// `disassociate`, if the writer may, and records it in the activity stream. Granting a role
 /// held directly, or revoking one not held, changes nothing and succeeds.
 pub fn change_user(
-    granter: &Granter<'_>,
+    writer: &Writer<'_>,
     conn: &mut DbConnection,
     (role, owner): (&RoleRecord, Option<&Owner>),
     user: &User,
@@ -94,17 +94,17 @@ pub fn change_user(
     let memberships = acs_storage::users::memberships_of(conn, user.id)?;
     let target = crate::users::target_of(user, &memberships);
     let Some(owner) = owner else {
-        acs_authz::check_method(granter.actor, false)?;
-        return Err(refused_system_role(granter.actor));
+        acs_authz::check_method(writer.actor, false)?;
+        return Err(refused_system_role(writer.actor));
     };
     let check = GrantCheck {
         disassociate,
         reading_target: true,
     };
-    user_permitted(granter.actor, (role, owner), &target, check)?;
+    user_permitted(writer.actor, (role, owner), &target, check)?;
     let holder = Subject::user(user);
     let changed = write_change(
-        granter,
+        writer,
         conn,
         (&holder, disassociate),
         (role, Some(owner)),
@@ -114,7 +114,7 @@ pub fn change_user(
         },
     )?;
     tracing::info!(
-        actor = granter.user.id,
+        actor = writer.user.id,
         role = role.id,
         user = user.id,
         disassociate,

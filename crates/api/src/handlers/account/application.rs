@@ -42,7 +42,7 @@ enum Outcome {
 /// The page of application `id`, if `principal` may change it.
 fn view(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<ApplicationView> {
     let app = applications::visible(ctx, principal, id)?;
-    acs_authz::can_change_application(&principal.actor, &applications::target_of(&app))?;
+    acs_authz::can_change_application(&principal.actor, &acs_app::applications::target_of(&app))?;
     let organization = acs_storage::organizations::find(ctx.conn()?, app.organization_id)?;
     Ok(ApplicationView {
         nav: Nav::of(principal),

@@ -13,7 +13,7 @@ use super::page::{Access, Nav, as_user, body_of, form_errors, render, show, stop
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::ApiResult;
-use crate::handlers::applications::{self, Applications};
+use crate::handlers::applications::Applications;
 use crate::handlers::create::{Create, Submission};
 use crate::http::body::{FormBody, JsonObject};
 use crate::state::AppState;
@@ -134,8 +134,11 @@ fn managed(ctx: &mut Context<'_>, principal: &Principal) -> ApiResult<Vec<Applic
         .items
         .iter()
         .filter(|app| {
-            acs_authz::can_change_application(&principal.actor, &applications::target_of(app))
-                .is_ok()
+            acs_authz::can_change_application(
+                &principal.actor,
+                &acs_app::applications::target_of(app),
+            )
+            .is_ok()
         })
         .map(|app| ApplicationItem {
             id: app.id,

@@ -32,7 +32,11 @@ impl Options for Applications {
     fn can_change(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<bool> {
         Ok(match acs_storage::applications::find(ctx.conn()?, id) {
             Ok(app) => {
-                acs_authz::application_capabilities(&principal.actor, &super::target_of(&app)).edit
+                acs_authz::application_capabilities(
+                    &principal.actor,
+                    &acs_app::applications::target_of(&app),
+                )
+                .edit
             }
             Err(_) => principal.actor.is_superuser && !principal.actor.read_only,
         })

@@ -6,18 +6,7 @@ use serde_json::{Map, Value};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{FieldReader, Text};
 
-/// Validated application fields; `None` means "not given".
-#[derive(Debug, Default)]
-pub struct ApplicationInput {
-    pub name: Option<String>,
-    pub description: Option<String>,
-    pub client_type: Option<ClientType>,
-    pub redirect_uris: Option<String>,
-    pub grant_type: Option<GrantType>,
-    pub skip_authorization: Option<bool>,
-    pub organization: Option<i64>,
-    pub user: Option<i64>,
-}
+pub use acs_app::applications::ApplicationInput;
 
 /// What an update must not change.
 #[derive(Debug, Clone, Copy)]
@@ -32,94 +21,96 @@ pub struct Fixed {
 
 const FIXED: &str = "This field cannot be changed after creation.";
 
-impl ApplicationInput {
-    /// Reads a body. `existing` is `None` on create; on update it holds the fields that are
-    /// fixed after creation (sending them unchanged is accepted, as clients echo records).
-    pub fn read(body: &Map<String, Value>, full: bool, existing: Option<Fixed>) -> ApiResult<Self> {
-        let creating = existing.is_none();
-        let mut fields = FieldReader::new(body, full);
-        let name = fields.text("name", Text::required(255));
-        let description = fields.text("description", Text::optional(4096));
-        let client_type = fields
-            .text("client_type", Text::required(32))
-            .and_then(|text| match ClientType::parse(&text) {
-                Some(kind) => Some(kind),
-                None => {
-                    fields.error("client_type", format!("\"{text}\" is not a valid choice."));
+/// Reads a body. `existing` is `None` on create; on update it holds the fields that are
+/// fixed after creation (sending them unchanged is accepted, as clients echo records).
+pub fn read(
+    body: &Map<String, Value>,
+    full: bool,
+    existing: Option<Fixed>,
+) -> ApiResult<ApplicationInput> {
+    let creating = existing.is_none();
+    let mut fields = FieldReader::new(body, full);
+    let name = fields.text("name", Text::required(255));
+    let description = fields.text("description", Text::optional(4096));
+    let client_type = fields
+        .text("client_type", Text::required(32))
+        .and_then(|text| match ClientType::parse(&text) {
+            Some(kind) => Some(kind),
+            None => {
+                fields.error("client_type", format!("\"{text}\" is not a valid choice."));
+                None
+            }
+        });
+    let grant_type = match existing {
+        None => fields
+            .text("authorization_grant_type", Text::required(32))
+            .and_then(|text| match GrantType::parse(&text) {
+                Ok(grant) => Some(grant),
+                Err(error) => {
+                    fields.error("authorization_grant_type", error.to_string());
                     None
                 }
-            });
-        let grant_type = match existing {
-            None => fields
-                .text("authorization_grant_type", Text::required(32))
-                .and_then(|text| match GrantType::parse(&text) {
-                    Ok(grant) => Some(grant),
-                    Err(error) => {
-                        fields.error("authorization_grant_type", error.to_string());
-                        None
-                    }
-                }),
-            Some(fixed) => {
-                if let Some(value) = body.get("authorization_grant_type")
-                    && value.as_str() != Some(fixed.grant_type.as_str())
-                {
-                    fields.error("authorization_grant_type", FIXED);
-                }
-                Some(fixed.grant_type)
+            }),
+        Some(fixed) => {
+            if let Some(value) = body.get("authorization_grant_type")
+                && value.as_str() != Some(fixed.grant_type.as_str())
+            {
+                fields.error("authorization_grant_type", FIXED);
             }
-        };
-        let redirect_uris = fields.text("redirect_uris", Text::optional(8192));
-        let skip_authorization = fields.boolean("skip_authorization");
-        let (organization, user) = match existing {
-            None => (
-                fields.id("organization", true),
-                match body.get("user") {
-                    Some(Value::Null) | None => None,
-                    Some(_) => fields.id("user", false),
-                },
-            ),
-            Some(fixed) => {
-                if let Some(value) = body.get("organization")
-                    && value.as_i64() != Some(fixed.organization)
-                {
-                    fields.error("organization", FIXED);
-                }
-                if let Some(value) = body.get("user")
-                    && value.as_i64() != fixed.user
-                {
-                    fields.error("user", FIXED);
-                }
-                (None, None)
-            }
-        };
-        // Redirect URIs are checked against the grant type once both are known. An empty list
-        // for an authorization-code application is an object-level error, as the reference
-        // reports it; the other problems belong to the field.
-        let redirect_uris = match (grant_type, redirect_uris) {
-            (Some(grant), Some(uris)) => check_redirect_uris(&mut fields, &uris, grant),
-            (Some(grant), None) if full => check_redirect_uris(&mut fields, "", grant),
-            (_, uris) => uris,
-        };
-        fields.finish()?;
-        if creating && organization.is_none() {
-            return Err(ApiError::field("organization", "This field is required."));
+            Some(fixed.grant_type)
         }
-        let blank = |v: Option<String>| if full { Some(v.unwrap_or_default()) } else { v };
-        Ok(ApplicationInput {
-            name,
-            description: blank(description),
-            client_type,
-            redirect_uris,
-            grant_type,
-            skip_authorization: if full {
-                Some(skip_authorization.unwrap_or(false))
-            } else {
-                skip_authorization
+    };
+    let redirect_uris = fields.text("redirect_uris", Text::optional(8192));
+    let skip_authorization = fields.boolean("skip_authorization");
+    let (organization, user) = match existing {
+        None => (
+            fields.id("organization", true),
+            match body.get("user") {
+                Some(Value::Null) | None => None,
+                Some(_) => fields.id("user", false),
             },
-            organization,
-            user,
-        })
+        ),
+        Some(fixed) => {
+            if let Some(value) = body.get("organization")
+                && value.as_i64() != Some(fixed.organization)
+            {
+                fields.error("organization", FIXED);
+            }
+            if let Some(value) = body.get("user")
+                && value.as_i64() != fixed.user
+            {
+                fields.error("user", FIXED);
+            }
+            (None, None)
+        }
+    };
+    // Redirect URIs are checked against the grant type once both are known. An empty list
+    // for an authorization-code application is an object-level error, as the reference
+    // reports it; the other problems belong to the field.
+    let redirect_uris = match (grant_type, redirect_uris) {
+        (Some(grant), Some(uris)) => check_redirect_uris(&mut fields, &uris, grant),
+        (Some(grant), None) if full => check_redirect_uris(&mut fields, "", grant),
+        (_, uris) => uris,
+    };
+    fields.finish()?;
+    if creating && organization.is_none() {
+        return Err(ApiError::field("organization", "This field is required."));
     }
+    let blank = |v: Option<String>| if full { Some(v.unwrap_or_default()) } else { v };
+    Ok(ApplicationInput {
+        name,
+        description: blank(description),
+        client_type,
+        redirect_uris,
+        grant_type,
+        skip_authorization: if full {
+            Some(skip_authorization.unwrap_or(false))
+        } else {
+            skip_authorization
+        },
+        organization,
+        user,
+    })
 }
 
 fn check_redirect_uris(
@@ -146,7 +137,7 @@ mod tests {
     use serde_json::json;
 
     fn read(body: Value, full: bool, existing: Option<Fixed>) -> ApiResult<ApplicationInput> {
-        ApplicationInput::read(body.as_object().expect("object"), full, existing)
+        super::read(body.as_object().expect("object"), full, existing)
     }
 
     fn field_errors(result: ApiResult<ApplicationInput>) -> Vec<String> {

@@ -68,7 +68,8 @@ pub fn render_application(
     summaries: &ApplicationSummaries,
     secret: Option<&PlainSecret>,
 ) -> ApplicationRecord {
-    let caps = acs_authz::application_capabilities(&viewer.actor, &super::target_of(app));
+    let caps =
+        acs_authz::application_capabilities(&viewer.actor, &acs_app::applications::target_of(app));
     let base = format!("/api/v2/applications/{}/", app.id);
     let public = app.client_type == acs_oauth2::ClientType::Public.as_str();
     let related = Related {

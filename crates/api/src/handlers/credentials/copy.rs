@@ -8,7 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
-use super::{shown_to, visible, writer};
+use super::{shown_to, visible};
 use crate::error::ApiResult;
 use crate::handlers::frame::signed_in;
 use crate::http::body::JsonObject;
@@ -72,8 +72,7 @@ pub async fn copy_credential(
         let name = fields.text("name", Text::required(512));
         fields.finish()?;
         let name = name.unwrap_or_default();
-        let cipher = ctx.state.keys.cipher();
-        let writer = writer(ctx, principal, &cipher);
+        let writer = ctx.writer(principal);
         acs_app::credentials::copy(
             &writer,
             ctx.conn()?,

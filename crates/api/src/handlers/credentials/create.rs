@@ -1,7 +1,7 @@
 //! `POST /api/v2/credentials/` and `/api/v2/credential_types/<id>/credentials/`.
 
 use super::render::CredentialRecord;
-use super::{Credentials, input, shown_to, writer};
+use super::{Credentials, input, sealer, shown_to};
 use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::create::{Create, Submission};
@@ -17,8 +17,8 @@ impl Create for Credentials {
         }
         let input = input::read(&body.0, true, None)?;
         let cipher = ctx.state.keys.cipher();
-        let writer = writer(ctx, principal, &cipher);
-        acs_app::credentials::create(&writer, ctx.conn()?, &input, shown_to(principal))
+        let (writer, sealer) = (ctx.writer(principal), sealer(ctx, &cipher));
+        acs_app::credentials::create(&writer, &sealer, ctx.conn()?, &input, shown_to(principal))
     }
 
     fn location(created: &CredentialRecord) -> Option<String> {

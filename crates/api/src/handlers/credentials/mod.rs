@@ -15,7 +15,7 @@ pub use list::TypeCredentials;
 pub use options::META;
 pub use render::{CredentialRecord, render_page};
 
-use acs_app::credentials::{Stored, Writer};
+use acs_app::credentials::{Sealer, Stored};
 use acs_credential_types::InputCipher;
 use acs_storage::DbConnection;
 use acs_storage::credentials::Credential;
@@ -68,16 +68,13 @@ pub fn visible(
     )?)
 }
 
-/// What a credential write of `principal`'s takes, sealing under `cipher`.
-fn writer<'a>(ctx: &Context<'a>, principal: &'a Principal, cipher: &'a InputCipher) -> Writer<'a> {
+/// What seals a credential write's secret inputs: `cipher` (the keys in force) and the
+/// server's random source.
+fn sealer<'a>(ctx: &Context<'a>, cipher: &'a InputCipher) -> Sealer<'a> {
     let state = ctx.state;
-    Writer {
-        pool: &state.pool,
+    Sealer {
         cipher,
         rng: &state.rng,
-        actor: &principal.actor,
-        user: &principal.user,
-        now: ctx.now,
     }
 }
 

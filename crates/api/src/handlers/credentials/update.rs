@@ -2,7 +2,7 @@
 //! `acs_app::credentials::change`.
 
 use super::input::{self, Owner};
-use super::{CredentialRecord, Credentials, shown_to, visible, writer};
+use super::{CredentialRecord, Credentials, sealer, shown_to, visible};
 use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::change::{Change, Edit};
@@ -19,9 +19,10 @@ impl Change for Credentials {
         };
         let input = input::read(body, full, Some(owner))?;
         let cipher = ctx.state.keys.cipher();
-        let writer = writer(ctx, principal, &cipher);
+        let (writer, sealer) = (ctx.writer(principal), sealer(ctx, &cipher));
         acs_app::credentials::change(
             &writer,
+            &sealer,
             ctx.conn()?,
             (&stored, &target),
             &input,

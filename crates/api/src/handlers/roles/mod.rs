@@ -34,7 +34,6 @@ pub use role_users::{
 pub use summaries::{summaries_of, summary_of};
 pub use user_roles::{change_user_roles, list_user_roles};
 
-use acs_app::role_grants::Granter;
 use acs_authz::roles::ResourceKind;
 use acs_storage::roles::RoleRecord;
 
@@ -67,16 +66,6 @@ pub fn collection(kind: ResourceKind) -> &'static str {
 /// A 400 with the reference's `{"msg": …}` body.
 pub fn refused(message: &str) -> ApiError {
     acs_app::role_grants::refused(message).into()
-}
-
-/// Who changes a grant for `principal`'s request (see `acs_app::role_grants`).
-pub fn granter<'a>(ctx: &Context<'a>, principal: &'a Principal) -> Granter<'a> {
-    Granter {
-        pool: &ctx.state.pool,
-        actor: &principal.actor,
-        user: &principal.user,
-        now: ctx.now,
-    }
 }
 
 /// The `Warning` the reference sends on every role endpoint.

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 
 use super::role_users::{association, deprecated};
-use super::{granter, owner, visible_role};
+use super::{owner, visible_role};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::automation::Resource;
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
@@ -72,9 +72,9 @@ pub async fn change_role_teams(
             team: &team,
             disassociate,
         };
-        let granter = granter(ctx, principal);
+        let writer = ctx.writer(principal);
         Ok(acs_app::role_grants::change_team(
-            &granter,
+            &writer,
             ctx.conn()?,
             change,
         )?)

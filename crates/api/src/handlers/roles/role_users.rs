@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use acs_storage::roles::RoleRecord;
 
 use super::owner::Owner;
-use super::{granter, refused, render, visible_role};
+use super::{refused, render, visible_role};
 use crate::auth::Principal;
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
@@ -106,9 +106,9 @@ pub fn change_member(
         }
         Err(other) => return Err(other.into()),
     };
-    let granter = granter(ctx, principal);
+    let writer = ctx.writer(principal);
     Ok(acs_app::role_grants::change_user(
-        &granter,
+        &writer,
         ctx.conn()?,
         role,
         &user,

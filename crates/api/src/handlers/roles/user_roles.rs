@@ -4,7 +4,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::role_users::{association, deprecated};
-use super::{granter, owner, render};
+use super::{owner, render};
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content};
 use crate::http::body::JsonObject;
@@ -56,10 +56,10 @@ pub async fn change_user_roles(
         {
             return Err(ApiError::permission_denied());
         }
-        let granter = granter(ctx, principal);
+        let writer = ctx.writer(principal);
         let role = (&role, owner.as_ref());
         Ok(acs_app::role_grants::change_user(
-            &granter,
+            &writer,
             ctx.conn()?,
             role,
             &user,

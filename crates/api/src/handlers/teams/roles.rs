@@ -56,9 +56,9 @@ pub async fn change_team_roles(
             team: &team,
             disassociate,
         };
-        let granter = roles::granter(ctx, principal);
+        let writer = ctx.writer(principal);
         Ok(acs_app::role_grants::change_team(
-            &granter,
+            &writer,
             ctx.conn()?,
             change,
         )?)

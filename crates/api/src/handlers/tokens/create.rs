@@ -95,9 +95,7 @@ fn create(
         },
         None => None,
     };
-    let target = application
-        .as_ref()
-        .map(crate::handlers::applications::target_of);
+    let target = application.as_ref().map(acs_app::applications::target_of);
     acs_authz::can_create_token(&principal.actor, target.as_ref())?;
     let settings = ctx.settings()?;
     let now = ctx.now;
