@@ -31,7 +31,7 @@ impl Options for Tokens {
     fn can_change(ctx: &mut Context<'_>, principal: &Principal, key: i64) -> ApiResult<bool> {
         Ok(match acs_storage::tokens::find(ctx.conn()?, key) {
             Ok(token) => {
-                let target = super::target_of(ctx, &token)?;
+                let target = acs_app::tokens::target_of(ctx.conn()?, &token)?;
                 acs_authz::token_capabilities(&principal.actor, &target).edit
             }
             Err(_) => principal.actor.is_superuser && !principal.actor.read_only,

@@ -1,6 +1,11 @@
 //! Issuing an access token (and, for an application, its refresh token): the one path every
 //! token creation takes, through the API or the `create_oauth2_token` command, so the
-//! external-user rule, the lifetimes and the activity record apply to all of them.
+//! external-user rule, the lifetimes and the activity record apply to all of them; and a
+//! stored token changed or revoked ([`change`], [`revoke`]).
+
+mod change;
+
+pub use change::{change, revoke, target_of, visible};
 
 use acs_oauth2::{PlainSecret, Scope, SecretDigest};
 use acs_storage::DbConnection;
