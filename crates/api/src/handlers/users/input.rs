@@ -5,18 +5,7 @@ use serde_json::{Map, Value};
 use crate::error::ApiResult;
 use crate::http::fields::{FieldReader, Text};
 
-/// Validated user fields; `None` means "not given".
-#[derive(Debug, Default)]
-pub struct UserInput {
-    pub username: Option<String>,
-    /// The new password; on create, `""` for an account without one (see [`UserInput::read`]).
-    pub password: Option<String>,
-    pub first_name: Option<String>,
-    pub last_name: Option<String>,
-    pub email: Option<String>,
-    pub is_superuser: Option<bool>,
-    pub is_system_auditor: Option<bool>,
-}
+pub use acs_app::users::UserInput;
 
 const USERNAME_HELP: &str =
     "Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.";
@@ -37,66 +26,56 @@ fn valid_email(email: &str) -> bool {
         && !email.chars().any(char::is_whitespace)
 }
 
-impl UserInput {
-    /// Reads a body. `full` is true for create and PUT; `creating` requires a password.
-    pub fn read(body: &Map<String, Value>, full: bool, creating: bool) -> ApiResult<Self> {
-        let mut fields = FieldReader::new(body, full);
-        let username = fields.text("username", Text::required(150));
-        if let Some(name) = &username
-            && !valid_username(name)
-        {
-            fields.error("username", USERNAME_HELP);
-        }
-        let password = fields.text(
-            "password",
-            Text {
-                required: creating,
-                allow_blank: true,
-                max_length: 1024,
-            },
-        );
-        // `$encrypted$` is what reads show; sending it back means "unchanged", which a new
-        // user has nothing to keep. A blank one means "unchanged" too, as in the reference,
-        // and on create an account with no password to sign in with until one is set: what
-        // awxkit's `import` sends for the users it exported (their passwords never leave).
-        let password = password
-            .filter(|p| p != "$encrypted$")
-            .filter(|p| creating || !p.is_empty());
-        if creating && password.is_none() && !fields.has_error("password") {
-            fields.error("password", "This field is required.");
-        }
-        let first_name = fields.text("first_name", Text::optional(150));
-        let last_name = fields.text("last_name", Text::optional(150));
-        let email = fields.text("email", Text::optional(254));
-        if let Some(email) = &email
-            && !email.is_empty()
-            && !valid_email(email)
-        {
-            fields.error("email", "Enter a valid email address.");
-        }
-        let is_superuser = fields.boolean("is_superuser");
-        let is_system_auditor = fields.boolean("is_system_auditor");
-        fields.finish()?;
-        let blank = |v: Option<String>| if full { Some(v.unwrap_or_default()) } else { v };
-        let flag = |v: Option<bool>| if full { Some(v.unwrap_or(false)) } else { v };
-        Ok(UserInput {
-            username,
-            password,
-            first_name: blank(first_name),
-            last_name: blank(last_name),
-            email: blank(email),
-            is_superuser: flag(is_superuser),
-            is_system_auditor: flag(is_system_auditor),
-        })
+/// Reads a body. `full` is true for create and PUT; `creating` requires a password.
+pub fn read(body: &Map<String, Value>, full: bool, creating: bool) -> ApiResult<UserInput> {
+    let mut fields = FieldReader::new(body, full);
+    let username = fields.text("username", Text::required(150));
+    if let Some(name) = &username
+        && !valid_username(name)
+    {
+        fields.error("username", USERNAME_HELP);
     }
-
-    /// The privilege flags for `authz`.
-    pub fn flags(&self) -> acs_authz::UserFlags {
-        acs_authz::UserFlags {
-            is_superuser: self.is_superuser,
-            is_system_auditor: self.is_system_auditor,
-        }
+    let password = fields.text(
+        "password",
+        Text {
+            required: creating,
+            allow_blank: true,
+            max_length: 1024,
+        },
+    );
+    // `$encrypted$` is what reads show; sending it back means "unchanged", which a new
+    // user has nothing to keep. A blank one means "unchanged" too, as in the reference,
+    // and on create an account with no password to sign in with until one is set: what
+    // awxkit's `import` sends for the users it exported (their passwords never leave).
+    let password = password
+        .filter(|p| p != "$encrypted$")
+        .filter(|p| creating || !p.is_empty());
+    if creating && password.is_none() && !fields.has_error("password") {
+        fields.error("password", "This field is required.");
     }
+    let first_name = fields.text("first_name", Text::optional(150));
+    let last_name = fields.text("last_name", Text::optional(150));
+    let email = fields.text("email", Text::optional(254));
+    if let Some(email) = &email
+        && !email.is_empty()
+        && !valid_email(email)
+    {
+        fields.error("email", "Enter a valid email address.");
+    }
+    let is_superuser = fields.boolean("is_superuser");
+    let is_system_auditor = fields.boolean("is_system_auditor");
+    fields.finish()?;
+    let blank = |v: Option<String>| if full { Some(v.unwrap_or_default()) } else { v };
+    let flag = |v: Option<bool>| if full { Some(v.unwrap_or(false)) } else { v };
+    Ok(UserInput {
+        username,
+        password,
+        first_name: blank(first_name),
+        last_name: blank(last_name),
+        email: blank(email),
+        is_superuser: flag(is_superuser),
+        is_system_auditor: flag(is_system_auditor),
+    })
 }
 
 #[cfg(test)]

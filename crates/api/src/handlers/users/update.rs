@@ -1,21 +1,16 @@
 //! `PUT` and `PATCH /api/v2/users/<id or username>/`.
 
-use acs_storage::StorageError;
-use acs_storage::users::UserValues;
-
-use super::create::USERNAME_TAKEN;
-use super::input::UserInput;
+use super::input::{self, UserInput};
 use super::{Users, render_user, visible};
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::change::{Change, Edit};
-use acs_app::activity::{self, Subject};
 
 impl Change for Users {
     fn change(ctx: &mut Context<'_>, edit: Edit<'_, String>) -> ApiResult<super::UserRecord> {
         let (principal, segment, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let (user, memberships, target) = visible(ctx, principal, &segment)?;
-        let input = UserInput::read(body, full, false)?;
+        let input = input::read(body, full, false)?;
         acs_authz::can_change_user(&principal.actor, &target, input.flags())?;
         if input.password.is_some()
             && let Some(source) = &user.external_account
@@ -43,58 +38,16 @@ impl Change for Users {
             }
             None => None,
         };
-        let password_changed = password.is_some();
-        let values = UserValues {
-            username: input.username,
-            password,
-            first_name: input.first_name,
-            last_name: input.last_name,
-            email: input.email,
-            is_superuser: input.is_superuser,
-            is_system_auditor: input.is_system_auditor,
-            ..UserValues::default()
-        };
         // A password change ends the user's other sessions (the caller keeps theirs).
         let keep = if principal.user.id == user.id {
             principal.session_id()
         } else {
             None
         };
-        let now = ctx.now;
-        let updated = ctx.write(|conn| {
-            let updated = acs_storage::users::update(conn, user.id, &values, now).map_err(
-                |error| match error {
-                    StorageError::Conflict(_) => ApiError::field("username", USERNAME_TAKEN),
-                    other => other.into(),
-                },
-            )?;
-            if password_changed {
-                acs_storage::sessions::delete_for_user_except(conn, user.id, keep)?;
-            }
-            let mut changes = activity::diff(
-                &render_user(principal, &user, &memberships),
-                &render_user(principal, &updated, &memberships),
-            )?;
-            if password_changed && let Some(fields) = changes.as_object_mut() {
-                fields.insert("password".into(), serde_json::json!(acs_oauth2::MASK));
-            }
-            activity::record(
-                conn,
-                now,
-                Some(&principal.user),
-                "update",
-                &Subject::user(&updated),
-                None,
-                changes,
-            )?;
-            Ok(updated)
-        })?;
-        tracing::info!(
-            actor = principal.user.id,
-            user = user.id,
-            password_changed,
-            "user updated"
-        );
+        let writer = ctx.writer(principal);
+        let shown = |user: &_| render_user(principal, user, &memberships);
+        let change = (&input, password, keep);
+        let updated = acs_app::users::change(&writer, ctx.conn()?, &user, change, shown)?;
         Ok(render_user(principal, &updated, &memberships))
     }
 }
