@@ -12,7 +12,7 @@ use ring::rand::SecureRandom;
 use serde::Serialize;
 
 use crate::activity::Subject;
-use crate::{AppError, AppResult, Writer, token_holders};
+use crate::{AppError, AppResult, CallerError, Writer, token_holders};
 
 /// The message for a name taken within the organization.
 pub const NAME_TAKEN: &str = "Application with this Name and Organization already exists.";
@@ -74,7 +74,7 @@ pub fn create<R, E>(
 ) -> Result<(Application, PlainSecret), E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     let (Some(organization), Some(grant_type), Some(client_type)) =
         (input.organization, input.grant_type, input.client_type)
@@ -158,7 +158,7 @@ pub fn change<R, E>(
 ) -> Result<R, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     let target = target_of(before);
     acs_authz::can_change_application(writer.actor, &target).map_err(AppError::from)?;
@@ -214,7 +214,7 @@ pub fn delete<R, E>(
 ) -> Result<Subject, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     let app = visible(conn, writer.actor, id)?;
     acs_authz::can_delete_application(writer.actor, &target_of(&app)).map_err(AppError::from)?;

@@ -53,6 +53,12 @@ impl AppError {
     }
 }
 
+/// The error type of a caller that hands a use case a fallible function of its own (the
+/// API's rendering of a record): the use case's own errors turn into it.
+pub trait CallerError: From<AppError> + From<diesel::result::Error> {}
+
+impl<E: From<AppError> + From<diesel::result::Error>> CallerError for E {}
+
 /// The result of a use case.
 pub type AppResult<T> = Result<T, AppError>;
 

@@ -18,6 +18,7 @@ pub mod grants;
 pub mod housekeeping;
 pub mod key_rotation;
 pub mod login_mapping;
+pub mod organizations;
 pub mod role_grants;
 pub mod sealed_values;
 pub mod secret_key;
@@ -29,6 +30,6 @@ pub mod update_on_launch;
 pub mod users;
 mod writer;
 
-pub use error::{AppError, AppResult};
+pub use error::{AppError, AppResult, CallerError};
 pub use timestamp::{timestamp, write_digits};
 pub use writer::Writer;

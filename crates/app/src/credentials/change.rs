@@ -16,7 +16,7 @@ use crate::activity::{self, Subject};
 use crate::credential_inputs::{
     UNREADABLE, confirm_key, opened, sealed_inputs, type_configuration,
 };
-use crate::{AppError, Writer};
+use crate::{AppError, CallerError, Writer};
 
 /// Why a stored secret is not carried into a type where its field is not secret.
 const GIVE_AGAIN: &str = "This field is secret under the credential's current type and not under the new one: give its value again in inputs.";
@@ -40,7 +40,7 @@ pub fn change<R, E>(
 ) -> Result<R, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     acs_authz::can_change_credential(writer.actor, target).map_err(AppError::from)?;
     let id = before.id;
@@ -123,7 +123,7 @@ pub fn delete<R, E>(
 ) -> Result<Subject, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     let (credential, target) = visible(conn, writer.actor, id)?;
     acs_authz::can_delete_credential(writer.actor, &target).map_err(AppError::from)?;

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::references::{locked_type, owner_allowed, owner_exists, owner_of, type_exists};
 use super::{CredentialInput, Sealer, Stored, name_conflict, subject};
 use crate::credential_inputs::{confirm_key, sealed_inputs, stored_object};
-use crate::{AppError, AppResult, Writer};
+use crate::{AppError, AppResult, CallerError, Writer};
 
 /// Creates the credential `input` describes (its name, type and inputs given, and one
 /// owner): the type and owner exist and the writer may create a credential for that owner
@@ -26,7 +26,7 @@ pub fn create<R, E>(
 ) -> Result<R, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     let (Some(name), Some(type_id), Some(submitted)) = (
         input.name.as_deref(),
@@ -82,7 +82,7 @@ pub fn copy<R, E>(
 ) -> Result<R, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     acs_authz::can_copy_credential(writer.actor, target).map_err(AppError::from)?;
     writer.pool.transaction(conn, |conn| {

@@ -7,7 +7,7 @@ use acs_storage::{DbConnection, StorageError};
 use serde::Serialize;
 
 use crate::activity::{self, Subject};
-use crate::{AppError, AppResult, Writer};
+use crate::{AppError, AppResult, CallerError, Writer};
 
 /// The facts `acs_authz` needs about `token`: its owner with their organization roles.
 pub fn target_of(conn: &mut DbConnection, token: &AccessToken) -> AppResult<TargetToken> {
@@ -51,7 +51,7 @@ pub fn change<R, E>(
 ) -> Result<R, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     acs_authz::can_change_token(writer.actor, target).map_err(AppError::from)?;
     let shown_before = render(conn, before)?;
@@ -87,7 +87,7 @@ pub fn revoke<R, E>(
 ) -> Result<Subject, E>
 where
     R: Serialize,
-    E: From<AppError> + From<diesel::result::Error>,
+    E: CallerError,
 {
     let (token, target) = visible(conn, writer.actor, id)?;
     acs_authz::can_delete_token(writer.actor, &target).map_err(AppError::from)?;

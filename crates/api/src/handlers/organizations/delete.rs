@@ -7,8 +7,6 @@ use crate::context::Context;
 use crate::error::ApiResult;
 use crate::handlers::detail::Delete;
 use acs_app::activity::Subject;
-use acs_app::token_holders;
-use acs_storage::tokens::TokenHolder;
 
 impl Delete for Organizations {
     /// Deletes an organization and its roles (superusers only).
@@ -17,13 +15,12 @@ impl Delete for Organizations {
         acs_authz::can_delete_organization(&principal.actor, id)?;
         let object_roles = roles_of(ctx.conn()?, id)?;
         let record = render_organization(principal, &org, Default::default(), object_roles);
-        let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
-        let now = ctx.now;
-        ctx.write(|conn| {
-            let holder = TokenHolder::Organization(id);
-            token_holders::delete(conn, now, &principal.user, holder, &subject, &record)
-                .map_err(Into::into)
-        })?;
-        Ok(subject)
+        let writer = ctx.writer(principal);
+        Ok(acs_app::organizations::delete(
+            &writer,
+            ctx.conn()?,
+            &org,
+            &record,
+        )?)
     }
 }

@@ -7,11 +7,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::visible;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::frame::{signed_in_list_taking_post, signed_in_no_content, signed_in_options};
-use crate::handlers::users::target_of;
 use crate::http::body::JsonObject;
 use crate::http::fields::FieldReader;
 use crate::state::AppState;
-use acs_app::activity::{self, Subject};
 
 /// `GET …/users/`: the direct members.
 pub async fn list_members(
@@ -121,50 +119,15 @@ async fn change(
             }
             Err(other) => return Err(other.into()),
         };
-        let memberships = acs_storage::users::memberships_of(ctx.conn()?, user.id)?;
-        acs_authz::can_change_membership(
-            &principal.actor,
-            id,
-            role,
-            &target_of(&user, &memberships),
-        )?;
-        let now = ctx.now;
-        let changed = ctx.write(|conn| {
-            let changed = if disassociate {
-                acs_storage::organizations::remove_role(conn, id, user.id, role)?
-            } else {
-                acs_storage::organizations::add_role(conn, id, user.id, role)?
-            };
-            if changed {
-                activity::record(
-                    conn,
-                    now,
-                    Some(&principal.user),
-                    if disassociate {
-                        "disassociate"
-                    } else {
-                        "associate"
-                    },
-                    &Subject::user(&user),
-                    Some(&Subject::named(
-                        acs_storage::activity::ORGANIZATION,
-                        id,
-                        &org.name,
-                    )),
-                    serde_json::json!({ "role": acs_storage::organizations::role_name(role) }),
-                )?;
-            }
-            Ok(changed)
-        })?;
-        tracing::info!(
-            actor = principal.user.id,
-            organization = id,
-            user = user.id,
-            ?role,
+        let writer = ctx.writer(principal);
+        let membership = (&org, role);
+        acs_app::organizations::change_membership(
+            &writer,
+            ctx.conn()?,
+            membership,
+            &user,
             disassociate,
-            changed,
-            "membership changed"
-        );
+        )?;
         Ok(())
     })
     .await

@@ -19,7 +19,7 @@ use acs_storage::organizations::Organization;
 
 use crate::auth::Principal;
 use crate::context::Context;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 
 /// The resource: its handlers are generic ([`crate::handlers::detail`],
 /// [`crate::handlers::change`]).
@@ -28,15 +28,9 @@ pub struct Organizations;
 
 /// The organization `id`, if the caller may see it: 404 if missing, 403 if invisible.
 pub fn visible(ctx: &mut Context<'_>, principal: &Principal, id: i64) -> ApiResult<Organization> {
-    let org = acs_storage::organizations::find(ctx.conn()?, id).map_err(|error| match error {
-        acs_storage::StorageError::NotFound => ApiError::no_such("Organization"),
-        other => other.into(),
-    })?;
-    if !acs_authz::can_view_organization(&principal.actor, org.id) {
-        return Err(ApiError::permission_denied());
-    }
-    Ok(org)
+    Ok(acs_app::organizations::visible(
+        ctx.conn()?,
+        &principal.actor,
+        id,
+    )?)
 }
-
-/// The message for a taken name.
-pub const NAME_TAKEN: &str = "Organization with this Name already exists.";

@@ -47,3 +47,19 @@ pub fn render_organization(
 pub fn roles_of(conn: &mut acs_storage::DbConnection, id: i64) -> crate::error::ApiResult<Value> {
     crate::handlers::roles::summary_of(conn, acs_authz::roles::ResourceKind::Organization, id)
 }
+
+/// An organization as `viewer` sees it in the activity stream's record of a write: its roles,
+/// and no member counts.
+pub fn shown(
+    viewer: &Principal,
+) -> impl Fn(&mut acs_storage::DbConnection, &Organization) -> crate::error::ApiResult<Value> + '_ {
+    move |conn, org| {
+        let object_roles = roles_of(conn, org.id)?;
+        Ok(render_organization(
+            viewer,
+            org,
+            RoleCounts::default(),
+            object_roles,
+        ))
+    }
+}

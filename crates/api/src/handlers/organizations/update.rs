@@ -1,45 +1,28 @@
 //! `PUT` and `PATCH /api/v2/organizations/<id>/`.
 
-use acs_storage::StorageError;
-use acs_storage::organizations::RoleCounts;
-
 use super::input;
-use super::render::{render_organization, roles_of};
-use super::{NAME_TAKEN, Organizations, visible};
+use super::render::{render_organization, roles_of, shown};
+use super::{Organizations, visible};
 use crate::context::Context;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::handlers::change::{Change, Edit};
-use acs_app::activity::{self, Subject};
 use serde_json::Value;
 
 impl Change for Organizations {
     fn change(ctx: &mut Context<'_>, edit: Edit<'_, i64>) -> ApiResult<Value> {
         let (principal, id, body, full) = (edit.principal, edit.key, edit.body, edit.full);
         let before = visible(ctx, principal, id)?;
+        // Refused before the body is read, as in the reference.
         acs_authz::can_change_organization(&principal.actor, id)?;
         let values = input::read(body, full)?;
-        let now = ctx.now;
-        let org = ctx.write(|conn| {
-            let org =
-                acs_storage::organizations::update(conn, id, &values, now).map_err(|error| {
-                    match error {
-                        StorageError::Conflict(_) => ApiError::field("name", NAME_TAKEN),
-                        other => other.into(),
-                    }
-                })?;
-            let counts = RoleCounts::default();
-            let subject = Subject::named(acs_storage::activity::ORGANIZATION, id, &org.name);
-            let object_roles = roles_of(conn, id)?;
-            activity::record_update(
-                conn,
-                now,
-                &principal.user,
-                &subject,
-                &render_organization(principal, &before, counts, object_roles.clone()),
-                &render_organization(principal, &org, counts, object_roles),
-            )?;
-            Ok(org)
-        })?;
+        let writer = ctx.writer(principal);
+        let org = acs_app::organizations::change(
+            &writer,
+            ctx.conn()?,
+            &before,
+            &values,
+            shown(principal),
+        )?;
         let counts = acs_storage::organizations::role_counts(ctx.conn()?, &[id])?;
         let object_roles = roles_of(ctx.conn()?, id)?;
         Ok(render_organization(

@@ -14,8 +14,7 @@ impl Create for Users {
         let (principal, body) = (new.principal, new.body);
         let input = input::read(&body.0, true, true)?;
         acs_authz::can_create_user(&principal.actor, input.flags())?;
-        let (Some(_), Some(password)) =
-            (input.username.as_deref(), input.password.as_deref())
+        let (Some(_), Some(password)) = (input.username.as_deref(), input.password.as_deref())
         else {
             return Err(ApiError::Internal("validated fields missing".into()));
         };
