@@ -12,6 +12,7 @@ pub mod applications;
 pub mod automation;
 pub mod client_tokens;
 pub mod credential_inputs;
+pub mod credential_types;
 pub mod credentials;
 mod error;
 pub mod grants;

@@ -1,16 +1,13 @@
 //! `POST /api/v2/credential_types/`.
 
 use acs_storage::credential_types::CredentialTypeValues;
-use acs_storage::stamps::Creation;
 
 use super::CredentialTypes;
 use super::input;
-use super::name_conflict;
 use super::render::{CredentialTypeRecord, render_credential_type};
 use crate::context::Context;
 use crate::error::{ApiError, ApiResult};
 use crate::handlers::create::{Create, Submission};
-use acs_app::activity::{self, Subject};
 
 impl Create for CredentialTypes {
     type Created = CredentialTypeRecord;
@@ -39,24 +36,9 @@ impl Create for CredentialTypes {
         if given.iter().any(|value| value.is_none()) {
             return Err(ApiError::Internal("validated fields missing".into()));
         }
-        let now = ctx.now;
-        ctx.write(|conn| {
-            let stamps = Creation::by(Some(principal.user.id), now);
-            let created = acs_storage::credential_types::insert(conn, &values, stamps)
-                .map_err(name_conflict)?;
-            let record = render_credential_type(principal, &created)?;
-            let subject = Subject::named(
-                acs_storage::activity::CREDENTIAL_TYPE,
-                created.id,
-                &created.name,
-            );
-            activity::record_creation(conn, now, &principal.user, &subject, &record)?;
-            tracing::info!(
-                actor = principal.user.id,
-                credential_type = created.id,
-                "credential type created"
-            );
-            Ok(record)
+        let writer = ctx.writer(principal);
+        acs_app::credential_types::create(&writer, ctx.conn()?, &values, |created| {
+            render_credential_type(principal, created)
         })
     }
 
