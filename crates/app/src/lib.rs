@@ -24,6 +24,7 @@ pub mod role_grants;
 pub mod sealed_values;
 pub mod secret_key;
 pub mod settings;
+pub mod source_credentials;
 mod timestamp;
 pub mod token_holders;
 pub mod tokens;
