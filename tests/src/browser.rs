@@ -126,14 +126,25 @@ impl Browser {
                 }
             }
         });
-        let port = rx
-            .recv_timeout(Duration::from_secs(30))
-            .unwrap_or_else(|_| {
+        let port = match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(port) => port,
+            Err(mpsc::RecvTimeoutError::Timeout) => panic!(
+                "{} did not report its port within 30 s",
+                chromedriver.display()
+            ),
+            // Its output ended first: it exited. Say how, with its log, rather than guess.
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let status = driver
+                    .0
+                    .wait()
+                    .map_or_else(|e| e.to_string(), |s| s.to_string());
+                let log = std::fs::read_to_string(&log).unwrap_or_default();
                 panic!(
-                    "{} did not report its port within 30 s",
+                    "{} ended before it reported its port ({status}); its log:\n{log}",
                     chromedriver.display()
                 )
-            });
+            }
+        };
         let webdriver = format!("http://127.0.0.1:{port}");
         wait_for_status(&webdriver);
 

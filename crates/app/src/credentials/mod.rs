@@ -6,7 +6,8 @@
 //!
 //! The caller reads the request's fields and renders the record: the activity stream keeps
 //! the record as the API shows it, so each write takes the API's rendering (`render`, whose
-//! error type is the caller's) and returns the record it rendered.
+//! error type is the caller's) and returns the record it rendered (a deletion, the entry's
+//! subject).
 
 mod change;
 mod create;
