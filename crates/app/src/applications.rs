@@ -12,6 +12,7 @@ use ring::rand::SecureRandom;
 use serde::Serialize;
 
 use crate::activity::Subject;
+use crate::error::referenced;
 use crate::{AppError, AppResult, CallerError, Writer, token_holders};
 
 /// The message for a name taken within the organization.
@@ -121,28 +122,17 @@ fn references(
     organization: i64,
     user: Option<i64>,
 ) -> AppResult<Option<acs_authz::TargetUser>> {
-    let invalid_pk = |field: &'static str, id: i64| {
-        AppError::invalid(
-            field,
-            format!("Invalid pk \"{id}\" - object does not exist."),
-        )
-    };
-    match acs_storage::organizations::find(conn, organization) {
-        Ok(_) => {}
-        Err(StorageError::NotFound) => return Err(invalid_pk("organization", organization)),
-        Err(other) => return Err(other.into()),
-    }
+    referenced(
+        acs_storage::organizations::find(conn, organization),
+        "organization",
+        organization,
+    )?;
     let Some(id) = user else {
         return Ok(None);
     };
-    match acs_storage::users::find(conn, id) {
-        Ok(user) => {
-            let memberships = acs_storage::users::memberships_of(conn, id)?;
-            Ok(Some(crate::users::target_of(&user, &memberships)))
-        }
-        Err(StorageError::NotFound) => Err(invalid_pk("user", id)),
-        Err(other) => Err(other.into()),
-    }
+    let user = referenced(acs_storage::users::find(conn, id), "user", id)?;
+    let memberships = acs_storage::users::memberships_of(conn, id)?;
+    Ok(Some(crate::users::target_of(&user, &memberships)))
 }
 
 /// Changes `before` as `input` says, if the writer may: only an organization's admins set

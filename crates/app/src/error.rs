@@ -51,6 +51,26 @@ impl AppError {
             message: message.into(),
         }
     }
+
+    /// `field` refers to record `id`, which does not exist (the reference's words).
+    pub fn invalid_pk(field: &'static str, id: i64) -> Self {
+        AppError::invalid(
+            field,
+            format!("Invalid pk \"{id}\" - object does not exist."),
+        )
+    }
+}
+
+/// `found`, a missing row being [`AppError::invalid_pk`]: `field` refers to record `id`.
+pub(crate) fn referenced<T>(
+    found: acs_storage::StorageResult<T>,
+    field: &'static str,
+    id: i64,
+) -> AppResult<T> {
+    found.map_err(|error| match error {
+        StorageError::NotFound => AppError::invalid_pk(field, id),
+        other => other.into(),
+    })
 }
 
 /// The error type of a caller that hands a use case a fallible function of its own (the

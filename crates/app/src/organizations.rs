@@ -58,24 +58,20 @@ where
 }
 
 /// Writes what `values` changes of `before`, if the writer may. Recorded as an update from
-/// the record `render` shows of it before to the one after.
-pub fn change<R, E>(
+/// the record `render` shows of it before to the one after (a change of name or description
+/// leaves its roles as they are, so the caller reads them once).
+pub fn change<R: Serialize>(
     writer: &Writer<'_>,
     conn: &mut DbConnection,
     before: &Organization,
     values: &OrganizationValues,
-    render: impl Fn(&mut DbConnection, &Organization) -> Result<R, E>,
-) -> Result<Organization, E>
-where
-    R: Serialize,
-    E: CallerError,
-{
-    acs_authz::can_change_organization(writer.actor, before.id).map_err(AppError::from)?;
+    render: impl Fn(&Organization) -> R,
+) -> AppResult<Organization> {
+    acs_authz::can_change_organization(writer.actor, before.id)?;
     writer.pool.transaction(conn, |conn| {
         let org = acs_storage::organizations::update(conn, before.id, values, writer.now)
             .map_err(name_taken)?;
-        let (shown_before, shown_after) = (render(conn, before)?, render(conn, &org)?);
-        writer.record_update(conn, &subject(&org), &shown_before, &shown_after)?;
+        writer.record_update(conn, &subject(&org), &render(before), &render(&org))?;
         Ok(org)
     })
 }

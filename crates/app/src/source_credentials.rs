@@ -3,11 +3,11 @@
 //! to a position, or removes one, in one transaction with its activity-stream entry.
 
 use acs_storage::DbConnection;
-use acs_storage::StorageError;
 use acs_storage::organizations::Organization;
 use serde_json::json;
 
 use crate::activity::{self, Subject};
+use crate::error::referenced;
 use crate::{AppError, AppResult, Writer};
 
 /// What a change of the list does with one credential.
@@ -31,16 +31,11 @@ pub fn change(
     (credential_id, change): (i64, SourceChange),
 ) -> AppResult<()> {
     acs_authz::can_change_organization(writer.actor, org.id)?;
-    let credential = match acs_storage::credentials::find(conn, credential_id) {
-        Ok(credential) => credential,
-        Err(StorageError::NotFound) => {
-            return Err(AppError::invalid(
-                "id",
-                format!("Invalid pk \"{credential_id}\" - object does not exist."),
-            ));
-        }
-        Err(other) => return Err(other.into()),
-    };
+    let credential = referenced(
+        acs_storage::credentials::find(conn, credential_id),
+        "id",
+        credential_id,
+    )?;
     if change != SourceChange::Remove {
         // Using a credential (its token goes to every project update of this organization)
         // needs the right to use it, not only to see it: a system auditor sees every

@@ -4,28 +4,14 @@
 use acs_authz::{Actor, CredentialOwner, TargetCredential};
 use acs_storage::credential_types::CredentialType;
 use acs_storage::credentials::Credential;
-use acs_storage::{DbConnection, StorageError, StorageResult};
+use acs_storage::{DbConnection, StorageError};
 
+use crate::error::referenced;
 use crate::{AppError, AppResult};
-
-/// 400 naming `field`: the record `id` it refers to does not exist.
-fn invalid_pk(field: &'static str, id: i64) -> AppError {
-    AppError::invalid(
-        field,
-        format!("Invalid pk \"{id}\" - object does not exist."),
-    )
-}
-
-fn exists<T>(result: StorageResult<T>, field: &'static str, id: i64) -> AppResult<T> {
-    result.map_err(|error| match error {
-        StorageError::NotFound => invalid_pk(field, id),
-        other => other.into(),
-    })
-}
 
 /// The credential type `id`, or a refusal naming `credential_type`.
 pub(super) fn type_exists(conn: &mut DbConnection, id: i64) -> AppResult<CredentialType> {
-    exists(
+    referenced(
         acs_storage::credential_types::find(conn, id),
         "credential_type",
         id,
@@ -35,7 +21,7 @@ pub(super) fn type_exists(conn: &mut DbConnection, id: i64) -> AppResult<Credent
 /// The credential type `id` under its row lock (its inputs cannot change before the
 /// transaction commits), or a refusal naming `credential_type`.
 pub(super) fn locked_type(conn: &mut DbConnection, id: i64) -> AppResult<CredentialType> {
-    exists(
+    referenced(
         acs_storage::credential_types::lock(conn, id),
         "credential_type",
         id,
@@ -49,14 +35,14 @@ pub(super) fn owner_exists(
     user: Option<i64>,
 ) -> AppResult<()> {
     if let Some(id) = organization {
-        exists(
+        referenced(
             acs_storage::organizations::find(conn, id),
             "organization",
             id,
         )?;
     }
     if let Some(id) = user {
-        exists(acs_storage::users::find(conn, id), "user", id)?;
+        referenced(acs_storage::users::find(conn, id), "user", id)?;
     }
     Ok(())
 }
